@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages massive-cpp needs, and only those missing.
+# Idempotent; works as root or through sudo. Nothing is downloaded at build time.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config git
+  libboost1.81-dev libboost-url1.81-dev
+  libsimdjson-dev libssl-dev openssl zlib1g-dev
+  doctest-dev libbenchmark-dev
+  clang-14 libclang-rt-14-dev        # libFuzzer and sanitizer runtimes for the fuzz targets
+  nlohmann-json3-dev                 # benchmark baseline only
+  libcurl4-openssl-dev curl nginx-light  # end-to-end benchmark baselines only
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+echo "installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
