@@ -22,6 +22,7 @@ class massive_category final : public boost::system::error_category {
       case errc::invalid_option: return "invalid option";
       case errc::rate_limited: return "client-side rate limit reached";
       case errc::decode_failed: return "response body could not be decoded";
+      case errc::cancelled: return "operation cancelled";
     }
     return "unknown massive error";
   }

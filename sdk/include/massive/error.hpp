@@ -29,6 +29,7 @@ enum class errc {
   invalid_option,         ///< an option given at construction is invalid
   rate_limited,           ///< the client-side rate limiter refused to queue the call
   decode_failed,          ///< the body could not be decoded; see decode_error
+  cancelled,              ///< the caller cancelled the operation (terminal cancellation)
 };
 
 /// The category of massive::errc; its name is "massive".

@@ -1,0 +1,98 @@
+// The HTTPS transport: a pool of keep-alive connections to the base URL's origin, on the
+// user's executor, streaming each 2xx body into a body_sink. Beast and OpenSSL stay in the
+// sources; this header only needs Asio's completion-token machinery.
+#pragma once
+
+#include "massive/body_sink.hpp"
+#include "massive/options.hpp"
+#include "massive/url.hpp"
+
+#include <boost/asio/any_completion_handler.hpp>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace massive {
+
+/// What a successful call (2xx, body delivered, sink finished) reports.
+struct response_info {
+  int status = 0;
+  std::string request_id;         ///< X-Request-Id header, when sent
+  std::string content_encoding;   ///< as sent by the server ("gzip" or empty)
+  std::uint64_t wire_bytes = 0;   ///< body bytes received (before inflation)
+  std::uint64_t body_bytes = 0;   ///< body bytes handed to the sink
+  unsigned attempts = 0;          ///< requests sent, stale-connection retry included
+  bool reused_connection = false;  ///< the final attempt ran on a pooled connection
+  std::chrono::nanoseconds wait_time{};       ///< rate limiter + pool queue, all attempts
+  std::chrono::nanoseconds connect_time{};    ///< of the final attempt; 0 when reused
+  std::chrono::nanoseconds time_to_headers{};  ///< of the final attempt
+  std::chrono::nanoseconds total_time{};      ///< the whole call
+};
+
+namespace detail {
+struct client_state;
+using get_handler = boost::asio::any_completion_handler<void(std::exception_ptr, response_info)>;
+void start_get(const std::shared_ptr<client_state>& state, std::string target, body_sink& sink,
+               get_handler handler);
+}  // namespace detail
+
+/// Thread-safety: an http_client may be used from any number of threads at once (its pool
+/// and limiter are internally locked), on an io_context or a multi-threaded thread_pool.
+/// Each call runs on its own strand of the executor, so its sink and the trace hook are
+/// never entered concurrently for the same call; the trace hook may be entered concurrently
+/// by different calls. Destroying the client closes idle connections; calls in flight keep
+/// what they need alive and complete normally.
+class http_client {
+ public:
+  using executor_type = boost::asio::any_io_executor;
+
+  /// Validates `opts` (throws transport_error(errc::invalid_option) naming the option),
+  /// reads MASSIVE_API_KEY when opts.api_key is empty and loads the trust store.
+  http_client(executor_type executor, options opts);
+  ~http_client();
+  http_client(const http_client&) = delete;
+  http_client& operator=(const http_client&) = delete;
+
+  executor_type get_executor() const noexcept;
+  /// The base URL's origin: the only one that requests (and the key) go to.
+  const massive::origin& base_origin() const noexcept;
+
+  /// GET `target`, an origin-form target ("/v3/trades/AAPL?limit=10", appended to the base
+  /// URL's path) or an absolute URL with the base URL's origin (a next_url, followed
+  /// verbatim). A 2xx body is fed to `sink` chunk by chunk, inflated when gzip, then
+  /// sink.finish() is called; `sink` must stay alive until completion.
+  ///
+  /// Completion: void(std::exception_ptr, response_info). Failures: api_error for a non-2xx
+  /// answer (after the retry policy), transport_error (massive::errc) for everything below
+  /// HTTP, decode_error from the sink unchanged. An absolute URL of another origin fails
+  /// with errc::foreign_next_url before anything is sent.
+  ///
+  /// Cancellation: terminal cancellation through the completion handler's cancellation
+  /// slot is honoured at any point (queued, connecting, mid-body, backing off); the call
+  /// then completes with transport_error(errc::cancelled), the connection it used is closed
+  /// and the sink is left unfinished. Partial and total cancellation are not supported
+  /// (a signal carrying only those is ignored). options::request_timeout bounds the whole
+  /// call the same way and completes with errc::deadline_exceeded. Emit the cancellation
+  /// signal from the handler's executor, as Asio requires.
+  template <boost::asio::completion_token_for<void(std::exception_ptr, response_info)> Token>
+  auto async_get(std::string_view target, body_sink& sink, Token&& token) {
+    return boost::asio::async_initiate<Token, void(std::exception_ptr, response_info)>(
+        [](auto handler, std::shared_ptr<detail::client_state> state, std::string target,
+           body_sink* sink) {
+          detail::start_get(state, std::move(target), *sink,
+                            detail::get_handler(std::move(handler)));
+        },
+        token, state_, std::string(target), &sink);
+  }
+
+ private:
+  std::shared_ptr<detail::client_state> state_;
+};
+
+}  // namespace massive

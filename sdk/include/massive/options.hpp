@@ -1,0 +1,57 @@
+// Client options, filled with designated initializers:
+//   massive::options{.api_key = key, .request_timeout = std::chrono::seconds{10}}
+// Invalid values are rejected when the client is constructed, with
+// transport_error(errc::invalid_option) whose message names the option.
+#pragma once
+
+#include "massive/rate_limiter.hpp"
+#include "massive/retry.hpp"
+#include "massive/trace.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace massive {
+
+/// Where the API key goes.
+enum class auth_scheme {
+  bearer_header,    ///< Authorization: Bearer <key> (default)
+  query_parameter,  ///< apiKey=<key> appended once to every target; it ends up in proxy logs
+};
+
+struct options {
+  /// Empty: read MASSIVE_API_KEY at construction; still empty is an error. Never printed.
+  std::string api_key;
+  /// Scheme, host, optional port and optional path prefix; https, or http for test servers.
+  std::string base_url = "https://api.massive.com";
+  auth_scheme auth = auth_scheme::bearer_header;
+  /// Sent as User-Agent; empty sends none.
+  std::string user_agent = "massive-cpp/0.1";
+  /// Resolve + TCP connect + TLS handshake of one new connection.
+  std::chrono::milliseconds connect_timeout{10'000};
+  /// Deadline of one call, from its start to its end: queueing, every attempt and backoff.
+  std::chrono::milliseconds request_timeout{30'000};
+  /// Open connections to the origin at most (in use or idle); further calls queue.
+  std::size_t connections_per_origin = 4;
+  /// PEM file of trusted certificates; with ca_directory empty too, the system's defaults.
+  std::string ca_file;
+  /// Directory of hashed certificates (c_rehash layout).
+  std::string ca_directory;
+  /// Verify the server's certificate chain and host name. Turn off only for tests.
+  bool verify_peer = true;
+  /// Largest body accepted, both as received and after gzip inflation; unlimited if empty.
+  std::optional<std::uint64_t> max_body_size;
+  /// Send Accept-Encoding: gzip (bodies are inflated before the sink either way).
+  bool gzip = true;
+  retry_policy retry;
+  std::optional<rate_limit_policy> rate_limit;
+  /// Called once per attempt, from the thread running the call; must be thread-safe when the
+  /// executor has several threads. Exceptions it throws are swallowed.
+  std::function<void(const trace_event&)> trace;
+};
+
+}  // namespace massive

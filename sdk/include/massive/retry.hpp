@@ -1,0 +1,66 @@
+// Retry policy: which failures are retried, and after how long. Sans-I/O: the caller passes
+// the clock reading and the random draw, so every decision is a pure function, unit-tested
+// without sockets; the transport only sleeps for what these functions return.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string_view>
+
+namespace massive {
+
+/// Retry of 429/500/502/503/504 answers. Off by default (max_attempts = 1). Independently of
+/// this policy, a request that failed because the server had closed an idle pooled
+/// connection is retried once on a fresh connection (see retry_on_fresh_connection).
+struct retry_policy {
+  /// Attempts in total, the first included; 1 disables retry.
+  unsigned max_attempts = 1;
+  /// Backoff before the second attempt; doubled for each attempt after it.
+  std::chrono::milliseconds initial_backoff{250};
+  /// Cap of the backoff. A Retry-After longer than this is not waited for: the error
+  /// surfaces at once, with api_error::retry_after() set.
+  std::chrono::milliseconds max_backoff{8'000};
+};
+
+/// True for the statuses worth retrying: 429, 500, 502, 503, 504. Never 4xx other than 429.
+bool is_retryable_status(int status) noexcept;
+
+/// Equal-jitter exponential backoff after `attempts_made` failed attempts (>= 1):
+/// b = min(max_backoff, initial_backoff * 2^(attempts_made - 1)), delay = b/2 + jitter * b/2.
+/// `jitter` is a uniform draw in [0, 1); values outside are clamped.
+std::chrono::milliseconds backoff_delay(const retry_policy& policy, unsigned attempts_made,
+                                        double jitter) noexcept;
+
+/// What to do after an attempt answered with a non-2xx status.
+struct retry_decision {
+  enum class outcome {
+    retry,                  ///< wait `delay`, then try again
+    not_retryable,          ///< the status is never retried
+    attempts_exhausted,     ///< max_attempts reached (or retry disabled)
+    retry_after_too_long,   ///< Retry-After exceeds max_backoff: surface now
+  };
+  outcome what = outcome::not_retryable;
+  std::chrono::milliseconds delay{0};
+  bool retry() const noexcept { return what == outcome::retry; }
+};
+
+/// Decides after `attempts_made` attempts (>= 1) whose last answered `status`.
+/// Retry-After, when present and within max_backoff, is the delay (it wins over backoff).
+retry_decision decide_retry(const retry_policy& policy, int status, unsigned attempts_made,
+                            std::optional<std::chrono::seconds> retry_after,
+                            double jitter) noexcept;
+
+/// The transparent stale-connection retry: true when the attempt ran on a connection reused
+/// from the pool, failed because the peer had closed it before any response byte arrived,
+/// and no such retry was made yet for this call.
+bool retry_on_fresh_connection(bool reused_connection, bool response_bytes_received,
+                               bool already_retried) noexcept;
+
+/// Parses a Retry-After value: delta-seconds ("120") or an HTTP-date (IMF-fixdate
+/// "Sun, 06 Nov 1994 08:49:37 GMT", and the obsolete RFC 850 and asctime forms), relative to
+/// `now`. A date in the past gives 0 s. Anything else gives nullopt. Values are capped at
+/// one day so that a hostile header cannot overflow arithmetic.
+std::optional<std::chrono::seconds> parse_retry_after(
+    std::string_view value, std::chrono::system_clock::time_point now) noexcept;
+
+}  // namespace massive

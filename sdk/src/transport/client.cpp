@@ -1,0 +1,668 @@
+// The call: rate limit, pool, connect, exchange, retry. One coroutine per call, on its own
+// strand; the per-call deadline and the caller's terminal cancellation both go through
+// call_control, which cancels whatever the coroutine is awaiting.
+#include "massive/http_client.hpp"
+
+#include "config.hpp"
+#include "error_body.hpp"
+#include "pool.hpp"
+#include "request_head.hpp"
+
+#include "massive/error.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/buffer_body.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/url/parse.hpp>
+
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <random>
+
+namespace massive::detail {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using clock_type = std::chrono::steady_clock;
+using boost::system::error_code;
+using transport::connection;
+using transport::connection_pool;
+
+struct client_state {
+  client_state(asio::any_io_executor ex, options opts)
+      : executor(std::move(ex)),
+        cfg(transport::validate_options(std::move(opts))),
+        pool(executor, cfg.opts.connections_per_origin),
+        random(std::random_device{}()) {
+    if (cfg.tls) tls.emplace(make_tls_context());
+    if (cfg.opts.rate_limit) {
+      limiter.emplace(cfg.opts.rate_limit->requests_per_second, cfg.opts.rate_limit->burst,
+                      clock_type::now());
+    }
+  }
+
+  asio::ssl::context make_tls_context() const {
+    asio::ssl::context ctx(asio::ssl::context::tls_client);
+    SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_2_VERSION);
+    const auto& o = cfg.opts;
+    if (!o.verify_peer) {
+      ctx.set_verify_mode(asio::ssl::verify_none);
+      return ctx;
+    }
+    ctx.set_verify_mode(asio::ssl::verify_peer);
+    error_code ec;
+    if (!o.ca_file.empty() && ctx.load_verify_file(o.ca_file, ec)) {
+      throw transport_error(errc::invalid_option,
+                            "options.ca_file: cannot load '" + o.ca_file + "': " + ec.message());
+    }
+    if (!o.ca_directory.empty() && ctx.add_verify_path(o.ca_directory, ec)) {
+      throw transport_error(errc::invalid_option, "options.ca_directory: cannot use '" +
+                                                      o.ca_directory + "': " + ec.message());
+    }
+    if (o.ca_file.empty() && o.ca_directory.empty() && ctx.set_default_verify_paths(ec)) {
+      throw transport_error(errc::invalid_option,
+                            "options.verify_peer: no system trust store: " + ec.message());
+    }
+    return ctx;
+  }
+
+  double jitter() {
+    std::lock_guard lock(random_mutex);
+    return std::uniform_real_distribution<double>(0.0, 1.0)(random);
+  }
+
+  asio::any_io_executor executor;
+  transport::config cfg;
+  std::optional<asio::ssl::context> tls;
+  connection_pool pool;
+  std::mutex limiter_mutex;
+  std::optional<token_bucket> limiter;
+  std::mutex random_mutex;
+  std::minstd_rand random;
+};
+
+namespace {
+
+// Why a call was aborted from outside the coroutine.
+enum class abort_reason { none, deadline, connect_timeout, cancelled };
+
+// Lives as long as the call's coroutine and every handler that may touch it (each holds a
+// shared_ptr). Everything here runs on the call's strand.
+struct call_control : std::enable_shared_from_this<call_control> {
+  explicit call_control(asio::strand<asio::any_io_executor> s) : strand(std::move(s)), timer(strand) {}
+
+  void arm(clock_type::time_point at, abort_reason reason) {
+    const unsigned generation = ++timer_generation;
+    timer.expires_at(at);
+    timer.async_wait([self = shared_from_this(), generation, reason](error_code ec) {
+      if (!ec && generation == self->timer_generation) self->abort(reason);
+    });
+  }
+
+  void abort(abort_reason reason) {
+    if (why != abort_reason::none || done) return;
+    why = reason;
+    // The resolver ignores per-operation cancellation, and closing the socket ends any
+    // operation on it whatever layer started it; the signal reaches everything else.
+    if (resolver != nullptr) resolver->cancel();
+    if (socket != nullptr) {
+      error_code ignored;
+      socket->close(ignored);
+    }
+    signal.emit(asio::cancellation_type::terminal);
+  }
+
+  // After this, nothing is emitted: the coroutine's cancellation state is gone.
+  void finish() {
+    done = true;
+    ++timer_generation;
+    timer.cancel();
+  }
+
+  asio::strand<asio::any_io_executor> strand;
+  asio::steady_timer timer;
+  asio::cancellation_signal signal;
+  abort_reason why = abort_reason::none;
+  bool done = false;
+  unsigned timer_generation = 0;
+  tcp::resolver* resolver = nullptr;
+  tcp::socket* socket = nullptr;
+};
+
+std::string millis(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
+
+std::exception_ptr aborted_error(const client_state& st, const call_control& ctl) {
+  switch (ctl.why) {
+    case abort_reason::deadline:
+      return std::make_exception_ptr(transport_error(
+          errc::deadline_exceeded,
+          "request did not complete within " + millis(st.cfg.opts.request_timeout)));
+    case abort_reason::connect_timeout:
+      return std::make_exception_ptr(transport_error(
+          errc::connect_failed, "no connection to " + st.cfg.host_header + " within " +
+                                    millis(st.cfg.opts.connect_timeout)));
+    case abort_reason::cancelled:
+      return std::make_exception_ptr(transport_error(errc::cancelled, "request cancelled"));
+    case abort_reason::none: break;
+  }
+  return nullptr;
+}
+
+bool peer_closed(const error_code& ec) {
+  return ec == asio::error::eof || ec == asio::error::connection_reset ||
+         ec == asio::error::broken_pipe || ec == asio::error::connection_aborted ||
+         ec == asio::ssl::error::stream_truncated || ec == http::error::end_of_stream;
+}
+
+[[noreturn]] void fail(errc code, const std::string& what) { throw transport_error(code, what); }
+
+// A failed read of the head or body; `ec` never operation_aborted-by-us (checked earlier).
+[[noreturn]] void fail_read(const error_code& ec, bool in_body) {
+  if (ec == http::error::body_limit) fail(errc::body_too_large, "response body exceeds options.max_body_size");
+  if (ec == asio::error::connection_reset || ec == asio::error::connection_aborted ||
+      ec == asio::error::broken_pipe) {
+    fail(errc::connection_reset, std::string(in_body ? "reading the response body: " : "reading the response head: ") + ec.message());
+  }
+  if (peer_closed(ec) || ec == http::error::partial_message) {
+    if (in_body) fail(errc::truncated_body, "connection closed before the body's end (" + ec.message() + ")");
+    fail(errc::connection_reset, "connection closed before a complete response head (" + ec.message() + ")");
+  }
+  if (ec.category() == http::make_error_code(http::error::end_of_stream).category() ||
+      ec == http::error::header_limit) {
+    fail(errc::bad_response, "malformed response: " + ec.message());
+  }
+  fail(errc::connection_reset, std::string(in_body ? "reading the response body: " : "reading the response head: ") + ec.message());
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+struct exchange_result {
+  enum class kind { success, stale, api_failure } what = kind::success;
+  bool keep_alive = false;
+  int status = 0;
+  std::optional<api_error> error;
+  std::optional<std::chrono::seconds> retry_after;
+  std::string request_id;
+  std::string content_encoding;
+  std::uint64_t wire_bytes = 0;
+  std::uint64_t body_bytes = 0;
+  std::chrono::nanoseconds time_to_headers{};
+};
+
+template <class Stream>
+asio::awaitable<exchange_result> exchange(Stream& stream, connection& conn, const client_state& st,
+                                          const call_control& ctl, const std::string& head,
+                                          body_sink& sink, bool reused) {
+  using asio::as_tuple;
+  using asio::use_awaitable;
+  exchange_result r;
+  const auto rethrow_if_aborted = [&] {
+    if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
+  };
+  const auto sent_at = clock_type::now();
+  conn.input.clear();
+  auto [wec, written] = co_await asio::async_write(stream, asio::buffer(head), as_tuple(use_awaitable));
+  if (wec) {
+    rethrow_if_aborted();
+    if (reused && peer_closed(wec)) {
+      r.what = exchange_result::kind::stale;
+      co_return r;
+    }
+    fail(errc::connection_reset, "sending the request: " + wec.message());
+  }
+
+  http::response_parser<http::buffer_body> parser;
+  parser.header_limit(64 * 1024);
+  const auto& max_body = st.cfg.opts.max_body_size;
+  parser.body_limit(max_body ? boost::optional<std::uint64_t>(*max_body) : boost::none);
+  auto [hec, hn] = co_await http::async_read_header(stream, conn.input, parser, as_tuple(use_awaitable));
+  if (hec) {
+    rethrow_if_aborted();
+    if (reused && !parser.got_some() && conn.input.size() == 0 && peer_closed(hec)) {
+      r.what = exchange_result::kind::stale;
+      co_return r;
+    }
+    fail_read(hec, false);
+  }
+  r.time_to_headers = clock_type::now() - sent_at;
+  const auto& head_fields = parser.get();
+  r.status = static_cast<int>(head_fields.result_int());
+  if (auto it = head_fields.find("X-Request-Id"); it != head_fields.end()) r.request_id = std::string(it->value());
+  if (auto it = head_fields.find(http::field::content_encoding); it != head_fields.end()) {
+    r.content_encoding = std::string(it->value());
+  }
+  bool gzip = false;
+  if (iequals(r.content_encoding, "gzip") || iequals(r.content_encoding, "x-gzip")) {
+    gzip = true;
+    if (!conn.gzip) conn.gzip = std::make_unique<transport::inflater>();
+    conn.gzip->reset();
+  } else if (!r.content_encoding.empty() && !iequals(r.content_encoding, "identity")) {
+    fail(errc::bad_response, "unsupported Content-Encoding '" + transport::sanitize(r.content_encoding, 40) + "'");
+  }
+
+  const bool success = r.status >= 200 && r.status < 300;
+  if (success) {
+    const auto deliver = [&](std::span<const char> piece) {
+      r.body_bytes += piece.size();
+      if (max_body && r.body_bytes > *max_body) {
+        fail(errc::body_too_large, "inflated response body exceeds options.max_body_size");
+      }
+      sink.feed(piece);
+    };
+    while (!parser.is_done()) {
+      auto& body = parser.get().body();
+      body.data = conn.body_buffer.data();
+      body.size = conn.body_buffer.size();
+      auto [ec, n] = co_await http::async_read(stream, conn.input, parser, as_tuple(use_awaitable));
+      if (ec == http::error::need_buffer) ec = {};
+      if (ec) {
+        rethrow_if_aborted();
+        fail_read(ec, true);
+      }
+      const std::size_t got = conn.body_buffer.size() - parser.get().body().size;
+      r.wire_bytes += got;
+      const std::span<const char> piece(conn.body_buffer.data(), got);
+      if (!gzip) {
+        if (got > 0) deliver(piece);
+      } else if (conn.gzip->feed(piece, deliver) != transport::inflater::status::ok) {
+        fail(errc::bad_response, "gzip body is corrupt");
+      }
+    }
+    if (gzip && r.wire_bytes > 0 && !conn.gzip->complete()) {
+      fail(errc::truncated_body, "gzip body ended before the end of its stream");
+    }
+    sink.finish();
+    r.keep_alive = parser.keep_alive() && conn.input.size() == 0;
+    r.what = exchange_result::kind::success;
+    co_return r;
+  }
+
+  // A non-2xx answer: read a capped error body, never into the sink.
+  std::string body;
+  bool complete = true;
+  const auto keep = [&](std::span<const char> piece) {
+    const auto room = transport::error_body_cap - body.size();
+    body.append(piece.data(), std::min(room, piece.size()));
+  };
+  while (!parser.is_done()) {
+    if (r.wire_bytes >= transport::error_body_cap || body.size() >= transport::error_body_cap) {
+      complete = false;
+      break;
+    }
+    auto& b = parser.get().body();
+    b.data = conn.body_buffer.data();
+    b.size = conn.body_buffer.size();
+    auto [ec, n] = co_await http::async_read(stream, conn.input, parser, as_tuple(use_awaitable));
+    if (ec == http::error::need_buffer) ec = {};
+    const std::size_t got = conn.body_buffer.size() - parser.get().body().size;
+    r.wire_bytes += got;
+    const std::span<const char> piece(conn.body_buffer.data(), got);
+    if (gzip) {
+      if (conn.gzip->feed(piece, keep) != transport::inflater::status::ok) {
+        complete = false;
+        break;
+      }
+    } else {
+      keep(piece);
+    }
+    if (ec) {
+      rethrow_if_aborted();
+      complete = false;  // what arrived still says more than a transport error would
+      break;
+    }
+  }
+  r.body_bytes = body.size();
+  r.keep_alive = complete && parser.is_done() && parser.keep_alive() && conn.input.size() == 0;
+  if (auto it = head_fields.find(http::field::retry_after); it != head_fields.end()) {
+    r.retry_after = parse_retry_after(it->value(), std::chrono::system_clock::now());
+  }
+  r.error.emplace(transport::make_api_error(r.status, body, r.request_id, r.retry_after,
+                                            st.cfg.opts.api_key));
+  r.what = exchange_result::kind::api_failure;
+  co_return r;
+}
+
+std::string verification_reason(SSL* ssl, const error_code& ec) {
+  const long result = SSL_get_verify_result(ssl);
+  if (result != X509_V_OK) {
+    return std::string("certificate verify failed: ") + X509_verify_cert_error_string(result);
+  }
+  return ec.message();
+}
+
+asio::awaitable<std::unique_ptr<connection>> open_connection(client_state& st, call_control& ctl,
+                                                             clock_type::time_point deadline) {
+  using asio::as_tuple;
+  using asio::use_awaitable;
+  const auto& cfg = st.cfg;
+  const auto connect_deadline = clock_type::now() + cfg.opts.connect_timeout;
+  if (connect_deadline < deadline) ctl.arm(connect_deadline, abort_reason::connect_timeout);
+
+  tcp::resolver resolver(co_await asio::this_coro::executor);
+  ctl.resolver = &resolver;
+  auto [rec, endpoints] = co_await resolver.async_resolve(cfg.connect_host, cfg.port_text, as_tuple(use_awaitable));
+  ctl.resolver = nullptr;
+  if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
+  if (rec) fail(errc::resolve_failed, "resolving " + cfg.connect_host + ": " + rec.message());
+
+  auto conn = std::make_unique<connection>(st.executor, st.tls ? &*st.tls : nullptr);
+  ctl.socket = &conn->socket();
+  auto [cec, endpoint] = co_await asio::async_connect(conn->socket(), endpoints, as_tuple(use_awaitable));
+  if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
+  if (cec) fail(errc::connect_failed, "connecting to " + cfg.host_header + ": " + cec.message());
+  error_code ignored;
+  conn->socket().set_option(tcp::no_delay(true), ignored);
+
+  if (auto* tls = conn->tls()) {
+    SSL* ssl = tls->native_handle();
+    error_code not_ip;
+    asio::ip::make_address(cfg.connect_host, not_ip);
+    // SNI carries host names only (RFC 6066); an IP literal is checked against IP SANs.
+    if (not_ip) SSL_set_tlsext_host_name(ssl, cfg.connect_host.c_str());
+    if (cfg.opts.verify_peer) {
+      // OpenSSL's own check (not asio::ssl::host_name_verification): on a mismatch it
+      // records X509_V_ERR_HOSTNAME_MISMATCH, so the error can say why.
+      X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+      X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+      const int ok = not_ip ? X509_VERIFY_PARAM_set1_host(param, cfg.connect_host.c_str(), 0)
+                            : X509_VERIFY_PARAM_set1_ip_asc(param, cfg.connect_host.c_str());
+      if (ok != 1) fail(errc::tls_handshake_failed, "cannot set the expected host name");
+    }
+    auto [hec] = co_await tls->async_handshake(asio::ssl::stream_base::client, as_tuple(use_awaitable));
+    if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
+    if (hec) {
+      fail(errc::tls_handshake_failed,
+           "TLS handshake with " + cfg.host_header + ": " + verification_reason(ssl, hec));
+    }
+  }
+  if (connect_deadline < deadline) ctl.arm(deadline, abort_reason::deadline);
+  co_return conn;
+}
+
+struct attempt_record {
+  clock_type::time_point start = clock_type::now();
+  std::chrono::nanoseconds wait{};
+  std::chrono::nanoseconds connect{};
+  bool reused = false;
+};
+
+void emit_trace(const client_state& st, const std::string& redacted_target, unsigned attempt,
+                const attempt_record& rec, const exchange_result* r, std::string_view error,
+                std::optional<std::chrono::milliseconds> retry_in) {
+  if (!st.cfg.opts.trace) return;
+  trace_event e;
+  e.method = "GET";
+  e.target = redacted_target;
+  e.host = st.cfg.host_header;
+  e.attempt = attempt;
+  e.reused_connection = rec.reused;
+  if (r != nullptr) {
+    e.status = r->status;
+    e.request_id = r->request_id;
+    e.body_bytes = r->body_bytes;
+    e.time_to_headers = r->time_to_headers;
+  }
+  e.wait_time = rec.wait;
+  e.connect_time = rec.connect;
+  e.total_time = clock_type::now() - rec.start;
+  e.error = error;
+  e.retry_in = retry_in;
+  try {
+    st.cfg.opts.trace(e);
+  } catch (...) {
+    // A failing logger must not fail the request it logs.
+  }
+}
+
+asio::awaitable<void> sleep_until(clock_type::time_point at) {
+  asio::steady_timer timer(co_await asio::this_coro::executor, at);
+  co_await timer.async_wait(asio::use_awaitable);
+}
+
+asio::awaitable<void> take_rate_token(client_state& st, clock_type::time_point deadline,
+                                      attempt_record& rec) {
+  if (!st.limiter) co_return;
+  const auto& policy = *st.cfg.opts.rate_limit;
+  const auto now = clock_type::now();
+  clock_type::duration wait{};
+  {
+    std::lock_guard lock(st.limiter_mutex);
+    if (policy.mode == rate_limit_mode::fail_fast) {
+      if (!st.limiter->try_acquire(now)) {
+        fail(errc::rate_limited, "client-side rate limit (" + std::to_string(policy.requests_per_second) +
+                                     " requests/s) reached");
+      }
+      co_return;
+    }
+    wait = st.limiter->reserve(now);
+    if (now + wait > deadline) {
+      st.limiter->cancel_reservation(now);
+      fail(errc::rate_limited, "the rate limiter's wait (" +
+                                   millis(std::chrono::ceil<std::chrono::milliseconds>(wait)) +
+                                   ") exceeds the call's deadline");
+    }
+  }
+  if (wait <= clock_type::duration::zero()) co_return;
+  bool slept = false;
+  try {
+    co_await sleep_until(now + wait);
+    slept = true;
+  } catch (...) {
+  }
+  if (!slept) {
+    std::lock_guard lock(st.limiter_mutex);
+    st.limiter->cancel_reservation(clock_type::now());
+    throw boost::system::system_error(asio::error::operation_aborted);
+  }
+  rec.wait += clock_type::now() - now;
+}
+
+std::string resolve_target(const transport::config& cfg, std::string_view target) {
+  const auto starts_with_ci = [&](std::string_view prefix) {
+    return target.size() >= prefix.size() && iequals(target.substr(0, prefix.size()), prefix);
+  };
+  if (starts_with_ci("http://") || starts_with_ci("https://")) {
+    if (!same_origin(target, cfg.base)) {
+      fail(errc::foreign_next_url, "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header);
+    }
+    const auto u = *boost::urls::parse_absolute_uri(target);
+    std::string out(u.encoded_path());
+    if (out.empty()) out = "/";
+    if (u.has_query()) out.append("?").append(u.encoded_query());
+    return out;
+  }
+  if (target.empty() || target.front() != '/') {
+    throw std::invalid_argument("request target must start with '/' or be an absolute URL");
+  }
+  for (unsigned char c : target) {
+    if (c <= 0x20 || c >= 0x7f || c == '#') {
+      throw std::invalid_argument("request target contains a space, a control, non-ASCII or '#' byte");
+    }
+  }
+  return cfg.path_prefix + std::string(target);
+}
+
+asio::awaitable<response_info> run_call(std::shared_ptr<client_state> state,
+                                        std::shared_ptr<call_control> control, std::string raw_target,
+                                        body_sink& sink) {
+  client_state& st = *state;
+  call_control& ctl = *control;
+  const auto& opts = st.cfg.opts;
+  const auto start = clock_type::now();
+  const auto deadline = start + opts.request_timeout;
+  ctl.arm(deadline, abort_reason::deadline);
+  struct finish_on_exit {
+    call_control& c;
+    ~finish_on_exit() { c.finish(); }
+  } finish{ctl};
+
+  const std::string target = resolve_target(st.cfg, raw_target);
+  const std::string redacted = transport::redact_target(target);
+  std::string head;
+  transport::build_request_head(head, {.host = st.cfg.host_header, .target = target,
+                                       .api_key = opts.api_key, .auth = opts.auth,
+                                       .user_agent = opts.user_agent, .gzip = opts.gzip});
+  response_info info;
+  unsigned policy_attempts = 0;
+  bool stale_retried = false;
+  std::optional<connection_pool::lease> held;  // kept across a stale-connection retry only
+  for (;;) {
+    attempt_record rec;
+    exchange_result r;
+    std::exception_ptr failure;
+    try {
+      if (!held) {
+        co_await take_rate_token(st, deadline, rec);
+        const auto queued = clock_type::now();
+        held.emplace(co_await st.pool.acquire());
+        rec.wait += clock_type::now() - queued;
+        held->conn = st.pool.take_idle();
+        rec.reused = held->conn != nullptr;
+      }
+      if (!held->conn) {
+        const auto connecting = clock_type::now();
+        held->conn = co_await open_connection(st, ctl, deadline);
+        rec.connect = clock_type::now() - connecting;
+      }
+      connection& conn = *held->conn;
+      ctl.socket = &conn.socket();
+      ++info.attempts;
+      if (auto* tls = conn.tls()) {
+        r = co_await exchange(*tls, conn, st, ctl, head, sink, rec.reused);
+      } else {
+        r = co_await exchange(*conn.plain(), conn, st, ctl, head, sink, rec.reused);
+      }
+    } catch (const decode_error&) {
+      failure = std::current_exception();
+    } catch (...) {
+      failure = aborted_error(st, ctl);
+      if (!failure) failure = std::current_exception();
+    }
+    ctl.socket = nullptr;
+    if (failure) {
+      std::string what = "failed";
+      try {
+        std::rethrow_exception(failure);
+      } catch (const std::exception& e) {
+        what = e.what();
+      } catch (...) {
+      }
+      emit_trace(st, redacted, info.attempts, rec, nullptr, what, std::nullopt);
+      held.reset();  // not reusable: the exchange stopped mid-way
+      std::rethrow_exception(failure);
+    }
+
+    if (r.what == exchange_result::kind::stale) {
+      held->conn.reset();
+      const bool retry = retry_on_fresh_connection(rec.reused, false, stale_retried);
+      emit_trace(st, redacted, info.attempts, rec, &r, "pooled connection was closed by the server",
+                 retry ? std::optional<std::chrono::milliseconds>(0) : std::nullopt);
+      if (!retry) {
+        held.reset();
+        fail(errc::connection_reset, "connection closed by the server before any response");
+      }
+      stale_retried = true;
+      continue;
+    }
+
+    held->reusable = r.keep_alive;
+    info.reused_connection = rec.reused;
+    info.connect_time = rec.connect;
+    info.wait_time += rec.wait;
+    info.time_to_headers = r.time_to_headers;
+    if (r.what == exchange_result::kind::success) {
+      held.reset();
+      emit_trace(st, redacted, info.attempts, rec, &r, {}, std::nullopt);
+      info.status = r.status;
+      info.request_id = std::move(r.request_id);
+      info.content_encoding = std::move(r.content_encoding);
+      info.wire_bytes = r.wire_bytes;
+      info.body_bytes = r.body_bytes;
+      info.total_time = clock_type::now() - start;
+      co_return info;
+    }
+
+    held.reset();
+    ++policy_attempts;
+    const auto decision = decide_retry(opts.retry, r.status, policy_attempts, r.retry_after, st.jitter());
+    const bool retry = decision.retry() && clock_type::now() + decision.delay < deadline;
+    emit_trace(st, redacted, info.attempts, rec, &r, r.error->what(),
+               retry ? std::optional(decision.delay) : std::nullopt);
+    if (!retry) throw *r.error;
+    try {
+      co_await sleep_until(clock_type::now() + decision.delay);
+    } catch (...) {
+      failure = aborted_error(st, ctl);
+      if (!failure) failure = std::current_exception();
+    }
+    if (failure) std::rethrow_exception(failure);
+  }
+}
+
+}  // namespace
+
+void start_get(const std::shared_ptr<client_state>& state, std::string target, body_sink& sink,
+               get_handler handler) {
+  auto strand = asio::make_strand(state->executor);
+  auto control = std::make_shared<call_control>(strand);
+  auto slot = asio::get_associated_cancellation_slot(handler);
+  // co_spawn's own forwarding of the handler's slot dispatches a raw pointer to the signal
+  // (asio 1.26), which dangles if the call completes first; this forwarder owns the state.
+  if (slot.is_connected()) {
+    slot.assign([control](asio::cancellation_type type) {
+      if ((type & asio::cancellation_type::terminal) == asio::cancellation_type::none) return;
+      asio::dispatch(control->strand, [control] { control->abort(abort_reason::cancelled); });
+    });
+  }
+  auto work = asio::prefer(asio::get_associated_executor(handler, strand),
+                           asio::execution::outstanding_work.tracked);
+  asio::co_spawn(
+      strand, run_call(state, control, std::move(target), sink),
+      asio::bind_cancellation_slot(
+          control->signal.slot(),
+          [handler = std::move(handler), work = std::move(work), slot, strand](
+              std::exception_ptr e, response_info info) mutable {
+            if (slot.is_connected()) slot.clear();
+            auto ex = asio::get_associated_executor(handler, strand);
+            asio::dispatch(ex, [handler = std::move(handler), e, info = std::move(info)]() mutable {
+              std::move(handler)(e, std::move(info));
+            });
+          }));
+}
+
+}  // namespace massive::detail
+
+namespace massive {
+
+http_client::http_client(executor_type executor, options opts)
+    : state_(std::make_shared<detail::client_state>(std::move(executor), std::move(opts))) {}
+
+http_client::~http_client() { state_->pool.close_idle(); }
+
+http_client::executor_type http_client::get_executor() const noexcept { return state_->executor; }
+
+const massive::origin& http_client::base_origin() const noexcept { return state_->cfg.base; }
+
+}  // namespace massive

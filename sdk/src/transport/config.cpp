@@ -1,0 +1,96 @@
+#include "config.hpp"
+
+#include "massive/error.hpp"
+
+#include <boost/url/parse.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+namespace massive::transport {
+namespace {
+
+[[noreturn]] void invalid(const std::string& option, const std::string& why) {
+  throw transport_error(errc::invalid_option, "options." + option + ": " + why);
+}
+
+bool has_control_or_space(std::string_view s, bool allow_space) {
+  for (unsigned char c : s) {
+    if (c < 0x20 || c == 0x7f || (!allow_space && c == ' ')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+config validate_options(options opts) {
+  config c;
+  if (opts.api_key.empty()) {
+    if (const char* env = std::getenv("MASSIVE_API_KEY")) opts.api_key = env;
+  }
+  if (opts.api_key.empty()) invalid("api_key", "empty, and MASSIVE_API_KEY is not set");
+  // A CR or LF in the key would inject header lines; the key itself is never echoed.
+  if (has_control_or_space(opts.api_key, false) ||
+      opts.api_key.find_first_of("\"\\") != std::string::npos) {
+    invalid("api_key", "contains a space, a control character, a quote or a backslash");
+  }
+
+  auto parsed = boost::urls::parse_absolute_uri(opts.base_url);
+  if (!parsed) invalid("base_url", "not an absolute URL");
+  const boost::urls::url_view u = *parsed;
+  if (u.has_query() || u.has_fragment()) {
+    invalid("base_url", "must not have a query or a fragment (the key goes in api_key)");
+  }
+  auto o = parse_origin(opts.base_url);
+  if (!o) invalid("base_url", "must be http:// or https:// with a host, a valid port and no user information");
+  c.base = *o;
+  c.tls = c.base.scheme == "https";
+  c.connect_host = c.base.host;
+  if (c.connect_host.size() > 2 && c.connect_host.front() == '[') {
+    c.connect_host = c.connect_host.substr(1, c.connect_host.size() - 2);
+  }
+  c.port_text = std::to_string(c.base.port);
+  c.host_header = c.base.host;
+  if (c.base.port != (c.tls ? 443 : 80)) c.host_header += ":" + c.port_text;
+  std::string prefix(u.encoded_path());
+  while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
+  c.path_prefix = prefix;
+
+  if (has_control_or_space(opts.user_agent, true)) {
+    invalid("user_agent", "contains a control character");
+  }
+  if (opts.connect_timeout.count() <= 0) invalid("connect_timeout", "must be positive");
+  if (opts.request_timeout.count() <= 0) invalid("request_timeout", "must be positive");
+  if (opts.connections_per_origin == 0 || opts.connections_per_origin > 1024) {
+    invalid("connections_per_origin", "must be between 1 and 1024");
+  }
+  std::error_code ec;
+  if (!opts.ca_file.empty() && !std::filesystem::is_regular_file(opts.ca_file, ec)) {
+    invalid("ca_file", "'" + opts.ca_file + "' is not a readable file");
+  }
+  if (!opts.ca_directory.empty() && !std::filesystem::is_directory(opts.ca_directory, ec)) {
+    invalid("ca_directory", "'" + opts.ca_directory + "' is not a directory");
+  }
+  if (opts.max_body_size && *opts.max_body_size == 0) {
+    invalid("max_body_size", "must be positive when set");
+  }
+  if (opts.retry.max_attempts == 0 || opts.retry.max_attempts > 100) {
+    invalid("retry.max_attempts", "must be between 1 and 100");
+  }
+  if (opts.retry.initial_backoff.count() < 0) invalid("retry.initial_backoff", "must not be negative");
+  if (opts.retry.max_backoff < opts.retry.initial_backoff) {
+    invalid("retry.max_backoff", "must not be less than retry.initial_backoff");
+  }
+  if (opts.rate_limit) {
+    const auto& r = *opts.rate_limit;
+    if (!std::isfinite(r.requests_per_second) || r.requests_per_second <= 0) {
+      invalid("rate_limit.requests_per_second", "must be a positive number");
+    }
+    if (!std::isfinite(r.burst) || r.burst < 1) invalid("rate_limit.burst", "must be at least 1");
+  }
+  c.opts = std::move(opts);
+  return c;
+}
+
+}  // namespace massive::transport

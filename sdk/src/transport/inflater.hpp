@@ -1,0 +1,50 @@
+// Incremental gzip inflation (zlib, gzip wrapper). Sans-I/O: bytes in, bytes out.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+namespace massive::transport {
+
+/// Inflates a gzip stream given in arbitrary pieces, handing out inflated pieces of at most
+/// the output buffer's size. Concatenated gzip members are accepted.
+class inflater {
+ public:
+  enum class status { ok, corrupt, trailing_garbage };
+
+  explicit inflater(std::size_t output_buffer_size = 32 * 1024);
+  ~inflater();
+  inflater(const inflater&) = delete;
+  inflater& operator=(const inflater&) = delete;
+
+  /// Feeds compressed bytes; out(std::span<const char>) receives each inflated piece.
+  template <class Out>
+  status feed(std::span<const char> in, Out&& out) {
+    begin(in);
+    for (;;) {
+      std::span<const char> piece;
+      const status s = next(piece);
+      if (s != status::ok) return s;
+      if (piece.empty()) return status::ok;
+      out(piece);
+    }
+  }
+
+  /// Sets the input for next().
+  void begin(std::span<const char> in) noexcept;
+  /// The next inflated piece; empty once the input is used up and nothing is held back.
+  status next(std::span<const char>& piece) noexcept;
+  /// True when the input so far ends exactly at the end of a gzip member.
+  bool complete() const noexcept { return at_member_end_; }
+  /// Starts over for a new stream (keeps the buffers).
+  void reset() noexcept;
+
+ private:
+  struct state;
+  std::unique_ptr<state> state_;
+  bool at_member_end_ = false;
+  bool output_full_ = false;
+};
+
+}  // namespace massive::transport

@@ -1,0 +1,61 @@
+#include "pool.hpp"
+
+#include <boost/asio/use_awaitable.hpp>
+
+namespace massive::transport {
+
+namespace asio = boost::asio;
+
+connection::connection(const asio::any_io_executor& executor, asio::ssl::context* tls)
+    : stream_(std::in_place_type<tcp::socket>, executor) {
+  if (tls != nullptr) stream_.emplace<tls_stream>(executor, *tls);
+  body_buffer.resize(32 * 1024);
+}
+
+connection::tcp::socket& connection::socket() noexcept {
+  if (auto* s = tls()) return s->next_layer();
+  return std::get<tcp::socket>(stream_);
+}
+
+connection_pool::connection_pool(const asio::any_io_executor& executor, std::size_t limit)
+    : permits_(executor, limit) {
+  for (std::size_t i = 0; i < limit; ++i) permits_.try_send(boost::system::error_code{});
+}
+
+connection_pool::lease::lease(lease&& other) noexcept
+    : conn(std::move(other.conn)), reusable(other.reusable), pool_(std::exchange(other.pool_, nullptr)) {}
+
+connection_pool::lease::~lease() {
+  if (pool_ != nullptr) pool_->give_back(std::move(conn), reusable);
+}
+
+asio::awaitable<connection_pool::lease> connection_pool::acquire() {
+  co_await permits_.async_receive(asio::use_awaitable);
+  co_return lease{this};
+}
+
+std::unique_ptr<connection> connection_pool::take_idle() {
+  std::lock_guard lock(mutex_);
+  if (idle_.empty()) return nullptr;
+  auto conn = std::move(idle_.back());
+  idle_.pop_back();
+  return conn;
+}
+
+void connection_pool::close_idle() {
+  std::vector<std::unique_ptr<connection>> closing;
+  std::lock_guard lock(mutex_);
+  closing.swap(idle_);
+}
+
+void connection_pool::give_back(std::unique_ptr<connection> conn, bool reusable) noexcept {
+  if (conn && reusable) {
+    std::lock_guard lock(mutex_);
+    idle_.push_back(std::move(conn));
+  }
+  conn.reset();
+  // Never fails: at most `limit` permits are out, and the channel holds `limit`.
+  permits_.try_send(boost::system::error_code{});
+}
+
+}  // namespace massive::transport
