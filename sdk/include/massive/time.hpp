@@ -1,11 +1,17 @@
 // Time vocabulary. Unix timestamps in a given unit are distinct types: the API mixes
 // milliseconds (aggregates) and nanoseconds (trades, quotes), and a silent conversion
 // between them is the classic bug, so no implicit conversion exists between units.
+// Calendar dates are std::chrono::year_month_day; date_or_time<D> is for the parameters
+// that accept either a date or a timestamp.
 #pragma once
 
 #include <chrono>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 namespace massive {
 
@@ -44,5 +50,95 @@ class unix_time {
 using timestamp_ms = unix_time<std::chrono::milliseconds>;
 using timestamp_us = unix_time<std::chrono::microseconds>;
 using timestamp_ns = unix_time<std::chrono::nanoseconds>;
+
+namespace detail {
+
+/// Why d cannot be sent as YYYY-MM-DD, or nullptr when it can.
+constexpr const char* date_problem(const std::chrono::year_month_day& d) noexcept {
+  if (d.year() < std::chrono::year{1} || d.year() > std::chrono::year{9999}) {
+    return "year outside 1..9999";
+  }
+  if (!d.ok()) return "not a calendar date";
+  return nullptr;
+}
+
+inline std::string padded(long value, std::size_t width) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
+  return value < 0 ? "-" + digits : digits;
+}
+
+/// "invalid date 2024-02-30: not a calendar date".
+inline std::string invalid_date_message(const std::chrono::year_month_day& d, const char* problem) {
+  return "invalid date " + padded(int{d.year()}, 4) + "-" + padded(unsigned{d.month()}, 2) + "-" +
+         padded(unsigned{d.day()}, 2) + ": " + problem;
+}
+
+[[noreturn]] inline void throw_invalid_date(const std::chrono::year_month_day& d,
+                                            const char* problem) {
+  throw std::invalid_argument("massive: " + invalid_date_message(d, problem));
+}
+
+}  // namespace detail
+
+/// True when d is a date the API can be sent: a valid proleptic Gregorian date in years
+/// 1..9999, the years that YYYY-MM-DD spells. Dates before 1970 are valid.
+constexpr bool is_wire_date(const std::chrono::year_month_day& d) noexcept {
+  return detail::date_problem(d) == nullptr;
+}
+
+/// Throws std::invalid_argument naming d and what is wrong with it unless is_wire_date(d).
+/// Invalid request values are the caller's mistake, so the SDK reports every one of them
+/// (dates, filters, numbers) as std::invalid_argument, before anything is sent.
+constexpr void require_wire_date(const std::chrono::year_month_day& d) {
+  if (const char* problem = detail::date_problem(d)) detail::throw_invalid_date(d, problem);
+}
+
+/// A parameter that takes either a calendar date (sent as YYYY-MM-DD) or a Unix timestamp in
+/// Duration (sent as its integer count; negative before 1970). Implicit from a
+/// year_month_day (validated here: throws std::invalid_argument outside years 1..9999 or for
+/// a date such as Feb 30) and from unix_time<Duration>; a timestamp of another unit or a raw
+/// sys_time does not convert, so the wrong unit never reaches the wire.
+template <class Duration>
+class date_or_time {
+ public:
+  using timestamp_type = unix_time<Duration>;
+
+  constexpr date_or_time(std::chrono::year_month_day date) : date_(date), is_date_(true) {
+    require_wire_date(date);
+  }
+  constexpr date_or_time(timestamp_type timestamp) noexcept : timestamp_(timestamp) {}
+  template <class Other>
+    requires(!std::same_as<Other, Duration>)
+  date_or_time(unix_time<Other>) = delete;
+  // A sys_days would otherwise become a date through year_month_day's own implicit
+  // conversion, and a sys_time of this unit is one explicit step away from a timestamp;
+  // both are ambiguous about which of the two the caller means.
+  template <class D>
+  date_or_time(std::chrono::sys_time<D>) = delete;
+
+  constexpr bool is_date() const noexcept { return is_date_; }
+  /// The date, when this holds one.
+  constexpr std::optional<std::chrono::year_month_day> date() const noexcept {
+    if (is_date_) return date_;
+    return std::nullopt;
+  }
+  /// The timestamp, when this holds one.
+  constexpr std::optional<timestamp_type> timestamp() const noexcept {
+    if (is_date_) return std::nullopt;
+    return timestamp_;
+  }
+
+  friend constexpr bool operator==(const date_or_time&, const date_or_time&) noexcept = default;
+
+ private:
+  std::chrono::year_month_day date_{};
+  timestamp_type timestamp_{};
+  bool is_date_ = false;
+};
+
+using date_or_ms = date_or_time<std::chrono::milliseconds>;
+using date_or_us = date_or_time<std::chrono::microseconds>;
+using date_or_ns = date_or_time<std::chrono::nanoseconds>;
 
 }  // namespace massive

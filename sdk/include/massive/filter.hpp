@@ -1,0 +1,584 @@
+// Typed filters for the query parameters that the API offers with comparators
+// (`x`, `x.gt`, `x.gte`, `x.lt`, `x.lte`, `x.any_of`, `x.all_of`). Each such parameter is one
+// member whose type says which comparators the endpoint supports, so asking for one it lacks
+// does not compile:
+//
+//   range_filter<T>  x, x.gt, x.gte, x.lt, x.lte
+//   set_filter<T>    x, x.any_of
+//   filter<T>        x, x.gt, x.gte, x.lt, x.lte, x.any_of
+//   array_filter<T>  x, x.any_of, x.all_of
+//
+// They are filled from a plain value (equality) or from the factories below:
+//
+//   .price = 10.5                                  equality
+//   .timestamp = massive::gte(from)                one bound
+//   .timestamp = massive::gte(from) && massive::lt(to)   bounds combine with &&
+//   .cash_amount = massive::between(0.5, 1.0)     gte(0.5) && lte(1.0)
+//   .ticker = massive::any_of("AAPL", "MSFT")      also any_of(range), any_of({...})
+//   .channels = massive::all_of("earnings", "ipos")
+//
+// Binding one side twice (gt twice, or gt with gte; likewise lt/lte), an empty any_of/all_of,
+// or between(a, b) with b < a throws std::invalid_argument naming the problem, where the
+// filter is built; in a constant expression it fails to compile. The range forms hold their
+// values inline (std::optional) and never allocate for themselves; the set forms hold their
+// values in a std::vector. Rendering lives in the URI builder (massive/uri.hpp).
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <ranges>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "massive/time.hpp"
+
+namespace massive {
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_unix_time_v = false;
+template <class D>
+inline constexpr bool is_unix_time_v<unix_time<D>> = true;
+
+template <class T>
+inline constexpr bool is_date_or_time_v = false;
+template <class D>
+inline constexpr bool is_date_or_time_v<date_or_time<D>> = true;
+
+// Character types are integral, but a char parameter is never meant as a number.
+template <class T>
+concept character = std::same_as < std::remove_cv_t<T>,
+char > || std::same_as<std::remove_cv_t<T>, wchar_t> ||
+    std::same_as<std::remove_cv_t<T>, char8_t> || std::same_as<std::remove_cv_t<T>, char16_t> ||
+    std::same_as<std::remove_cv_t<T>, char32_t>;
+
+}  // namespace detail
+
+/// An enumeration with a wire spelling: `to_wire(e)`, found by argument-dependent lookup,
+/// returns the string the API expects (e.g. "asc").
+template <class E>
+concept wire_enum = std::is_enum_v<E> && requires(E e) {
+  { to_wire(e) } -> std::convertible_to<std::string_view>;
+};
+
+/// Text: std::string, std::string_view, a string literal or a const char*.
+template <class T>
+concept wire_string = std::convertible_to<const T&, std::string_view>;
+
+/// One value that a path segment or a query parameter can carry: text, bool, a non-character
+/// integer, double, a calendar date, a unix_time, a date_or_time, or a wire_enum.
+template <class T>
+concept wire_value = wire_string<T> || std::same_as<T, bool> ||
+                     (std::integral<T> && !detail::character<T>) ||
+                     std::same_as<T, double> || std::same_as<T, std::chrono::year_month_day> ||
+                     detail::is_unix_time_v<T> || detail::is_date_or_time_v<T> || wire_enum<T>;
+
+/// A value type a filter holds: a wire_value kept by value (text as std::string or
+/// std::string_view, never as a pointer or an array).
+template <class T>
+concept filter_value =
+    wire_value<T> && std::same_as<T, std::remove_cv_t<T>> && !std::is_pointer_v<T> &&
+    !std::is_array_v<T>;
+
+namespace detail {
+
+template <class U, class T>
+constexpr bool converts_without_surprise() {
+  using V = std::remove_cvref_t<U>;
+  if constexpr (std::same_as<V, std::nullptr_t>) {
+    return false;
+  } else if constexpr (std::same_as<T, bool> || std::same_as<V, bool>) {
+    return std::same_as<T, V>;
+  } else if constexpr (std::is_arithmetic_v<T>) {
+    if constexpr (!std::is_arithmetic_v<V> || character<V>) {
+      return false;
+    } else if constexpr (std::floating_point<T>) {
+      return true;
+    } else if constexpr (std::floating_point<V>) {
+      return false;
+    } else {
+      return std::in_range<T>(std::numeric_limits<V>::min()) &&
+             std::in_range<T>(std::numeric_limits<V>::max());
+    }
+  } else if constexpr (std::same_as<T, std::string_view> && std::same_as<V, std::string>) {
+    return std::is_lvalue_reference_v<U>;
+  } else if constexpr (std::same_as<T, std::string>) {
+    return std::convertible_to<U, std::string_view> || std::convertible_to<U, std::string>;
+  } else {
+    return std::convertible_to<U, T>;
+  }
+}
+
+}  // namespace detail
+
+/// A U (an expression of type U, as in std::forward<U>) can become a filter's T without a
+/// surprise: no floating point to integer, no integer that might not fit, no bool from a
+/// number or a number from a bool, no character as a number, and no std::string_view of a
+/// temporary std::string (it would dangle). Text becomes std::string from a string_view too.
+template <class U, class T>
+concept filter_value_for = filter_value<T> && detail::converts_without_surprise<U, T>();
+
+/// The value type a factory argument is kept as: char pointers and arrays become
+/// std::string_view, everything else its decayed type.
+template <class X>
+using wire_decay_t =
+    std::conditional_t<std::is_pointer_v<std::decay_t<X>> && wire_string<std::decay_t<X>>,
+                       std::string_view, std::decay_t<X>>;
+
+namespace detail {
+
+// The value type that values of several types are kept as together: their common type,
+// except that text is a std::string as soon as one of them is, so that a temporary
+// std::string is copied and never viewed.
+template <class... Ts>
+struct common_wire : std::common_type<Ts...> {};
+template <class... Ts>
+  requires((std::same_as<Ts, std::string> || ...) && (wire_string<Ts> && ...))
+struct common_wire<Ts...> {
+  using type = std::string;
+};
+template <class... Ts>
+using common_wire_t = typename common_wire<Ts...>::type;
+
+template <class T, class U>
+constexpr std::vector<T> convert_values(std::vector<U>&& values) {
+  if constexpr (std::same_as<T, U>) {
+    return std::move(values);
+  } else {
+    std::vector<T> out;
+    out.reserve(values.size());
+    for (U& value : values) out.emplace_back(T(std::move(value)));
+    return out;
+  }
+}
+
+template <class T>
+class value_list {
+ public:
+  using value_type = T;
+  constexpr const std::vector<T>& values() const noexcept { return values_; }
+  constexpr std::vector<T> release() && noexcept { return std::move(values_); }
+
+ protected:
+  constexpr value_list(std::vector<T> values, const char* comparator) : values_(std::move(values)) {
+    if (values_.empty()) {
+      throw std::invalid_argument(std::string("massive: ") + comparator +
+                                  " needs at least one value");
+    }
+  }
+
+ private:
+  std::vector<T> values_;
+};
+
+}  // namespace detail
+
+/// The side of a range a bound is on, and whether it is strict.
+enum class bound : unsigned char { gt, gte, lt, lte };
+
+/// Bounds made by gt/gte/lt/lte/between and combined with &&; converts to range_filter<T>
+/// and filter<T>. At most one lower (gt or gte) and one upper (lt or lte) bound.
+template <class T>
+class range_bounds {
+ public:
+  using value_type = T;
+
+  constexpr range_bounds(bound which, T value) { slot(which).emplace(std::move(value)); }
+  /// From bounds of another value type, e.g. int into long.
+  template <class U>
+    requires(!std::same_as<U, T> && std::constructible_from<T, const U&>)
+  constexpr explicit(!std::convertible_to<const U&, T>)
+      range_bounds(const range_bounds<U>& other) {
+    for (const bound which : {bound::gt, bound::gte, bound::lt, bound::lte}) {
+      if (const auto& value = other[which]) slot(which).emplace(T(*value));
+    }
+  }
+
+  /// Adds a bound. Throws std::invalid_argument when its side already has one.
+  constexpr range_bounds& add(bound which, T value) {
+    const bool lower = which == bound::gt || which == bound::gte;
+    const std::optional<T>& strict = lower ? gt_ : lt_;
+    const std::optional<T>& inclusive = lower ? gte_ : lte_;
+    if (slot(which)) {
+      throw std::invalid_argument(std::string("massive: filter bound ") + name(which) +
+                                  " given twice");
+    }
+    if (strict || inclusive) {
+      throw std::invalid_argument(
+          std::string("massive: filter has two ") +
+          (lower ? "lower bounds (gt and gte)" : "upper bounds (lt and lte)"));
+    }
+    slot(which).emplace(std::move(value));
+    return *this;
+  }
+
+  constexpr const std::optional<T>& operator[](bound which) const noexcept {
+    return slot_of(*this, which);
+  }
+  constexpr const std::optional<T>& gt() const noexcept { return gt_; }
+  constexpr const std::optional<T>& gte() const noexcept { return gte_; }
+  constexpr const std::optional<T>& lt() const noexcept { return lt_; }
+  constexpr const std::optional<T>& lte() const noexcept { return lte_; }
+
+  friend constexpr bool operator==(const range_bounds&, const range_bounds&) = default;
+
+ private:
+  static constexpr const char* name(bound which) noexcept {
+    switch (which) {
+      case bound::gt:
+        return "gt";
+      case bound::gte:
+        return "gte";
+      case bound::lt:
+        return "lt";
+      case bound::lte:
+        return "lte";
+    }
+    return "?";
+  }
+  template <class Self>
+  static constexpr auto& slot_of(Self& self, bound which) noexcept {
+    switch (which) {
+      case bound::gt:
+        return self.gt_;
+      case bound::gte:
+        return self.gte_;
+      case bound::lt:
+        return self.lt_;
+      case bound::lte:
+        break;
+    }
+    return self.lte_;
+  }
+  constexpr std::optional<T>& slot(bound which) noexcept { return slot_of(*this, which); }
+
+  std::optional<T> gt_, gte_, lt_, lte_;
+};
+
+/// Both operands' bounds in one value. Throws std::invalid_argument when both bind the
+/// same side (gt(a) && gt(b), gt(a) && gte(b), ...). Operands of different value types
+/// combine into their common type (int and long give long; text gives std::string when
+/// either is one).
+template <class A, class B>
+  requires requires { typename detail::common_wire_t<A, B>; }
+constexpr range_bounds<detail::common_wire_t<A, B>> operator&&(const range_bounds<A>& a,
+                                                               const range_bounds<B>& b) {
+  using C = detail::common_wire_t<A, B>;
+  range_bounds<C> out{a};
+  for (const bound which : {bound::gt, bound::gte, bound::lt, bound::lte}) {
+    if (const auto& value = b[which]) out.add(which, C(*value));
+  }
+  return out;
+}
+
+/// `name.gt=value`.
+template <class X>
+  requires filter_value<wire_decay_t<X>>
+constexpr range_bounds<wire_decay_t<X>> gt(X&& value) {
+  return {bound::gt, wire_decay_t<X>(std::forward<X>(value))};
+}
+/// `name.gte=value`.
+template <class X>
+  requires filter_value<wire_decay_t<X>>
+constexpr range_bounds<wire_decay_t<X>> gte(X&& value) {
+  return {bound::gte, wire_decay_t<X>(std::forward<X>(value))};
+}
+/// `name.lt=value`.
+template <class X>
+  requires filter_value<wire_decay_t<X>>
+constexpr range_bounds<wire_decay_t<X>> lt(X&& value) {
+  return {bound::lt, wire_decay_t<X>(std::forward<X>(value))};
+}
+/// `name.lte=value`.
+template <class X>
+  requires filter_value<wire_decay_t<X>>
+constexpr range_bounds<wire_decay_t<X>> lte(X&& value) {
+  return {bound::lte, wire_decay_t<X>(std::forward<X>(value))};
+}
+/// Inclusive at both ends, as SQL's BETWEEN: gte(low) && lte(high). Throws
+/// std::invalid_argument when high < low (for value types that are ordered).
+template <class X, class Y>
+  requires filter_value<wire_decay_t<X>> && filter_value<wire_decay_t<Y>>
+constexpr auto between(X&& low, Y&& high) {
+  auto bounds = gte(std::forward<X>(low)) && lte(std::forward<Y>(high));
+  using C = typename decltype(bounds)::value_type;
+  if constexpr (std::totally_ordered<C>) {
+    if (*bounds.lte() < *bounds.gte()) {
+      throw std::invalid_argument("massive: between(low, high) needs low <= high");
+    }
+  }
+  return bounds;
+}
+
+/// Values for `name.any_of=a,b,...`; converts to set_filter<T>, filter<T>, array_filter<T>.
+template <class T>
+class any_of_values : public detail::value_list<T> {
+ public:
+  /// Throws std::invalid_argument when values is empty.
+  constexpr explicit any_of_values(std::vector<T> values)
+      : detail::value_list<T>(std::move(values), "any_of") {}
+};
+
+/// Values for `name.all_of=a,b,...`; converts to array_filter<T>.
+template <class T>
+class all_of_values : public detail::value_list<T> {
+ public:
+  /// Throws std::invalid_argument when values is empty.
+  constexpr explicit all_of_values(std::vector<T> values)
+      : detail::value_list<T>(std::move(values), "all_of") {}
+};
+
+namespace detail {
+
+template <class R>
+concept value_range = std::ranges::input_range<R> && !wire_string<std::remove_cvref_t<R>> &&
+                      filter_value<wire_decay_t<std::ranges::range_reference_t<R>>>;
+
+template <class... Xs>
+concept value_pack = sizeof...(Xs) > 0 && (filter_value<wire_decay_t<Xs>> && ...) &&
+                     requires { typename common_wire_t<wire_decay_t<Xs>...>; };
+
+template <class... Xs>
+constexpr auto pack_values(Xs&&... values) {
+  using T = common_wire_t<wire_decay_t<Xs>...>;
+  std::vector<T> out;
+  out.reserve(sizeof...(Xs));
+  (out.emplace_back(T(std::forward<Xs>(values))), ...);
+  return out;
+}
+
+template <class R>
+constexpr auto range_values(R&& values) {
+  using T = wire_decay_t<std::ranges::range_reference_t<R>>;
+  if constexpr (std::same_as<std::remove_cvref_t<R>, std::vector<T>> &&
+                !std::is_lvalue_reference_v<R>) {
+    return std::vector<T>(std::move(values));
+  } else {
+    std::vector<T> out;
+    if constexpr (std::ranges::sized_range<R>) out.reserve(std::ranges::size(values));
+    for (auto&& value : values) out.emplace_back(T(std::forward<decltype(value)>(value)));
+    return out;
+  }
+}
+
+}  // namespace detail
+
+/// `name.any_of=a,b,...` from the values given: any_of("AAPL", "MSFT"), any_of(1, 2).
+template <class... Xs>
+  requires detail::value_pack<Xs...>
+constexpr auto any_of(Xs&&... values) {
+  return any_of_values{detail::pack_values(std::forward<Xs>(values)...)};
+}
+/// From a range of values (copied; moved from an rvalue std::vector of the same type).
+/// Throws std::invalid_argument when the range is empty.
+template <detail::value_range R>
+constexpr auto any_of(R&& values) {
+  return any_of_values{detail::range_values(std::forward<R>(values))};
+}
+/// From a braced list: any_of({"AAPL", "MSFT"}).
+template <class X>
+  requires filter_value<wire_decay_t<X>>
+constexpr auto any_of(std::initializer_list<X> values) {
+  return any_of_values{detail::range_values(values)};
+}
+
+/// `name.all_of=a,b,...` from the values given.
+template <class... Xs>
+  requires detail::value_pack<Xs...>
+constexpr auto all_of(Xs&&... values) {
+  return all_of_values{detail::pack_values(std::forward<Xs>(values)...)};
+}
+/// From a range of values. Throws std::invalid_argument when the range is empty.
+template <detail::value_range R>
+constexpr auto all_of(R&& values) {
+  return all_of_values{detail::range_values(std::forward<R>(values))};
+}
+/// From a braced list: all_of({"a", "b"}).
+template <class X>
+  requires filter_value<wire_decay_t<X>>
+constexpr auto all_of(std::initializer_list<X> values) {
+  return all_of_values{detail::range_values(values)};
+}
+
+namespace detail {
+
+// The slots of the four filter types; each filter inherits the ones its comparators need,
+// so a comparator it lacks is not a member at all.
+
+template <class T>
+class equality_slot {
+ public:
+  /// The value of `name=value`, when set.
+  constexpr const std::optional<T>& eq() const noexcept { return eq_; }
+  friend constexpr bool operator==(const equality_slot&, const equality_slot&) = default;
+
+ protected:
+  template <class U>
+  constexpr void set_eq(U&& value) {
+    eq_.emplace(T(std::forward<U>(value)));
+  }
+  constexpr bool eq_empty() const noexcept { return !eq_; }
+
+ private:
+  std::optional<T> eq_;
+};
+
+template <class T>
+class range_slots {
+ public:
+  constexpr const std::optional<T>& gt() const noexcept { return gt_; }
+  constexpr const std::optional<T>& gte() const noexcept { return gte_; }
+  constexpr const std::optional<T>& lt() const noexcept { return lt_; }
+  constexpr const std::optional<T>& lte() const noexcept { return lte_; }
+  friend constexpr bool operator==(const range_slots&, const range_slots&) = default;
+
+ protected:
+  template <class U>
+  constexpr void set_bounds(const range_bounds<U>& bounds) {
+    if (bounds.gt()) gt_.emplace(T(*bounds.gt()));
+    if (bounds.gte()) gte_.emplace(T(*bounds.gte()));
+    if (bounds.lt()) lt_.emplace(T(*bounds.lt()));
+    if (bounds.lte()) lte_.emplace(T(*bounds.lte()));
+  }
+  constexpr bool range_empty() const noexcept { return !gt_ && !gte_ && !lt_ && !lte_; }
+
+ private:
+  std::optional<T> gt_, gte_, lt_, lte_;
+};
+
+template <class T>
+class any_of_slot {
+ public:
+  /// The values of `name.any_of=`; empty when not set.
+  constexpr const std::vector<T>& any_of() const noexcept { return any_of_; }
+  friend constexpr bool operator==(const any_of_slot&, const any_of_slot&) = default;
+
+ protected:
+  template <class U>
+  constexpr void set_any_of(any_of_values<U>&& values) {
+    any_of_ = convert_values<T>(std::move(values).release());
+  }
+
+ private:
+  std::vector<T> any_of_;
+};
+
+template <class T>
+class all_of_slot {
+ public:
+  /// The values of `name.all_of=`; empty when not set.
+  constexpr const std::vector<T>& all_of() const noexcept { return all_of_; }
+  friend constexpr bool operator==(const all_of_slot&, const all_of_slot&) = default;
+
+ protected:
+  template <class U>
+  constexpr void set_all_of(all_of_values<U>&& values) {
+    all_of_ = convert_values<T>(std::move(values).release());
+  }
+
+ private:
+  std::vector<T> all_of_;
+};
+
+}  // namespace detail
+
+/// `name`, `name.gt`, `name.gte`, `name.lt`, `name.lte`. Holds its values inline: building
+/// one never allocates (beyond what copying a T allocates).
+template <filter_value T>
+class range_filter : public detail::equality_slot<T>, public detail::range_slots<T> {
+ public:
+  using value_type = T;
+
+  /// No condition: the parameter is not sent.
+  constexpr range_filter() = default;
+  /// Equality, `name=value`.
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr range_filter(U&& value) { this->set_eq(std::forward<U>(value)); }
+  /// From gt/gte/lt/lte/between, combined with &&.
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr range_filter(const range_bounds<U>& bounds) { this->set_bounds(bounds); }
+
+  /// True when no comparator is set: the parameter is not sent.
+  constexpr bool empty() const noexcept { return this->eq_empty() && this->range_empty(); }
+  friend constexpr bool operator==(const range_filter&, const range_filter&) = default;
+};
+
+/// `name`, `name.any_of`.
+template <filter_value T>
+class set_filter : public detail::equality_slot<T>, public detail::any_of_slot<T> {
+ public:
+  using value_type = T;
+
+  constexpr set_filter() = default;
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr set_filter(U&& value) { this->set_eq(std::forward<U>(value)); }
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr set_filter(any_of_values<U> values) { this->set_any_of(std::move(values)); }
+
+  constexpr bool empty() const noexcept { return this->eq_empty() && this->any_of().empty(); }
+  friend constexpr bool operator==(const set_filter&, const set_filter&) = default;
+};
+
+/// `name`, `name.gt`, `name.gte`, `name.lt`, `name.lte`, `name.any_of`.
+template <filter_value T>
+class filter : public detail::equality_slot<T>,
+               public detail::range_slots<T>,
+               public detail::any_of_slot<T> {
+ public:
+  using value_type = T;
+
+  constexpr filter() = default;
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr filter(U&& value) { this->set_eq(std::forward<U>(value)); }
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr filter(const range_bounds<U>& bounds) { this->set_bounds(bounds); }
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr filter(any_of_values<U> values) { this->set_any_of(std::move(values)); }
+
+  constexpr bool empty() const noexcept {
+    return this->eq_empty() && this->range_empty() && this->any_of().empty();
+  }
+  friend constexpr bool operator==(const filter&, const filter&) = default;
+};
+
+/// For array-valued fields: `name` (contains), `name.any_of`, `name.all_of`.
+template <filter_value T>
+class array_filter : public detail::equality_slot<T>,
+                     public detail::any_of_slot<T>,
+                     public detail::all_of_slot<T> {
+ public:
+  using value_type = T;
+
+  constexpr array_filter() = default;
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr array_filter(U&& value) { this->set_eq(std::forward<U>(value)); }
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr array_filter(any_of_values<U> values) { this->set_any_of(std::move(values)); }
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr array_filter(all_of_values<U> values) { this->set_all_of(std::move(values)); }
+
+  constexpr bool empty() const noexcept {
+    return this->eq_empty() && this->any_of().empty() && this->all_of().empty();
+  }
+  friend constexpr bool operator==(const array_filter&, const array_filter&) = default;
+};
+
+}  // namespace massive
