@@ -1,0 +1,212 @@
+// Pages of decoded rows and the pool their memory comes from.
+//
+// A page owns two virtual-memory regions taken from a page_pool: one holds the rows as a
+// single contiguous array of T, the other (the arena) holds everything the rows point to
+// (strings, small integer arrays) and the envelope's strings. Each region reserves a large
+// address range up front (page_pool::options::region_bytes, 4 GiB by default, which is the
+// per-page ceiling for rows and for the arena) and the kernel commits memory only where it
+// is written, so rows grow in place without ever being copied and a page of N rows costs
+// N * sizeof(T) bytes of rows, rounded up to 4 KiB. Destroying a page hands its regions back
+// to the pool, which keeps up to options::max_free_regions of them, each with at most
+// options::retained_bytes_per_region committed, for the next pages.
+//
+// No simdjson type appears here: a consumer's compile flags never matter.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace massive {
+
+class page_pool;
+
+namespace detail {
+struct region;
+class pool_access;
+}  // namespace detail
+
+/// What a page_pool holds and has done. Byte figures count whole 4 KiB pages.
+struct page_pool_stats {
+  /// Cumulative bytes of region memory written for the first time since it was mapped or last
+  /// released: what the pool has cost beyond operator new. Never decreases.
+  std::uint64_t bytes_touched = 0;
+  /// Cumulative bytes given back to the kernel (madvise or munmap). Never decreases.
+  std::uint64_t bytes_released = 0;
+  /// Committed bytes held right now by regions on the free list.
+  std::uint64_t bytes_retained = 0;
+  /// Regions mapped right now (in use by pages or decoders, or free).
+  std::size_t regions_mapped = 0;
+  /// Regions on the free list right now.
+  std::size_t regions_free = 0;
+};
+
+/// The memory behind pages. Thread-safe: any number of decoders and pages, on any threads,
+/// may share one pool (a mutex guards the free list; the statistics are atomic). Pages and
+/// decoders hold a shared_ptr to their pool, so it lives as long as the last of them.
+class page_pool {
+ public:
+  struct options {
+    /// Address space reserved per region; a page's rows, and separately its arena, must fit
+    /// in one region (else decode_error too_long). Reserved, not committed.
+    std::size_t region_bytes = std::size_t{4} << 30;
+    /// A region coming back with more committed memory keeps only this much; the rest goes
+    /// back to the kernel. Large enough for a 50,000-row trades page.
+    std::size_t retained_bytes_per_region = std::size_t{16} << 20;
+    /// Free regions kept for reuse; further returned regions are unmapped.
+    std::size_t max_free_regions = 8;
+  };
+
+  page_pool();
+  explicit page_pool(const options& config);
+  page_pool(const page_pool&) = delete;
+  page_pool& operator=(const page_pool&) = delete;
+  /// Unmaps the free regions. Regions still in use keep the pool alive through their
+  /// shared_ptr, so this runs after the last page is gone.
+  ~page_pool();
+
+  page_pool_stats stats() const noexcept;
+  const options& config() const noexcept { return config_; }
+  /// Unmaps every free region now.
+  void trim() noexcept;
+
+ private:
+  friend class detail::pool_access;
+
+  detail::region* acquire();
+  void release(detail::region* r) noexcept;
+
+  options config_;
+  mutable std::mutex mutex_;
+  detail::region* free_ = nullptr;
+  std::size_t free_count_ = 0;
+  std::atomic<std::uint64_t> bytes_touched_{0};
+  std::atomic<std::uint64_t> bytes_released_{0};
+  std::atomic<std::uint64_t> bytes_retained_{0};
+  std::atomic<std::size_t> regions_mapped_{0};
+};
+
+/// A pool with default options.
+std::shared_ptr<page_pool> make_page_pool();
+std::shared_ptr<page_pool> make_page_pool(const page_pool::options& config);
+
+/// The response fields around the rows. Strings live in the page's arena; an absent or null
+/// field is empty / nullopt.
+struct page_envelope {
+  std::string_view status, request_id, next_url, ticker;
+  std::optional<std::int64_t> count;          ///< `count`
+  std::optional<std::int64_t> query_count;    ///< `queryCount`
+  std::optional<std::int64_t> results_count;  ///< `resultsCount`
+  std::optional<bool> adjusted;
+  /// payload_shape::results_values only: the members of `results` other than `values` (the
+  /// indicators' `underlying`), as the raw JSON text of one object, e.g.
+  /// `{"underlying":{"url":"..."}}`; empty when there are none and for other shapes.
+  /// Parse it with any JSON library; it is copied verbatim from the body.
+  std::string_view results_extra_json;
+};
+
+namespace detail {
+
+/// Owns a page's two regions and gives them back to the pool on destruction.
+class page_memory {
+ public:
+  page_memory() noexcept = default;
+  page_memory(std::shared_ptr<page_pool> pool, region* rows, region* arena) noexcept
+      : pool_(std::move(pool)), rows_(rows), arena_(arena) {}
+  page_memory(page_memory&& other) noexcept
+      : pool_(std::move(other.pool_)),
+        rows_(std::exchange(other.rows_, nullptr)),
+        arena_(std::exchange(other.arena_, nullptr)) {}
+  page_memory& operator=(page_memory&& other) noexcept {
+    if (this != &other) {
+      reset();
+      pool_ = std::move(other.pool_);
+      rows_ = std::exchange(other.rows_, nullptr);
+      arena_ = std::exchange(other.arena_, nullptr);
+    }
+    return *this;
+  }
+  ~page_memory() { reset(); }
+  void reset() noexcept;
+
+ private:
+  std::shared_ptr<page_pool> pool_;
+  region* rows_ = nullptr;
+  region* arena_ = nullptr;
+};
+
+/// What a decoder hands to a page: the memory, where the rows start, how many.
+struct page_parts {
+  page_memory memory;
+  const void* rows = nullptr;
+  std::size_t size = 0;
+  page_envelope envelope;
+};
+
+}  // namespace detail
+
+template <class T>
+class page_decoder;
+
+/// The rows of one response, in one contiguous array, plus the envelope. Move-only. Rows may
+/// hold std::string_view and std::span into the page's arena: they are valid while the page
+/// lives (moving the page keeps them valid).
+template <class T>
+class page {
+  // Destroying a page runs no row destructors: its memory simply goes back to the pool.
+  static_assert(std::is_trivially_destructible_v<T>, "page rows must be trivially destructible");
+
+ public:
+  using value_type = T;
+  using const_iterator = const T*;
+
+  page() noexcept = default;
+  page(page&& other) noexcept
+      : memory_(std::move(other.memory_)),
+        rows_(std::exchange(other.rows_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        envelope_(std::exchange(other.envelope_, {})) {}
+  page& operator=(page&& other) noexcept {
+    if (this != &other) {
+      memory_ = std::move(other.memory_);
+      rows_ = std::exchange(other.rows_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+      envelope_ = std::exchange(other.envelope_, {});
+    }
+    return *this;
+  }
+
+  std::span<const T> rows() const noexcept { return {rows_, size_}; }
+  const T* begin() const noexcept { return rows_; }
+  const T* end() const noexcept { return rows_ + size_; }
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  const T& operator[](std::size_t i) const noexcept { return rows_[i]; }
+
+  const page_envelope& envelope() const noexcept { return envelope_; }
+  /// The next page's URL, to follow verbatim; empty on the last page.
+  std::string_view next_url() const noexcept { return envelope_.next_url; }
+  std::string_view request_id() const noexcept { return envelope_.request_id; }
+
+ private:
+  friend class page_decoder<T>;
+  explicit page(detail::page_parts&& parts) noexcept
+      : memory_(std::move(parts.memory)),
+        rows_(static_cast<const T*>(parts.rows)),
+        size_(parts.size),
+        envelope_(parts.envelope) {}
+
+  detail::page_memory memory_;
+  const T* rows_ = nullptr;
+  std::size_t size_ = 0;
+  page_envelope envelope_;
+};
+
+}  // namespace massive

@@ -1,0 +1,68 @@
+// The framer: finds where the elements of an array (or one object) end in a byte stream fed
+// piecewise, without parsing them. It classifies whole 64-byte blocks into bitmasks (quotes,
+// backslashes, brackets, commas) the way simdjson's first stage does, drops escaped quotes
+// (odd backslash runs), turns quotes into an in-string mask by prefix XOR, carries string and
+// escape state from block to block, and then walks only the bracket bits to track depth and
+// check that each bracket closes what it should. Separator commas are the commas that lie,
+// outside strings, in the stretches between brackets where the depth is the array's own.
+// Each byte is loaded once; the work per block is a few vector operations plus a short loop
+// over its brackets.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace massive::detail {
+
+class framer {
+ public:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  enum class fault : std::uint8_t { none, too_deep, too_long, mismatched_bracket };
+
+  framer(std::size_t max_depth, std::size_t max_string_bytes);
+
+  /// Frames the elements of an array whose '[' was the last byte consumed; `outer_depth` is
+  /// the nesting depth outside that '['.
+  void start_array(std::size_t outer_depth) noexcept;
+  /// Frames one object or array that starts at the next byte given to scan().
+  void start_value(std::size_t outer_depth) noexcept;
+
+  /// Examines data[from, to) (data must be readable up to to + 63: the window's padding).
+  /// Returns the index of the bracket that closes the array or value, or npos when the bytes
+  /// end first; state carries over to the next call, which continues at `to`. On npos,
+  /// check failure().
+  std::size_t scan(const char* data, std::size_t from, std::size_t to) noexcept;
+
+  fault failure() const noexcept { return fault_; }
+  /// Index of the last separator comma found and not yet consumed, or npos.
+  std::size_t last_separator() const noexcept { return last_separator_; }
+  void consume_separator() noexcept { last_separator_ = npos; }
+  /// Separator commas found since start_array(): the index of the element being framed.
+  std::uint64_t separators() const noexcept { return separators_; }
+  /// The window moved its bytes `by` places towards its front.
+  void shift(std::size_t by) noexcept {
+    if (last_separator_ != npos) last_separator_ -= by;
+  }
+  /// Nesting depth inside the framed value, counting its outer_depth.
+  std::size_t depth() const noexcept { return outer_depth_ + depth_; }
+
+ private:
+  bool push(bool square) noexcept;
+  bool pop(bool square) noexcept;
+
+  std::size_t max_depth_;
+  std::size_t max_string_bytes_;
+  std::size_t outer_depth_ = 0;
+  std::size_t depth_ = 0;             // relative to outer_depth_
+  std::size_t separator_depth_ = 1;   // relative depth of the array's own commas
+  std::uint64_t escape_carry_ = 0;    // 1: the next byte is escaped
+  std::uint64_t string_carry_ = 0;    // all ones: the next byte is inside a string
+  std::size_t string_bytes_ = 0;      // length so far of the string still open
+  std::size_t last_separator_ = npos;
+  std::uint64_t separators_ = 0;
+  std::vector<std::uint64_t> kinds_;  // bit per open level: 1 = '[', 0 = '{'
+  fault fault_ = fault::none;
+};
+
+}  // namespace massive::detail

@@ -1,0 +1,69 @@
+#include "decode/page_builder.hpp"
+
+#include "massive/error.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace massive::detail {
+
+void throw_page_full(const char* what) {
+  throw decode_error(decode_errc::too_long, "", std::nullopt,
+                     std::string("the page's ") + what +
+                         " exceed the pool's region size (page_pool::options::region_bytes)");
+}
+
+void page_builder::start(const std::shared_ptr<page_pool>& pool, std::size_t row_size) {
+  abandon();
+  pool_ = pool;
+  rows_ = pool_access::acquire(*pool_);
+  try {
+    arena_ = pool_access::acquire(*pool_);
+  } catch (...) {
+    pool_access::release(*pool_, std::exchange(rows_, nullptr));
+    throw;
+  }
+  row_size_ = row_size;
+  row_end_ = rows_->data();
+  row_limit_ = row_end_ + rows_->capacity() / row_size * row_size;
+  arena_end_ = reinterpret_cast<char*>(arena_->data());
+  arena_limit_ = arena_end_ + arena_->capacity();
+  envelope_ = {};
+}
+
+std::string_view page_builder::store(std::string_view s) {
+  if (s.size() > static_cast<std::size_t>(arena_limit_ - arena_end_)) throw_page_full("strings");
+  char* at = arena_end_;
+  if (!s.empty()) std::memcpy(at, s.data(), s.size());
+  arena_end_ += s.size();
+  return {at, s.size()};
+}
+
+void page_builder::record_usage() noexcept {
+  pool_access::note_used(*pool_, rows_, static_cast<std::size_t>(row_end_ - rows_->data()));
+  pool_access::note_used(*pool_, arena_,
+                         static_cast<std::size_t>(arena_end_ - reinterpret_cast<char*>(arena_->data())));
+}
+
+page_parts page_builder::finish() {
+  record_usage();
+  page_parts parts;
+  parts.rows = rows_->data();
+  parts.size = row_count();
+  parts.envelope = envelope_;
+  parts.memory = page_memory(std::move(pool_), std::exchange(rows_, nullptr),
+                             std::exchange(arena_, nullptr));
+  envelope_ = {};
+  return parts;
+}
+
+void page_builder::abandon() noexcept {
+  if (rows_ == nullptr) return;
+  record_usage();
+  pool_access::release(*pool_, std::exchange(rows_, nullptr));
+  pool_access::release(*pool_, std::exchange(arena_, nullptr));
+  pool_.reset();
+  envelope_ = {};
+}
+
+}  // namespace massive::detail

@@ -1,0 +1,73 @@
+// The page under construction: rows appended in place at the end of the rows region, and a
+// bump arena for what rows point to. Holds the regions until finish() hands them to a page
+// or abandon() gives them back.
+#pragma once
+
+#include "decode/region.hpp"
+#include "massive/page.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace massive::detail {
+
+class page_builder {
+ public:
+  page_builder() noexcept = default;
+  page_builder(const page_builder&) = delete;
+  page_builder& operator=(const page_builder&) = delete;
+  ~page_builder() { abandon(); }
+
+  bool started() const noexcept { return rows_ != nullptr; }
+  /// Takes two regions from the pool for a page of rows of row_size bytes.
+  void start(const std::shared_ptr<page_pool>& pool, std::size_t row_size);
+
+  // Rows: storage for the next rows is [row_end(), row_limit()); commit_rows() publishes.
+  std::byte* row_end() const noexcept { return row_end_; }
+  std::byte* row_limit() const noexcept { return row_limit_; }
+  void commit_rows(std::byte* new_end) noexcept { row_end_ = new_end; }
+  std::size_t row_count() const noexcept {
+    return static_cast<std::size_t>(row_end_ - rows_->data()) / row_size_;
+  }
+
+  // Arena: bump allocation; arrays are built in place at arena_end() and committed.
+  char* arena_end() const noexcept { return arena_end_; }
+  char* arena_limit() const noexcept { return arena_limit_; }
+  void commit_arena(char* new_end) noexcept { arena_end_ = new_end; }
+  /// Aligns the arena's end for T (callers check the room they need against arena_limit()).
+  template <class T>
+  T* arena_align() {
+    const auto at = reinterpret_cast<std::uintptr_t>(arena_end_);
+    const std::uintptr_t aligned = (at + alignof(T) - 1) & ~(std::uintptr_t{alignof(T)} - 1);
+    arena_end_ = reinterpret_cast<char*>(aligned);
+    return reinterpret_cast<T*>(arena_end_);
+  }
+  /// Copies s into the arena.
+  std::string_view store(std::string_view s);
+
+  page_envelope& envelope() noexcept { return envelope_; }
+
+  /// Hands rows, arena and envelope to a page, and becomes empty.
+  page_parts finish();
+  /// Gives the regions back to the pool, and becomes empty.
+  void abandon() noexcept;
+
+ private:
+  void record_usage() noexcept;
+
+  std::shared_ptr<page_pool> pool_;
+  region* rows_ = nullptr;
+  region* arena_ = nullptr;
+  std::size_t row_size_ = 0;
+  std::byte* row_end_ = nullptr;
+  std::byte* row_limit_ = nullptr;
+  char* arena_end_ = nullptr;
+  char* arena_limit_ = nullptr;
+  page_envelope envelope_;
+};
+
+[[noreturn]] void throw_page_full(const char* what);
+
+}  // namespace massive::detail

@@ -1,0 +1,139 @@
+#include "decode/region.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <new>
+
+namespace massive {
+namespace {
+
+std::size_t os_page_size() noexcept {
+  static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+std::size_t round_up(std::size_t n, std::size_t to) noexcept { return (n + to - 1) / to * to; }
+
+}  // namespace
+
+namespace detail {
+
+void pool_access::note_used(page_pool& pool, region* r, std::size_t used) noexcept {
+  const std::size_t touched = round_up(region::header_bytes + used, os_page_size());
+  if (touched > r->touched) {
+    pool.bytes_touched_.fetch_add(touched - r->touched, std::memory_order_relaxed);
+    r->touched = touched;
+  }
+}
+
+void page_memory::reset() noexcept {
+  if (pool_) {
+    if (rows_ != nullptr) pool_access::release(*pool_, rows_);
+    if (arena_ != nullptr) pool_access::release(*pool_, arena_);
+    rows_ = arena_ = nullptr;
+    pool_.reset();
+  }
+}
+
+}  // namespace detail
+
+page_pool::page_pool() : page_pool(options{}) {}
+
+page_pool::page_pool(const options& config) : config_(config) {
+  const std::size_t page = os_page_size();
+  config_.region_bytes = round_up(config_.region_bytes < 2 * page ? 2 * page : config_.region_bytes, page);
+  config_.retained_bytes_per_region = round_up(config_.retained_bytes_per_region, page);
+  if (config_.retained_bytes_per_region < page) config_.retained_bytes_per_region = page;
+}
+
+page_pool::~page_pool() { trim(); }
+
+detail::region* page_pool::acquire() {
+  {
+    std::lock_guard lock(mutex_);
+    if (free_ != nullptr) {
+      detail::region* r = free_;
+      free_ = r->next;
+      --free_count_;
+      r->next = nullptr;
+      bytes_retained_.fetch_sub(r->touched, std::memory_order_relaxed);
+      return r;
+    }
+  }
+  // MAP_NORESERVE: the reservation is address space only; memory is committed (and counted
+  // in bytes_touched) as the decoder writes it.
+  void* p = ::mmap(nullptr, config_.region_bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_NOHUGEPAGE
+  // Keeps commitment at 4 KiB granularity, so that the touched figures are what is resident.
+  ::madvise(p, config_.region_bytes, MADV_NOHUGEPAGE);
+#endif
+  auto* r = ::new (p) detail::region{};
+  r->mapped = config_.region_bytes;
+  r->touched = os_page_size();
+  bytes_touched_.fetch_add(r->touched, std::memory_order_relaxed);
+  regions_mapped_.fetch_add(1, std::memory_order_relaxed);
+  return r;
+}
+
+void page_pool::release(detail::region* r) noexcept {
+  // Give back the committed memory beyond the retention cap first, outside the lock.
+  if (r->touched > config_.retained_bytes_per_region) {
+    auto* base = reinterpret_cast<std::byte*>(r);
+    const std::size_t excess = r->touched - config_.retained_bytes_per_region;
+    ::madvise(base + config_.retained_bytes_per_region, excess, MADV_DONTNEED);
+    bytes_released_.fetch_add(excess, std::memory_order_relaxed);
+    r->touched = config_.retained_bytes_per_region;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (free_count_ < config_.max_free_regions) {
+      r->next = free_;
+      free_ = r;
+      ++free_count_;
+      bytes_retained_.fetch_add(r->touched, std::memory_order_relaxed);
+      return;
+    }
+  }
+  bytes_released_.fetch_add(r->touched, std::memory_order_relaxed);
+  regions_mapped_.fetch_sub(1, std::memory_order_relaxed);
+  ::munmap(r, r->mapped);
+}
+
+void page_pool::trim() noexcept {
+  detail::region* list = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    list = std::exchange(free_, nullptr);
+    free_count_ = 0;
+  }
+  while (list != nullptr) {
+    detail::region* r = list;
+    list = r->next;
+    bytes_retained_.fetch_sub(r->touched, std::memory_order_relaxed);
+    bytes_released_.fetch_add(r->touched, std::memory_order_relaxed);
+    regions_mapped_.fetch_sub(1, std::memory_order_relaxed);
+    ::munmap(r, r->mapped);
+  }
+}
+
+page_pool_stats page_pool::stats() const noexcept {
+  page_pool_stats s;
+  s.bytes_touched = bytes_touched_.load(std::memory_order_relaxed);
+  s.bytes_released = bytes_released_.load(std::memory_order_relaxed);
+  s.bytes_retained = bytes_retained_.load(std::memory_order_relaxed);
+  s.regions_mapped = regions_mapped_.load(std::memory_order_relaxed);
+  std::lock_guard lock(mutex_);
+  s.regions_free = free_count_;
+  return s;
+}
+
+std::shared_ptr<page_pool> make_page_pool() { return std::make_shared<page_pool>(); }
+
+std::shared_ptr<page_pool> make_page_pool(const page_pool::options& config) {
+  return std::make_shared<page_pool>(config);
+}
+
+}  // namespace massive
