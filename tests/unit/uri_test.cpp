@@ -121,6 +121,8 @@ TEST_CASE("text is percent-encoded per RFC 3986") {
   CHECK(query_of("q", std::string("a\0b", 3)) == "?q=a%00b");
   CHECK(query_of("q", std::string("\x7f\xff")) == "?q=%7F%FF");
   CHECK(query_of("name with space", 1) == "?name%20with%20space=1");
+  CHECK_THROWS_WITH_AS(query_of("q", static_cast<const char*>(nullptr)),
+                       "massive: query parameter q: null text", std::invalid_argument);
 }
 
 TEST_CASE("every byte is kept exactly when unreserved, else %XX in upper-case hex") {
@@ -149,6 +151,8 @@ TEST_CASE("path segments") {
   CHECK(segment_of(massive::date_or_ms{massive::timestamp_ms::from_count(1704153600000)}) ==
         "1704153600000");
   CHECK_THROWS_WITH_AS(segment_of(""), "massive: path segment: empty", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(segment_of(static_cast<const char*>(nullptr)),
+                       "massive: path segment: null text", std::invalid_argument);
   CHECK_THROWS_WITH_AS(segment_of("."), R"(massive: path segment: "." and ".." are not allowed)",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(segment_of(".."), R"(massive: path segment: "." and ".." are not allowed)",

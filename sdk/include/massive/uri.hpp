@@ -28,7 +28,7 @@
 //   name.all_of=a,b, in that order; unset comparators are not sent.
 // - '?' before the first parameter, '&' between the others.
 // - A path segment that is empty, "." or ".." throws std::invalid_argument: each would
-//   change the route rather than name a resource.
+//   change the route rather than name a resource. A null const char* throws too.
 // Every std::invalid_argument names the path segment or parameter (with its comparator)
 // and what was wrong. After a throw the buffer's content is unspecified.
 #pragma once
@@ -109,7 +109,7 @@ class uri_builder {
   uri_builder& path_segment(const T& value) {
     begin_segment();
     if constexpr (wire_string<T>) {
-      put_segment_text(std::string_view(value));
+      put_segment_text(text_of(value));
     } else if constexpr (wire_enum<T>) {
       put_segment_text(std::string_view(to_wire(value)));
     } else {
@@ -163,9 +163,17 @@ class uri_builder {
   [[noreturn]] void fail(std::string_view problem) const;
 
   template <class T>
+  std::string_view text_of(const T& value) const {
+    if constexpr (std::is_pointer_v<T>) {
+      if (value == nullptr) fail("null text");
+    }
+    return std::string_view(value);
+  }
+
+  template <class T>
   void put_value(const T& value) {
     if constexpr (wire_string<T>) {
-      put_escaped(std::string_view(value));
+      put_escaped(text_of(value));
     } else if constexpr (std::same_as<T, bool>) {
       put_raw(value ? "true" : "false");
     } else if constexpr (wire_enum<T>) {
