@@ -23,8 +23,8 @@ namespace massive {
 /// What a successful call (2xx, body delivered, sink finished) reports.
 struct response_info {
   int status = 0;
-  std::string request_id;         ///< X-Request-Id header, when sent
-  std::string content_encoding;   ///< as sent by the server ("gzip" or empty)
+  std::string request_id{};         ///< X-Request-Id header, when sent
+  std::string content_encoding{};   ///< as sent by the server ("gzip" or empty)
   std::uint64_t wire_bytes = 0;   ///< body bytes received (before inflation)
   std::uint64_t body_bytes = 0;   ///< body bytes handed to the sink
   unsigned attempts = 0;          ///< requests sent, stale-connection retry included

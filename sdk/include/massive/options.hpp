@@ -25,7 +25,7 @@ enum class auth_scheme {
 
 struct options {
   /// Empty: read MASSIVE_API_KEY at construction; still empty is an error. Never printed.
-  std::string api_key;
+  std::string api_key{};
   /// Scheme, host, optional port and optional path prefix; https, or http for test servers.
   std::string base_url = "https://api.massive.com";
   auth_scheme auth = auth_scheme::bearer_header;
@@ -38,20 +38,20 @@ struct options {
   /// Open connections to the origin at most (in use or idle); further calls queue.
   std::size_t connections_per_origin = 4;
   /// PEM file of trusted certificates; with ca_directory empty too, the system's defaults.
-  std::string ca_file;
+  std::string ca_file{};
   /// Directory of hashed certificates (c_rehash layout).
-  std::string ca_directory;
+  std::string ca_directory{};
   /// Verify the server's certificate chain and host name. Turn off only for tests.
   bool verify_peer = true;
   /// Largest body accepted, both as received and after gzip inflation; unlimited if empty.
-  std::optional<std::uint64_t> max_body_size;
+  std::optional<std::uint64_t> max_body_size{};
   /// Send Accept-Encoding: gzip (bodies are inflated before the sink either way).
   bool gzip = true;
-  retry_policy retry;
-  std::optional<rate_limit_policy> rate_limit;
+  retry_policy retry{};
+  std::optional<rate_limit_policy> rate_limit{};
   /// Called once per attempt, from the thread running the call; must be thread-safe when the
   /// executor has several threads. Exceptions it throws are swallowed.
-  std::function<void(const trace_event&)> trace;
+  std::function<void(const trace_event&)> trace{};
 };
 
 }  // namespace massive

@@ -11,20 +11,20 @@
 namespace massive {
 
 struct trace_event {
-  std::string_view method;                ///< "GET"
-  std::string_view target;                ///< origin-form target, key redacted
-  std::string_view host;                  ///< host[:port] the request went to
+  std::string_view method{};                ///< "GET"
+  std::string_view target{};                ///< origin-form target, key redacted
+  std::string_view host{};                  ///< host[:port] the request went to
   unsigned attempt = 1;                   ///< 1-based, every request sent counts
   bool reused_connection = false;
   int status = 0;                         ///< 0 when no response head arrived
-  std::string_view request_id;            ///< X-Request-Id, when sent
+  std::string_view request_id{};            ///< X-Request-Id, when sent
   std::uint64_t body_bytes = 0;           ///< bytes handed to the sink (or error body bytes)
   std::chrono::nanoseconds wait_time{};   ///< rate limiter and pool queue
   std::chrono::nanoseconds connect_time{};  ///< resolve + connect + TLS handshake (new connections)
   std::chrono::nanoseconds time_to_headers{};  ///< request written to response head parsed
   std::chrono::nanoseconds total_time{};   ///< the attempt, start to end
-  std::string_view error;                 ///< what() of the failure; empty on success
-  std::optional<std::chrono::milliseconds> retry_in;  ///< set when another attempt follows
+  std::string_view error{};                 ///< what() of the failure; empty on success
+  std::optional<std::chrono::milliseconds> retry_in{};  ///< set when another attempt follows
 };
 
 /// One line: "GET /v2/... -> 200 (attempt 1, reused, 1234 bytes, headers 1.2 ms, total 3.4 ms)".

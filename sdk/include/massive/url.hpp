@@ -11,8 +11,8 @@ namespace massive {
 
 /// Scheme and host in lower case, port explicit (80 for http, 443 for https when absent).
 struct origin {
-  std::string scheme;
-  std::string host;
+  std::string scheme{};
+  std::string host{};
   std::uint16_t port = 0;
 
   friend bool operator==(const origin&, const origin&) = default;

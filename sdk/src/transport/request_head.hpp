@@ -9,11 +9,11 @@
 namespace massive::transport {
 
 struct request_head_input {
-  std::string_view host;        ///< Host header value: host, or host:port when not default
-  std::string_view target;      ///< origin-form, already percent-encoded
-  std::string_view api_key;
+  std::string_view host{};        ///< Host header value: host, or host:port when not default
+  std::string_view target{};      ///< origin-form, already percent-encoded
+  std::string_view api_key{};
   auth_scheme auth = auth_scheme::bearer_header;
-  std::string_view user_agent;  ///< empty: no User-Agent header
+  std::string_view user_agent{};  ///< empty: no User-Agent header
   bool gzip = true;
 };
 

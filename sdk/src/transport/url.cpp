@@ -26,6 +26,9 @@ std::optional<origin> parse_origin(std::string_view absolute_url) {
   o.scheme = lower(u.scheme());
   if (o.scheme != "http" && o.scheme != "https") return std::nullopt;
   if (!u.has_authority() || u.has_userinfo()) return std::nullopt;
+  // Boost.URL 1.81 reads "https://h:443:443/v3" as port 443 and path ":443/v3"; after an
+  // authority, RFC 3986 only allows an empty path or one starting with '/'.
+  if (!u.encoded_path().empty() && u.encoded_path().front() != '/') return std::nullopt;
   o.host = lower(u.encoded_host_address());
   if (o.host.empty()) return std::nullopt;
   if (u.has_port() && !u.port().empty()) {

@@ -1,0 +1,57 @@
+// Certificates made at test time with OpenSSL (EC P-256 keys), so no key material lives in
+// the repository and nothing expires.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace massive::test {
+
+struct pem_pair {
+  std::string certificate;
+  std::string private_key;
+};
+
+/// Names a certificate covers (subjectAltName): DNS names and IP addresses.
+struct subject_names {
+  std::vector<std::string> dns;
+  std::vector<std::string> ip;
+};
+
+/// The usual test identity: DNS localhost, IP 127.0.0.1.
+subject_names loopback_names();
+
+/// A self-signed certificate (its own trust anchor) for `names`.
+pem_pair make_self_signed(const subject_names& names, std::string_view common_name = "massive test");
+
+/// A CA that issues leaf certificates; a second instance is an untrusted CA.
+class certificate_authority {
+ public:
+  explicit certificate_authority(std::string_view common_name);
+  const std::string& certificate_pem() const noexcept { return self_.certificate; }
+  /// A leaf for `names`, signed by this CA.
+  pem_pair issue(const subject_names& names, std::string_view common_name = "massive leaf") const;
+
+ private:
+  pem_pair self_;
+};
+
+/// A fresh directory under the system temp directory, removed with everything in it.
+class temp_directory {
+ public:
+  temp_directory();
+  ~temp_directory();
+  temp_directory(const temp_directory&) = delete;
+  temp_directory& operator=(const temp_directory&) = delete;
+
+  const std::filesystem::path& path() const noexcept { return path_; }
+  /// Writes `contents` to path()/name and returns the file's path.
+  std::string write(std::string_view name, std::string_view contents) const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace massive::test
