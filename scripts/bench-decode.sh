@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Builds and runs the decode benchmark, then prints the figures and the ratios that the
+# decode engine's targets are stated in (docs/performance.md).
+#
+#   scripts/bench-decode.sh [benchmark flags...]
+#
+# Environment: BUILD_DIR (default build-bench), REPETITIONS (default 5), MIN_TIME (seconds
+# per repetition, default 0.5). Extra arguments go to the benchmark binary, e.g.
+# --benchmark_filter=aggs/50000. The raw JSON is kept in $BUILD_DIR/bench-decode.json.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${BUILD_DIR:-$root/build-bench}"
+repetitions="${REPETITIONS:-5}"
+min_time="${MIN_TIME:-0.5}"
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_TESTS=OFF -DMASSIVE_BUILD_SAMPLES=OFF >/dev/null
+cmake --build "$build" -j2 --target massive_bench_decode
+
+json="$build/bench-decode.json"
+echo "running massive_bench_decode ($repetitions repetitions, ${min_time}s each); raw JSON: $json" >&2
+"$build/bench/massive_bench_decode" --benchmark_format=json \
+  --benchmark_repetitions="$repetitions" --benchmark_min_time="$min_time" "$@" >"$json"
+
+python3 - "$json" "$build/compile_commands.json" <<'PY'
+import json, os, re, sys
+
+data = json.load(open(sys.argv[1]))
+
+# The machine line: what the figures were measured on and compiled with.
+ctx = data["context"]
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+flags = "?"
+compiler = "?"
+try:
+    for entry in json.load(open(sys.argv[2])):
+        if entry["file"].endswith("bench/decode.cpp"):
+            args = entry.get("command", "").split()
+            compiler = os.popen(f"{args[0]} --version").readline().strip()
+            flags = " ".join(a for a in args if re.match(r"-(O|march|mtune|std|DNDEBUG|f)", a))
+except (OSError, ValueError, IndexError):
+    pass
+simdjson = next((l.split()[2] for l in open("/usr/include/simdjson.h") if l.startswith("#define SIMDJSON_VERSION ")), "?")
+print(f"machine: {cpu}, {ctx.get('num_cpus')} cores; {compiler}; {flags}; simdjson {simdjson}; "
+      f"load average {os.getloadavg()[0]:.2f} at the end")
+
+# Medians over the repetitions (or the single run).
+runs = {}
+for b in data["benchmarks"]:
+    name = b.get("run_name", b["name"])
+    kind = b.get("aggregate_name", "")
+    if kind in ("median", "") and (kind == "median" or name not in runs):
+        runs[name] = dict(b)
+    if kind == "cv":
+        runs.setdefault(name, {})["cv"] = b.get("cpu_time", 0)
+
+print()
+print(f"{'benchmark':34} {'Mrows/s':>9} {'MB/s':>8} {'alloc/iter':>12} {'allocs':>8} {'cv':>6}")
+for name, b in runs.items():
+    if "items_per_second" not in b:
+        continue
+    alloc = b.get("alloc_bytes_per_iter", 0)
+    cv = b.get("cv")
+    print(f"{name:34} {b['items_per_second'] / 1e6:9.2f} {b['bytes_per_second'] / 1e6:8.0f} "
+          f"{alloc:12,.0f} {b.get('allocs_per_iter', 0):8.1f} "
+          f"{'' if cv is None else f'{cv * 100:5.1f}%':>6}")
+
+targets = [("buffered_string", 1.0), ("padded_whole", 0.85), ("nlohmann", 10.0)]
+print()
+print(f"{'ratio (median rows/s)':44} {'value':>7} {'target':>7}  status")
+for workload in sorted({n.rsplit("/", 1)[0] for n in runs}, key=lambda w: (w.split("/")[1], int(w.split("/")[2]))):
+    engine = runs.get(f"{workload}/engine", {}).get("items_per_second")
+    for arm, target in targets:
+        other = runs.get(f"{workload}/{arm}", {}).get("items_per_second")
+        if not engine or not other:
+            continue
+        ratio = engine / other
+        graded = workload.endswith("/50000")
+        status = ("met" if ratio >= target else "MISSED") if graded else "(not a target)"
+        print(f"{workload + ': engine / ' + arm:44} {ratio:7.2f} {target:7.2f}  {status}")
+PY

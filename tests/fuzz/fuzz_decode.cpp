@@ -1,0 +1,205 @@
+// libFuzzer target for the streaming decoder's entry points (feed, finish, take, reset).
+//
+// Input: byte 0 picks the model and the payload shape, byte 1 the chunking and the limits,
+// the rest is the body. The body is decoded twice with one decoder: first in chunks whose
+// sizes derive from the input itself, then whole. decode_error is an accepted outcome; a
+// crash, a sanitizer report, any other exception, or the two decodes disagreeing (one
+// succeeds and the other fails, or their rows or envelopes differ) is a finding.
+#include <massive/decoder.hpp>
+#include <massive/error.hpp>
+#include <massive/models/agg.hpp>
+#include <massive/models/quote.hpp>
+#include <massive/models/trade.hpp>
+#include <massive/page.hpp>
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace {
+
+using namespace massive;
+
+constexpr std::array shapes = {payload_shape::results_array, payload_shape::results_object,
+                               payload_shape::document, payload_shape::top_level_array,
+                               payload_shape::results_values};
+constexpr std::array<std::size_t, 8> max_chunk = {1, 2, 3, 7, 16, 64, 511, 16384};
+
+// Tight limits make the too_deep and too_long paths reachable with small inputs.
+constexpr decode_limits tight_limits{.max_depth = 4, .max_string_bytes = 8, .max_element_bytes = 96};
+
+// FNV-1a; reading every byte of every string also lets ASan check that it is still alive.
+class hasher {
+ public:
+  void bytes(const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) h_ = (h_ ^ b[i]) * 0x100000001b3ULL;
+  }
+  void add(std::uint64_t v) { bytes(&v, sizeof v); }
+  void add(std::int64_t v) { add(static_cast<std::uint64_t>(v)); }
+  void add(std::int32_t v) { add(std::int64_t{v}); }
+  void add(double v) { add(std::bit_cast<std::uint64_t>(v)); }
+  void add(bool v) { add(std::uint64_t{v}); }
+  void add(std::string_view s) {
+    add(std::uint64_t{s.size()});
+    bytes(s.data(), s.size());
+  }
+  void add(std::span<const std::int32_t> s) {
+    add(std::uint64_t{s.size()});
+    for (std::int32_t v : s) add(v);
+  }
+  void add(decimal d) {
+    add(d.mantissa());
+    add(std::int64_t{d.scale()});
+  }
+  template <class D>
+  void add(unix_time<D> t) {
+    add(t.count());
+  }
+  template <class T>
+  void add(const std::optional<T>& v) {
+    add(v.has_value());
+    if (v) add(*v);
+  }
+  std::uint64_t value() const { return h_; }
+
+ private:
+  std::uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+void add_row(hasher& h, const agg& a) {
+  h.add(a.open);
+  h.add(a.high);
+  h.add(a.low);
+  h.add(a.close);
+  h.add(a.volume);
+  h.add(a.vwap);
+  h.add(a.timestamp);
+  h.add(a.transactions);
+  h.add(a.otc);
+}
+
+void add_row(hasher& h, const trade& t) {
+  h.add(t.id);
+  h.add(t.conditions);
+  h.add(t.sip_timestamp);
+  h.add(t.participant_timestamp);
+  h.add(t.trf_timestamp);
+  h.add(t.price);
+  h.add(t.size);
+  h.add(t.decimal_size);
+  h.add(t.exchange);
+  h.add(t.sequence_number);
+  h.add(t.correction);
+  h.add(t.trf_id);
+  h.add(t.tape);
+}
+
+void add_row(hasher& h, const quote& q) {
+  h.add(q.conditions);
+  h.add(q.indicators);
+  h.add(q.sip_timestamp);
+  h.add(q.participant_timestamp);
+  h.add(q.trf_timestamp);
+  h.add(q.sequence_number);
+  h.add(q.ask_price);
+  h.add(q.ask_size);
+  h.add(q.bid_price);
+  h.add(q.bid_size);
+  h.add(q.ask_exchange);
+  h.add(q.bid_exchange);
+  h.add(q.tape);
+}
+
+template <class T>
+std::uint64_t digest(const page<T>& p) {
+  hasher h;
+  h.add(std::uint64_t{p.size()});
+  for (const T& row : p) add_row(h, row);
+  const page_envelope& e = p.envelope();
+  h.add(e.status);
+  h.add(e.request_id);
+  h.add(e.next_url);
+  h.add(e.ticker);
+  h.add(e.count);
+  h.add(e.query_count);
+  h.add(e.results_count);
+  h.add(e.adjusted);
+  h.add(e.results_extra_json);
+  return h.value();
+}
+
+// The outcome of one decode: the page's digest, or nothing after a decode_error.
+template <class T, class Feed>
+std::optional<std::uint64_t> decode(page_decoder<T>& decoder, Feed feed) {
+  try {
+    feed(decoder);
+    decoder.finish();
+    return digest(decoder.take());
+  } catch (const decode_error& e) {
+    // The message is built from the input; touching it checks that it is well-formed.
+    volatile std::size_t n = std::string_view(e.what()).size() + e.field_path().size();
+    (void)n;
+    decoder.reset();
+    return std::nullopt;
+  }
+}
+
+std::shared_ptr<page_pool> shared_pool() {
+  static const std::shared_ptr<page_pool> pool = make_page_pool();
+  return pool;
+}
+
+template <class T>
+void run(std::span<const char> body, payload_shape shape, decode_limits limits, std::size_t max,
+         std::uint64_t seed) {
+  page_decoder<T> decoder(shared_pool(), shape, limits);
+  const auto chunked = decode(decoder, [&](page_decoder<T>& d) {
+    std::uint64_t state = seed;
+    for (std::size_t at = 0; at < body.size();) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const std::size_t n = std::min(body.size() - at, 1 + (state >> 33) % max);
+      d.feed(body.subspan(at, n));
+      at += n;
+      // Empty chunks are legal and must change nothing.
+      if ((state >> 20) % 16 == 0) d.feed({});
+    }
+  });
+  const auto whole = decode(decoder, [&](page_decoder<T>& d) { d.feed(body); });
+  if (chunked.has_value() != whole.has_value() || (chunked && *chunked != *whole)) {
+    std::fprintf(stderr,
+                 "fuzz_decode: chunked and whole decodes disagree: chunked %s, whole %s "
+                 "(max chunk %zu)\n",
+                 chunked ? "decoded" : "failed", whole ? "decoded" : "failed", max);
+    std::abort();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 2) return 0;
+  const std::uint8_t mode = data[0];
+  const std::uint8_t split = data[1];
+  const std::span<const char> body(reinterpret_cast<const char*>(data) + 2, size - 2);
+
+  const payload_shape shape = shapes[(mode / 3) % shapes.size()];
+  const decode_limits limits = (split & 0x80) != 0 ? tight_limits : decode_limits{};
+  const std::size_t max = max_chunk[split & 0x07];
+  std::uint64_t seed = split;
+  for (char c : body.first(std::min<std::size_t>(body.size(), 8))) {
+    seed = seed * 131 + static_cast<unsigned char>(c);
+  }
+  switch (mode % 3) {
+    case 0: run<agg>(body, shape, limits, max, seed); break;
+    case 1: run<trade>(body, shape, limits, max, seed); break;
+    default: run<quote>(body, shape, limits, max, seed); break;
+  }
+  return 0;
+}
