@@ -338,3 +338,9 @@ TEST_CASE("trace lines render the redacted target, status and timings") {
   CHECK(line.find("total 1.500 ms") != std::string::npos);
   CHECK(line.ends_with("retrying in 250 ms"));
 }
+
+TEST_CASE("redact replaces every occurrence of the key") {
+  CHECK(massive::transport::redact("a KEY b KEYKEY", "KEY") == "a REDACTED b REDACTEDREDACTED");
+  CHECK(massive::transport::redact("nothing", "KEY") == "nothing");
+  CHECK(massive::transport::redact("KEY", "") == "KEY");
+}

@@ -249,7 +249,10 @@ asio::awaitable<exchange_result> exchange(Stream& stream, connection& conn, cons
   r.time_to_headers = clock_type::now() - sent_at;
   const auto& head_fields = parser.get();
   r.status = static_cast<int>(head_fields.result_int());
-  if (auto it = head_fields.find("X-Request-Id"); it != head_fields.end()) r.request_id = std::string(it->value());
+  if (auto it = head_fields.find("X-Request-Id"); it != head_fields.end()) {
+    // Server-supplied text that ends up in traces and errors: sanitised, key redacted.
+    r.request_id = transport::sanitize(transport::redact(it->value(), st.cfg.opts.api_key), 128);
+  }
   if (auto it = head_fields.find(http::field::content_encoding); it != head_fields.end()) {
     r.content_encoding = std::string(it->value());
   }
@@ -480,10 +483,11 @@ asio::awaitable<void> take_rate_token(client_state& st, clock_type::time_point d
 }
 
 std::string resolve_target(const transport::config& cfg, std::string_view target) {
-  const auto starts_with_ci = [&](std::string_view prefix) {
-    return target.size() >= prefix.size() && iequals(target.substr(0, prefix.size()), prefix);
-  };
-  if (starts_with_ci("http://") || starts_with_ci("https://")) {
+  if (!target.empty() && target.front() != '/') {
+    // Any absolute URL (whatever its scheme) is a next_url: it must have the base's origin.
+    if (!boost::urls::parse_absolute_uri(target)) {
+      throw std::invalid_argument("request target must start with '/' or be an absolute URL");
+    }
     if (!same_origin(target, cfg.base)) {
       fail(errc::foreign_next_url, "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header);
     }
@@ -493,9 +497,7 @@ std::string resolve_target(const transport::config& cfg, std::string_view target
     if (u.has_query()) out.append("?").append(u.encoded_query());
     return out;
   }
-  if (target.empty() || target.front() != '/') {
-    throw std::invalid_argument("request target must start with '/' or be an absolute URL");
-  }
+  if (target.empty()) throw std::invalid_argument("request target is empty");
   for (unsigned char c : target) {
     if (c <= 0x20 || c >= 0x7f || c == '#') {
       throw std::invalid_argument("request target contains a space, a control, non-ASCII or '#' byte");

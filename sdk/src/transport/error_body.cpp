@@ -3,9 +3,9 @@
 #include <simdjson.h>
 
 namespace massive::transport {
-namespace {
 
-std::string redact(std::string text, std::string_view key) {
+std::string redact(std::string_view input, std::string_view key) {
+  std::string text(input);
   if (key.empty()) return text;
   for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at)) {
     text.replace(at, key.size(), "REDACTED");
@@ -13,6 +13,8 @@ std::string redact(std::string text, std::string_view key) {
   }
   return text;
 }
+
+namespace {
 
 struct json_fields {
   std::string error;
@@ -73,7 +75,7 @@ api_error make_api_error(int status, std::string_view body, std::string_view x_r
   } else if (f.is_object && !f.message.empty()) {
     message = f.message;
   } else if (!body.empty()) {
-    message = "body: " + sanitize(redact(std::string(body), api_key), raw_body_quote_cap);
+    message = "body: " + sanitize(redact(body, api_key), raw_body_quote_cap);
   }
   message = sanitize(redact(std::move(message), api_key), message_cap);
   std::string request_id = f.request_id.empty() ? std::string(x_request_id) : f.request_id;

@@ -22,6 +22,9 @@ inline constexpr std::size_t raw_body_quote_cap = 160;
 /// cut to `cap` characters (with "..." when cut).
 std::string sanitize(std::string_view text, std::size_t cap);
 
+/// `text` with every occurrence of `key` replaced by REDACTED.
+std::string redact(std::string_view text, std::string_view key);
+
 /// Builds the api_error of an answer: message from the JSON `error` field, else `message`;
 /// request_id from the JSON `request_id`, else the X-Request-Id header. A body that is not
 /// a JSON object with one of those fields gives its first bytes, sanitised. Every occurrence

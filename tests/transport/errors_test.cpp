@@ -1,0 +1,190 @@
+// Non-2xx answers become api_error; transport failures say what failed; the key goes where
+// the auth scheme says and nowhere else.
+#include "fixture.hpp"
+
+#include "gzip.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <doctest/doctest.h>
+
+#include <ctime>
+
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+using namespace massive::test;
+
+namespace {
+
+struct api_fixture {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client{io.get_executor(), client_options(s)};
+
+  massive::api_error fail_with(reply r) {
+    s.server.enqueue(std::move(r));
+    collecting_sink sink;
+    const auto o = get(client, io, "/v3/x", sink);
+    CHECK(sink.feeds == 0);  // an error body never reaches the sink
+    CHECK_FALSE(sink.finished);
+    return error_as<massive::api_error>(o);
+  }
+};
+
+std::string http_date(std::chrono::system_clock::time_point t) {
+  const std::time_t tt = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  return buf;
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(api_fixture, "429 with Retry-After in seconds") {
+  const auto e = fail_with({.status = 429, .headers = {{"Retry-After", "7"}},
+                            .body = R"({"status":"ERROR","request_id":"req-429","error":"You've exceeded the maximum requests per minute"})"});
+  CHECK(e.status() == 429);
+  CHECK(e.retry_after() == 7s);
+  CHECK(e.request_id() == "req-429");
+  CHECK(e.server_message() == "You've exceeded the maximum requests per minute");
+  CHECK(s.server.request_count() == 1);
+}
+
+TEST_CASE_FIXTURE(api_fixture, "429 with Retry-After as an HTTP date") {
+  const auto e = fail_with({.status = 429, .headers = {{"Retry-After", http_date(std::chrono::system_clock::now() + 120s)}},
+                            .body = R"({"error":"slow down"})"});
+  REQUIRE(e.retry_after());
+  CHECK(*e.retry_after() >= 118s);
+  CHECK(*e.retry_after() <= 121s);
+}
+
+TEST_CASE_FIXTURE(api_fixture, "5xx with an HTML body gives the status and its first bytes, sanitised") {
+  const auto e = fail_with({.status = 502, .headers = {{"Content-Type", "text/html"}},
+                            .body = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\x01\xfe</body></html>"});
+  CHECK(e.status() == 502);
+  CHECK(e.server_message() == "body: <html> <head><title>502 Bad Gateway</title></head> <body>?" "?</body></html>");
+  CHECK(std::string(e.what()).starts_with("HTTP 502"));
+}
+
+TEST_CASE_FIXTURE(api_fixture, "403 with `message`, 401 with `error`, request ids") {
+  const auto e403 = fail_with({.status = 403, .body = R"({"status":"NOT_AUTHORIZED","request_id":"r403","message":"You are not entitled to this data."})"});
+  CHECK(e403.server_message() == "You are not entitled to this data.");
+  CHECK(e403.request_id() == "r403");
+  const auto e401 = fail_with({.status = 401, .headers = {{"X-Request-Id", "hdr-401"}},
+                               .body = R"({"status":"ERROR","request_id":"r401","error":"Unknown API Key"})"});
+  CHECK(e401.server_message() == "Unknown API Key");
+  CHECK(e401.request_id() == "r401");
+  const auto fallback = fail_with({.status = 404, .headers = {{"X-Request-Id", "hdr-404"}}, .body = R"({"status":"NOT_FOUND"})"});
+  CHECK(fallback.request_id() == "hdr-404");
+  const auto gzipped = fail_with({.status = 400, .body = R"({"error":"bad from","request_id":"gz"})", .gzip = true});
+  CHECK(gzipped.server_message() == "bad from");
+  CHECK(s.server.connections_accepted() == 1);  // complete error answers keep the connection
+}
+
+TEST_CASE_FIXTURE(api_fixture, "an error body over the cap is cut; the connection is then closed") {
+  const auto e = fail_with({.status = 500, .body = make_body(1'000'000)});
+  CHECK(e.status() == 500);
+  CHECK(e.server_message().starts_with("body: "));
+  collecting_sink sink;
+  const auto o = get(client, io, "/next", sink);
+  REQUIRE(o.ok());
+  CHECK_FALSE(o.info.reused_connection);
+}
+
+TEST_CASE("transport failures name what failed") {
+  asio::io_context io;
+  collecting_sink sink;
+  SUBCASE("resolve") {
+    massive::http_client client(io.get_executor(), {.api_key = std::string(test_api_key),
+                                                    .base_url = "https://nonexistent.invalid"});
+    CHECK(transport_code(get(client, io, "/x", sink)) == massive::errc::resolve_failed);
+  }
+  SUBCASE("connect") {
+    std::uint16_t port = 0;
+    {
+      asio::ip::tcp::acceptor probe(io, {asio::ip::make_address("127.0.0.1"), 0});
+      port = probe.local_endpoint().port();
+    }
+    massive::http_client client(io.get_executor(), {.api_key = std::string(test_api_key),
+                                                    .base_url = "https://127.0.0.1:" + std::to_string(port)});
+    const auto o = get(client, io, "/x", sink);
+    CHECK(transport_code(o) == massive::errc::connect_failed);
+    CHECK(std::string(error_as<massive::transport_error>(o).what()).find("127.0.0.1") != std::string::npos);
+  }
+}
+
+TEST_CASE("a next_url of another origin fails before anything is sent") {
+  trusted_server home;
+  trusted_server elsewhere;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(home));
+  const auto port = std::to_string(home.server.port());
+  for (const std::string& url : {elsewhere.server.base_url() + "/v3/trades?cursor=x",
+                                "http://127.0.0.1:" + port + "/v3/trades?cursor=x",
+                                "https://localhost:" + port + "/v3/trades",
+                                "https://127.0.0.1:" + port + ":" + port + "/v3/trades",
+                                "https://user@127.0.0.1:" + port + "/v3/trades",
+                                "ftp://127.0.0.1:" + port + "/"}) {
+    CAPTURE(url);
+    collecting_sink sink;
+    CHECK(transport_code(get(client, io, url, sink)) == massive::errc::foreign_next_url);
+  }
+  CHECK(home.server.request_count() == 0);
+  CHECK(elsewhere.server.request_count() == 0);
+  CHECK(elsewhere.server.connections_accepted() == 0);
+
+  collecting_sink sink;
+  REQUIRE(get(client, io, home.server.base_url() + "/v3/trades/AAPL?cursor=abc%2F1&limit=2", sink).ok());
+  CHECK(home.server.requests().at(0).target == "/v3/trades/AAPL?cursor=abc%2F1&limit=2");
+}
+
+TEST_CASE("a relative target that is not origin-form is refused") {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  for (const char* bad : {"v3/x", "", "/a b", "/a\r\nX: y", "/x#frag"}) {
+    collecting_sink sink;
+    const auto o = get(client, io, bad, sink);
+    CHECK_THROWS_AS(std::rethrow_exception(o.error), std::invalid_argument);
+  }
+  CHECK(s.server.request_count() == 0);
+}
+
+TEST_CASE("request heads: bearer by default, apiKey once under the query scheme") {
+  trusted_server s;
+  asio::io_context io;
+  const std::string key(test_api_key);
+  SUBCASE("bearer") {
+    massive::http_client client(io.get_executor(), client_options(s));
+    collecting_sink sink;
+    REQUIRE(get(client, io, "/v3/x?limit=1", sink).ok());
+    const auto r = s.server.requests().at(0);
+    CHECK(r.method == "GET");
+    CHECK(r.target == "/v3/x?limit=1");
+    CHECK(r.header("Authorization") == "Bearer " + key);
+    CHECK(r.header("Accept") == "application/json");
+    CHECK(r.header("Host") == "127.0.0.1:" + std::to_string(s.server.port()));
+    CHECK(r.header("User-Agent").starts_with("massive-cpp/"));
+  }
+  SUBCASE("query parameter, also on an absolute next_url that already carries one") {
+    auto opts = client_options(s);
+    opts.auth = massive::auth_scheme::query_parameter;
+    massive::http_client client(io.get_executor(), opts);
+    collecting_sink a, b;
+    REQUIRE(get(client, io, "/v3/x?limit=1", a).ok());
+    REQUIRE(get(client, io, s.server.base_url() + "/v3/x?cursor=c&apiKey=stale", b).ok());
+    const auto rs = s.server.requests();
+    CHECK(rs.at(0).target == "/v3/x?limit=1&apiKey=" + key);
+    CHECK(rs.at(1).target == "/v3/x?cursor=c&apiKey=" + key);
+    CHECK_FALSE(rs.at(0).has_header("Authorization"));
+  }
+  SUBCASE("base URL path prefix") {
+    auto opts = client_options(s);
+    opts.base_url += "/proxy/";
+    massive::http_client client(io.get_executor(), opts);
+    collecting_sink sink;
+    REQUIRE(get(client, io, "/v3/x", sink).ok());
+    CHECK(s.server.requests().at(0).target == "/proxy/v3/x");
+  }
+}

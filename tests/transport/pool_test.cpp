@@ -1,0 +1,167 @@
+// Connection pool: reuse, the per-origin bound, and which connections are never reused.
+#include "fixture.hpp"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <doctest/doctest.h>
+
+#include <thread>
+
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+using namespace massive::test;
+
+TEST_CASE("1,000 sequential requests use one connection and one TLS handshake") {
+  trusted_server s;
+  asio::io_context io;
+  auto opts = client_options(s);
+  opts.trace = nullptr;  // 1,000 trace lines add nothing here
+  massive::http_client client(io.get_executor(), opts);
+  std::size_t reused = 0;
+  for (int i = 0; i < 1000; ++i) {
+    collecting_sink sink;
+    const auto o = get(client, io, "/v1/ping?i=" + std::to_string(i), sink);
+    REQUIRE(o.ok());
+    CHECK(sink.data == "{}");
+    if (o.info.reused_connection) ++reused;
+  }
+  CHECK(s.server.request_count() == 1000);
+  CHECK(s.server.tls_handshakes() == 1);
+  CHECK(s.server.connections_accepted() == 1);
+  CHECK(reused == 999);
+  MESSAGE("1,000 sequential requests: " << s.server.tls_handshakes() << " TLS handshake(s), "
+                                         << s.server.connections_accepted() << " connection(s)");
+}
+
+TEST_CASE("N concurrent requests use at most connections_per_origin connections, the rest queue") {
+  trusted_server s;
+  s.server.respond_with([](const recorded_request&) { return reply{.body = "{\"ok\":1}", .head_delay = 20ms}; });
+  asio::io_context io;
+  auto opts = client_options(s);
+  opts.connections_per_origin = 3;
+  massive::http_client client(io.get_executor(), opts);
+  constexpr int n = 12;
+  std::vector<collecting_sink> sinks(n);
+  int ok = 0;
+  for (int i = 0; i < n; ++i) {
+    client.async_get("/v1/x", sinks[i], [&](std::exception_ptr e, massive::response_info) {
+      if (!e) ++ok;
+    });
+  }
+  io.run();
+  CHECK(ok == n);
+  CHECK(s.server.request_count() == n);
+  CHECK(s.server.max_concurrent_connections() == 3);
+  CHECK(s.server.connections_accepted() == 3);
+  for (const auto& sink : sinks) CHECK(sink.data == "{\"ok\":1}");
+}
+
+TEST_CASE("a connection that timed out is closed, never reused") {
+  trusted_server s;
+  s.server.enqueue(reply{.body = make_body(1000), .stall_after = 10});
+  asio::io_context io;
+  auto opts = client_options(s);
+  opts.request_timeout = 300ms;
+  massive::http_client client(io.get_executor(), opts);
+  collecting_sink first;
+  CHECK(transport_code(get(client, io, "/stall", first)) == massive::errc::deadline_exceeded);
+  CHECK_FALSE(first.finished);
+  collecting_sink second;
+  const auto o = get(client, io, "/next", second);
+  REQUIRE(o.ok());
+  CHECK_FALSE(o.info.reused_connection);
+  CHECK(s.server.connections_accepted() == 2);
+  CHECK(s.server.tls_handshakes() == 2);
+}
+
+namespace {
+
+// Emits terminal cancellation from inside the call (on its strand) at the first chunk.
+class cancelling_sink : public collecting_sink {
+ public:
+  explicit cancelling_sink(asio::cancellation_signal& signal) : signal_(signal) {}
+  void feed(std::span<const char> chunk) override {
+    collecting_sink::feed(chunk);
+    if (feeds == 1) signal_.emit(asio::cancellation_type::terminal);
+  }
+
+ private:
+  asio::cancellation_signal& signal_;
+};
+
+}  // namespace
+
+TEST_CASE("a connection cancelled mid-body is closed, never reused") {
+  trusted_server s;
+  s.server.enqueue(reply{.body = make_body(200'000), .write_size = 1000, .write_delay = 5ms});
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  asio::cancellation_signal signal;
+  cancelling_sink sink(signal);
+  std::exception_ptr error;
+  client.async_get("/big", sink, asio::bind_cancellation_slot(signal.slot(), [&](std::exception_ptr e, massive::response_info) {
+                     error = e;
+                   }));
+  io.run();
+  outcome o{error, {}};
+  CHECK(transport_code(o) == massive::errc::cancelled);
+  message_log::instance().record(error_as<massive::transport_error>(o).what());
+  CHECK(sink.feeds >= 1);
+  CHECK(sink.data.size() < 200'000);
+  CHECK_FALSE(sink.finished);
+  collecting_sink next;
+  const auto second = get(client, io, "/next", next);
+  REQUIRE(second.ok());
+  CHECK_FALSE(second.info.reused_connection);
+  CHECK(s.server.connections_accepted() == 2);
+}
+
+TEST_CASE("a response without keep-alive closes its connection") {
+  trusted_server s;
+  s.server.enqueue(reply{.body = "{\"a\":1}", .keep_alive = false});
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  collecting_sink a, b;
+  REQUIRE(get(client, io, "/one", a).ok());
+  CHECK(a.data == "{\"a\":1}");
+  const auto o = get(client, io, "/two", b);
+  REQUIRE(o.ok());
+  CHECK_FALSE(o.info.reused_connection);
+  CHECK(s.server.connections_accepted() == 2);
+}
+
+TEST_CASE("a stale pooled connection is retried once on a fresh connection, transparently") {
+  for (auto after : {after_response::close, after_response::reset}) {
+    for (bool tls : {true, false}) {
+      CAPTURE(tls);
+      CAPTURE(after == after_response::close);
+      trusted_server s(server_options{.tls = tls});
+      s.server.enqueue(reply{.body = "{\"first\":1}", .after = after});
+      asio::io_context io;
+      massive::http_client client(io.get_executor(), client_options(s));
+      collecting_sink a;
+      REQUIRE(get(client, io, "/first", a).ok());
+      // Let the server's close reach the client's idle connection.
+      std::this_thread::sleep_for(50ms);
+      collecting_sink b;
+      const auto o = get(client, io, "/second", b);
+      REQUIRE(o.ok());
+      CHECK(b.data == "{}");
+      CHECK(o.info.attempts == 2);
+      CHECK_FALSE(o.info.reused_connection);
+      CHECK(s.server.connections_accepted() == 2);
+      CHECK(s.server.request_count() == 2);
+    }
+  }
+}
+
+TEST_CASE("a fresh connection closed before any response byte is not retried") {
+  trusted_server s;
+  s.server.enqueue(reply{.raw = std::string()});
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  collecting_sink sink;
+  const auto o = get(client, io, "/x", sink);
+  CHECK(transport_code(o) == massive::errc::connection_reset);
+  CHECK(s.server.request_count() == 1);
+}

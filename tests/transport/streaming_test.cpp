@@ -1,0 +1,215 @@
+// Streaming bodies: chunked framing cut anywhere, gzip, limits, and bodies that break.
+#include "fixture.hpp"
+
+#include "gzip.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+using namespace massive::test;
+
+TEST_CASE("chunked bodies cut at many sizes reach the sink byte for byte") {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  const std::string body = make_body(20'000, 3);
+  for (std::size_t chunk : {1, 2, 3, 7, 16, 64, 100, 1000, 4095, 8192, 19'999, 20'000, 50'000}) {
+    for (std::size_t write : {0, 1, 13, 1500}) {
+      if (chunk < 16 && write == 1) continue;  // 20,000 one-byte writes of one-byte chunks: slow, adds nothing
+      CAPTURE(chunk);
+      CAPTURE(write);
+      s.server.enqueue(reply{.body = body, .chunks = {chunk}, .write_size = write});
+      collecting_sink sink;
+      const auto o = get(client, io, "/chunked", sink);
+      REQUIRE(o.ok());
+      CHECK(sink.data == body);
+      CHECK(sink.finished);
+      CHECK(o.info.body_bytes == body.size());
+    }
+  }
+  // Mixed chunk sizes in one body.
+  s.server.enqueue(reply{.body = body, .chunks = {1, 5000, 2, 3, 70, 9000}});
+  collecting_sink sink;
+  REQUIRE(get(client, io, "/mixed", sink).ok());
+  CHECK(sink.data == body);
+  CHECK(s.server.tls_handshakes() == 1);
+}
+
+TEST_CASE("gzip bodies are inflated incrementally before the sink") {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  std::string body;
+  for (int i = 0; i < 30'000; ++i) body += "{\"t\":" + std::to_string(1'700'000'000'000LL + i) + ",\"v\":12.5},";
+  for (std::vector<std::size_t> chunks : {std::vector<std::size_t>{}, {1}, {7}, {100}, {3000}}) {
+    CAPTURE(chunks.empty() ? 0 : chunks[0]);
+    s.server.enqueue(reply{.body = body, .gzip = true, .chunks = chunks, .write_size = 999});
+    collecting_sink sink;
+    const auto o = get(client, io, "/gz", sink);
+    REQUIRE(o.ok());
+    CHECK(sink.data == body);
+    CHECK(o.info.content_encoding == "gzip");
+    CHECK(o.info.body_bytes == body.size());
+    CHECK(o.info.wire_bytes < body.size() / 4);
+    CHECK(sink.feeds > 1);
+  }
+  const auto requests = s.server.requests();
+  REQUIRE_FALSE(requests.empty());
+  CHECK(requests.back().header("Accept-Encoding") == "gzip");
+}
+
+TEST_CASE("gzip off: no Accept-Encoding is sent") {
+  trusted_server s;
+  asio::io_context io;
+  auto opts = client_options(s);
+  opts.gzip = false;
+  massive::http_client client(io.get_executor(), opts);
+  collecting_sink sink;
+  REQUIRE(get(client, io, "/x", sink).ok());
+  CHECK_FALSE(s.server.requests().at(0).has_header("Accept-Encoding"));
+}
+
+TEST_CASE("a body over max_body_size fails with body_too_large") {
+  trusted_server s;
+  asio::io_context io;
+  auto opts = client_options(s);
+  opts.max_body_size = 1000;
+  massive::http_client client(io.get_executor(), opts);
+  const std::string body = make_body(5000);
+  SUBCASE("declared length") { s.server.enqueue(reply{.body = body}); }
+  SUBCASE("chunked") { s.server.enqueue(reply{.body = body, .chunks = {300}}); }
+  SUBCASE("small on the wire, large once inflated") {
+    s.server.enqueue(reply{.body = std::string(5000, 'a'), .gzip = true});
+  }
+  collecting_sink sink;
+  CHECK(transport_code(get(client, io, "/big", sink)) == massive::errc::body_too_large);
+  CHECK_FALSE(sink.finished);
+  CHECK(sink.data.size() <= 1000);
+  collecting_sink small;
+  s.server.enqueue(reply{.body = make_body(1000)});
+  CHECK(get(client, io, "/exactly-the-limit", small).ok());
+}
+
+TEST_CASE("bodies larger than Beast's 8 MB default pass when unlimited") {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  const std::string body = make_body(9 * 1024 * 1024 + 17, 9);
+  SUBCASE("declared length") { s.server.enqueue(reply{.body = body}); }
+  SUBCASE("chunked") { s.server.enqueue(reply{.body = body, .chunks = {1 << 20}}); }
+  SUBCASE("gzip") { s.server.enqueue(reply{.body = body, .gzip = true}); }
+  hashing_sink sink;
+  const auto o = get(client, io, "/huge", sink);
+  REQUIRE(o.ok());
+  CHECK(sink.size == body.size());
+  CHECK(sink.hash == fnv1a(body));
+  CHECK(sink.finished);
+}
+
+TEST_CASE("a reset mid-body fails with connection_reset") {
+  trusted_server s;
+  s.server.enqueue(reply{.body = make_body(50'000), .reset_after = 10'000});
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  collecting_sink sink;
+  CHECK(transport_code(get(client, io, "/reset", sink)) == massive::errc::connection_reset);
+  CHECK_FALSE(sink.finished);
+}
+
+TEST_CASE("a TLS stream truncated without close_notify fails with truncated_body") {
+  for (bool chunked : {false, true}) {
+    CAPTURE(chunked);
+    trusted_server s;
+    s.server.enqueue(reply{.body = make_body(50'000), .chunks = chunked ? std::vector<std::size_t>{4000} : std::vector<std::size_t>{},
+                           .truncate_after = 10'000});
+    asio::io_context io;
+    massive::http_client client(io.get_executor(), client_options(s));
+    collecting_sink sink;
+    CHECK(transport_code(get(client, io, "/truncated", sink)) == massive::errc::truncated_body);
+    CHECK_FALSE(sink.finished);
+  }
+}
+
+TEST_CASE("a close-delimited body: complete with close_notify, truncated without") {
+  trusted_server s;
+  const std::string body = make_body(30'000);
+  s.server.enqueue(reply{.body = body, .close_delimited = true});
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  collecting_sink sink;
+  REQUIRE(get(client, io, "/eof", sink).ok());
+  CHECK(sink.data == body);
+  s.server.enqueue(reply{.body = body, .close_delimited = true, .truncate_after = body.size()});
+  collecting_sink cut;
+  CHECK(transport_code(get(client, io, "/eof-cut", cut)) == massive::errc::truncated_body);
+}
+
+TEST_CASE("plain HTTP: a body cut short fails with truncated_body") {
+  trusted_server s(server_options{.tls = false});
+  s.server.enqueue(reply{.body = make_body(50'000), .truncate_after = 10'000});
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  collecting_sink sink;
+  CHECK(transport_code(get(client, io, "/cut", sink)) == massive::errc::truncated_body);
+}
+
+TEST_CASE("a stalled response fails with deadline_exceeded") {
+  trusted_server s;
+  asio::io_context io;
+  auto opts = client_options(s);
+  opts.request_timeout = 300ms;
+  massive::http_client client(io.get_executor(), opts);
+  SUBCASE("mid-body") { s.server.enqueue(reply{.body = make_body(1000), .stall_after = 100}); }
+  SUBCASE("before the head") { s.server.enqueue(reply{.head_delay = 3s}); }
+  collecting_sink sink;
+  const auto o = get(client, io, "/stall", sink);
+  CHECK(transport_code(o) == massive::errc::deadline_exceeded);
+  CHECK(std::string(error_as<massive::transport_error>(o).what()).find("300 ms") != std::string::npos);
+}
+
+namespace {
+
+class failing_sink : public collecting_sink {
+ public:
+  void feed(std::span<const char> chunk) override {
+    collecting_sink::feed(chunk);
+    throw massive::decode_error(massive::decode_errc::invalid_json, "results[0].t", 0, "test");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a decode_error from the sink propagates unchanged; the connection is not reused") {
+  trusted_server s;
+  s.server.enqueue(reply{.body = make_body(100'000), .write_size = 10'000});
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  failing_sink sink;
+  const auto o = get(client, io, "/bad", sink);
+  const auto e = error_as<massive::decode_error>(o);
+  CHECK(e.code() == massive::decode_errc::invalid_json);
+  CHECK(e.field_path() == "results[0].t");
+  collecting_sink next;
+  const auto second = get(client, io, "/next", next);
+  REQUIRE(second.ok());
+  CHECK_FALSE(second.info.reused_connection);
+}
+
+TEST_CASE("malformed responses fail with bad_response") {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  SUBCASE("status line") { s.server.enqueue(reply{.raw = std::string("HTTP/1.1 abc OK\r\n\r\n")}); }
+  SUBCASE("chunk framing") {
+    s.server.enqueue(reply{.raw = std::string("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")});
+  }
+  SUBCASE("corrupt gzip") {
+    s.server.enqueue(reply{.headers = {{"Content-Encoding", "gzip"}}, .body = "definitely not gzip"});
+  }
+  SUBCASE("unknown content encoding") {
+    s.server.enqueue(reply{.headers = {{"Content-Encoding", "br"}}, .body = "x"});
+  }
+  collecting_sink sink;
+  CHECK(transport_code(get(client, io, "/x", sink)) == massive::errc::bad_response);
+}
