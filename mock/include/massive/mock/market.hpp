@@ -1,0 +1,47 @@
+// Deterministic market data in the Massive API's wire format, answered without I/O: the
+// data behind the embedded server that the quickstart and the tests run against.
+//
+// Routes (origin-form targets, as the SDK sends them):
+//   /v2/aggs/ticker/{T}/range/{multiplier}/{timespan}/{from}/{to}   adjusted sort limit
+//   /v3/trades/{T}                                                   timestamp[.gt|.gte|.lt|.lte] order limit sort
+//   /v3/quotes/{T}                                                   same as trades
+// Anything else is a 404 in the API's error envelope; a bad parameter is a 400.
+//
+// Values are synthesised from the ticker and the time alone (no state), so any page can be
+// produced in any order and the same request always gets the same bytes. Pages beyond `limit`
+// carry an absolute next_url with an opaque cursor, as the real API does; for aggregates the
+// `{from}` segment of next_url moves forward to a millisecond value, as it does on the wire.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace massive::mock {
+
+struct response {
+  int status = 200;
+  std::string body;  ///< JSON
+};
+
+struct market_options {
+  /// Scheme, host and port that next_url points at: the server's own base URL.
+  std::string base_url;
+  /// Trades and quotes per trading day and ticker.
+  std::int64_t ticks_per_day = 20'000;
+  /// The day served when a trades or quotes request names no timestamp.
+  std::string default_day = "2024-01-12";
+};
+
+class market {
+ public:
+  explicit market(market_options options);
+
+  /// The answer to GET `target`.
+  response answer(std::string_view target) const;
+
+ private:
+  market_options options_;
+};
+
+}  // namespace massive::mock

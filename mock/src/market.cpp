@@ -1,0 +1,576 @@
+#include "massive/mock/market.hpp"
+
+#include <boost/url/encode.hpp>
+#include <boost/url/params_view.hpp>
+#include <boost/url/rfc/unreserved_chars.hpp>
+#include <boost/url/parse.hpp>
+#include <boost/url/parse_query.hpp>
+#include <boost/url/url_view.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+namespace massive::mock {
+namespace {
+
+using namespace std::chrono;
+using std::int64_t;
+using std::uint64_t;
+
+// A request the market can't serve for a reason the caller should read: becomes a 400.
+struct bad_request : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+uint64_t mix(uint64_t x) {  // splitmix64's finaliser: a cheap, well-spread hash
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+uint64_t hash_text(std::string_view text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// Uniform in [0, 1) from a hash.
+double unit(uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
+
+double cents(double price) { return std::round(price * 100.0) / 100.0; }
+
+// ---- JSON writing -------------------------------------------------------------------------
+
+class json_writer {
+ public:
+  explicit json_writer(std::string& out) : out_(out) {}
+  void raw(std::string_view text) { out_ += text; }
+  void key(std::string_view name) {
+    out_ += '"';
+    out_ += name;
+    out_ += "\":";
+  }
+  void string(std::string_view text) {
+    out_ += '"';
+    for (char c : text) {
+      if (c == '"' || c == '\\') out_ += '\\';
+      out_ += c;
+    }
+    out_ += '"';
+  }
+  void number(int64_t value) {
+    char buffer[24];
+    out_.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+  }
+  void number(double value) {
+    char buffer[32];
+    out_.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+  }
+
+ private:
+  std::string& out_;
+};
+
+// ---- parameters ---------------------------------------------------------------------------
+
+std::optional<int64_t> parse_int(std::string_view text) {
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<sys_days> parse_date(std::string_view text) {
+  unsigned y = 0, m = 0, d = 0;
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+  auto y_ = parse_int(text.substr(0, 4)), m_ = parse_int(text.substr(5, 2)),
+       d_ = parse_int(text.substr(8, 2));
+  if (!y_ || !m_ || !d_) return std::nullopt;
+  y = static_cast<unsigned>(*y_), m = static_cast<unsigned>(*m_), d = static_cast<unsigned>(*d_);
+  year_month_day ymd{year{static_cast<int>(y)}, month{m}, day{d}};
+  if (!ymd.ok()) return std::nullopt;
+  return sys_days{ymd};
+}
+
+bool is_weekday(sys_days day) {
+  const unsigned wd = weekday{day}.c_encoding();
+  return wd != 0 && wd != 6;
+}
+
+// A date (YYYY-MM-DD) or an integer count in `Unit`.
+template <class Unit>
+Unit parse_instant(std::string_view name, std::string_view text) {
+  if (auto day = parse_date(text)) return duration_cast<Unit>(day->time_since_epoch());
+  if (auto count = parse_int(text)) return Unit{*count};
+  throw bad_request("'" + std::string(name) + "' must be a date (YYYY-MM-DD) or an integer");
+}
+
+// The cursor is opaque to clients: the query that produced the first page plus an offset, in
+// base64url, much as the real API does.
+constexpr std::string_view alphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string base64url(std::string_view in) {
+  std::string out;
+  uint32_t buffer = 0;
+  int bits = 0;
+  for (unsigned char c : in) {
+    buffer = (buffer << 8) | c;
+    bits += 8;
+    while (bits >= 6) out += alphabet[(buffer >> (bits -= 6)) & 63];
+  }
+  if (bits > 0) out += alphabet[(buffer << (6 - bits)) & 63];
+  return out;
+}
+
+std::string unbase64url(std::string_view in) {
+  std::string out;
+  uint32_t buffer = 0;
+  int bits = 0;
+  for (char c : in) {
+    const auto at = alphabet.find(c);
+    if (at == std::string_view::npos) throw bad_request("malformed cursor");
+    buffer = (buffer << 6) | static_cast<uint32_t>(at);
+    bits += 6;
+    if (bits >= 8) out += static_cast<char>((buffer >> (bits -= 8)) & 0xff);
+  }
+  return out;
+}
+
+// The request's query as name/value pairs; a cursor is expanded back into the query it holds.
+struct query {
+  std::vector<std::pair<std::string, std::string>> items;
+  int64_t offset = 0;
+
+  std::optional<std::string> get(std::string_view name) const {
+    for (const auto& [k, v] : items)
+      if (k == name) return v;
+    return std::nullopt;
+  }
+  int64_t limit(int64_t fallback) const {
+    const auto text = get("limit");
+    if (!text) return fallback;
+    const auto value = parse_int(*text);
+    if (!value || *value < 1 || *value > 50'000) throw bad_request("'limit' must be 1..50000");
+    return *value;
+  }
+  bool descending(bool fallback) const {
+    const auto text = get("order") ? get("order") : get("sort");
+    if (!text || *text == "timestamp") return fallback;
+    if (*text == "asc") return false;
+    if (*text == "desc") return true;
+    throw bad_request("order must be asc or desc");
+  }
+  // The cursor for the page that starts at `next_offset`.
+  std::string cursor(int64_t next_offset) const {
+    std::string plain = "offset=";
+    plain += std::to_string(next_offset);
+    for (const auto& [k, v] : items) {
+      plain += '&';
+      plain += boost::urls::encode(k, boost::urls::unreserved_chars);
+      plain += '=';
+      plain += boost::urls::encode(v, boost::urls::unreserved_chars);
+    }
+    return base64url(plain);
+  }
+};
+
+query read_query(const boost::urls::url_view& url) {
+  query q;
+  for (auto param : url.params()) {
+    if (param.key == "cursor") {
+      const auto plain = unbase64url(param.value);
+      const auto inner = boost::urls::parse_query(plain);
+      if (!inner) throw bad_request("malformed cursor");
+      for (auto p : boost::urls::params_view(*inner)) {
+        if (p.key == "offset") {
+          const auto offset = parse_int(p.value);
+          if (!offset || *offset < 0) throw bad_request("malformed cursor");
+          q.offset = *offset;
+        } else {
+          q.items.emplace_back(p.key, p.value);
+        }
+      }
+    } else if (param.key != "apiKey") {
+      q.items.emplace_back(param.key, param.value);
+    }
+  }
+  return q;
+}
+
+std::string request_id(std::string_view target) {
+  char buffer[33];
+  std::snprintf(buffer, sizeof buffer, "%016llx%016llx",
+                static_cast<unsigned long long>(mix(hash_text(target))),
+                static_cast<unsigned long long>(mix(hash_text(target) + 1)));
+  return buffer;
+}
+
+response error_response(int status, std::string_view target, std::string_view message) {
+  std::string body;
+  json_writer w{body};
+  w.raw("{");
+  w.key("status");
+  w.string(status == 404 ? "NOT_FOUND" : "ERROR");
+  w.raw(",");
+  w.key("request_id");
+  w.string(request_id(target));
+  w.raw(",");
+  w.key(status == 404 ? "message" : "error");
+  w.string(message);
+  w.raw("}");
+  return {status, std::move(body)};
+}
+
+// ---- prices -------------------------------------------------------------------------------
+
+// The ticker's price level at a moment: a slow swing around a per-ticker base.
+double price_at(uint64_t ticker_hash, int64_t ms) {
+  const double base = 20.0 + unit(ticker_hash) * 480.0;
+  const double days = static_cast<double>(ms) / 86'400'000.0;
+  return base * (1.0 + 0.15 * std::sin(days / 45.0) + 0.03 * std::sin(days / 3.7));
+}
+
+// ---- aggregates ---------------------------------------------------------------------------
+
+milliseconds span_length(std::string_view timespan, int64_t multiplier) {
+  const auto m = multiplier;
+  if (timespan == "second") return seconds{m};
+  if (timespan == "minute") return minutes{m};
+  if (timespan == "hour") return hours{m};
+  if (timespan == "day") return days{m};
+  if (timespan == "week") return weeks{m};
+  if (timespan == "month") return days{30 * m};
+  if (timespan == "quarter") return days{91 * m};
+  if (timespan == "year") return days{365 * m};
+  throw bad_request("timespan must be second, minute, hour, day, week, month, quarter or year");
+}
+
+// Bars exist on weekdays; intraday bars during 14:30-21:00 UTC (the regular session).
+bool bar_exists(milliseconds start, std::string_view timespan) {
+  const auto day = floor<days>(sys_time<milliseconds>{start});
+  if (!is_weekday(day)) return false;
+  if (timespan == "second" || timespan == "minute" || timespan == "hour") {
+    const auto in_day = start - day.time_since_epoch();
+    return in_day >= hours{14} + minutes{30} && in_day < hours{21};
+  }
+  return true;
+}
+
+response aggregates(const market_options& options, std::string_view target,
+                    const boost::urls::url_view& url, const std::vector<std::string>& segs) {
+  // segs: v2 aggs ticker {T} range {multiplier} {timespan} {from} {to}
+  const std::string& ticker = segs[3];
+  const auto multiplier = parse_int(segs[5]);
+  if (!multiplier || *multiplier < 1) throw bad_request("multiplier must be a positive integer");
+  const std::string& timespan = segs[6];
+  const auto step = span_length(timespan, *multiplier);
+  const auto from = parse_instant<milliseconds>("from", segs[7]);
+  auto to = parse_instant<milliseconds>("to", segs[8]);
+  if (parse_date(segs[8])) to += days{1} - milliseconds{1};  // a date includes its whole day
+  const query q = read_query(url);
+  const int64_t limit = q.limit(5'000);
+  const bool descending = q.descending(false);
+
+  // Bars are counted in query order from `from`; a page is `limit` of them.
+  const uint64_t th = hash_text(ticker);
+  std::vector<milliseconds> starts;
+  for (auto t = from; t <= to; t += step) {
+    if (bar_exists(t, timespan)) starts.push_back(t);
+    if (starts.size() > 1'000'000) throw bad_request("range too large for the mock");
+  }
+  if (descending) std::reverse(starts.begin(), starts.end());
+  const auto first = std::min<std::size_t>(static_cast<std::size_t>(q.offset), starts.size());
+  const auto last = std::min<std::size_t>(first + static_cast<std::size_t>(limit), starts.size());
+
+  std::string body;
+  body.reserve((last - first) * 110 + 512);
+  json_writer w{body};
+  w.raw("{");
+  w.key("adjusted");
+  w.raw(q.get("adjusted").value_or("true") == "false" ? "false" : "true");
+  if (last < starts.size()) {
+    // As on the wire: the range's near end moves to the next bar's millisecond value ({from}
+    // when ascending), so the cursor itself starts again at offset 0.
+    const std::string next_bar = std::to_string(starts[last].count());
+    std::string next = options.base_url + "/v2/aggs/ticker/" + ticker + "/range/" + segs[5] +
+                       "/" + timespan + "/" + (descending ? segs[7] : next_bar) + "/" +
+                       (descending ? next_bar : segs[8]) + "?cursor=" + q.cursor(0);
+    w.raw(",");
+    w.key("next_url");
+    w.string(next);
+  }
+  w.raw(",");
+  w.key("queryCount");
+  w.number(static_cast<int64_t>(last - first));
+  w.raw(",");
+  w.key("request_id");
+  w.string(request_id(target));
+  w.raw(",");
+  w.key("results");
+  w.raw("[");
+  for (std::size_t i = first; i < last; ++i) {
+    const int64_t t = starts[i].count();
+    const uint64_t h = mix(th ^ static_cast<uint64_t>(t));
+    const double level = price_at(th, t);
+    const double open = cents(level * (1.0 + 0.01 * (unit(h) - 0.5)));
+    const double close = cents(level * (1.0 + 0.01 * (unit(mix(h + 1)) - 0.5)));
+    const double high = cents(std::max(open, close) * (1.0 + 0.006 * unit(mix(h + 2))));
+    const double low = cents(std::min(open, close) * (1.0 - 0.006 * unit(mix(h + 3))));
+    const int64_t volume = 100'000 + static_cast<int64_t>(mix(h + 4) % 90'000'000);
+    if (i != first) w.raw(",");
+    w.raw("{");
+    w.key("v");
+    w.number(volume);
+    w.raw(",");
+    w.key("vw");
+    w.number(std::round((low + (high - low) * unit(mix(h + 5))) * 10'000.0) / 10'000.0);
+    w.raw(",");
+    w.key("o");
+    w.number(open);
+    w.raw(",");
+    w.key("c");
+    w.number(close);
+    w.raw(",");
+    w.key("h");
+    w.number(high);
+    w.raw(",");
+    w.key("l");
+    w.number(low);
+    w.raw(",");
+    w.key("t");
+    w.number(t);
+    w.raw(",");
+    w.key("n");
+    w.number(static_cast<int64_t>(1 + volume / 180));
+    w.raw("}");
+  }
+  w.raw("],");
+  w.key("resultsCount");
+  w.number(static_cast<int64_t>(last - first));
+  w.raw(",");
+  w.key("status");
+  w.string("OK");
+  w.raw(",");
+  w.key("ticker");
+  w.string(ticker);
+  w.raw("}");
+  return {200, std::move(body)};
+}
+
+// ---- trades and quotes --------------------------------------------------------------------
+
+// The span of sip timestamps (ns) a request asks for, from `timestamp` and its comparators.
+struct ns_range {
+  int64_t begin = 0;  // inclusive
+  int64_t end = 0;    // exclusive
+};
+
+ns_range requested_range(const query& q, const market_options& options) {
+  constexpr int64_t ns_per_day = 86'400'000'000'000;
+  auto day_range = [](int64_t ns) {
+    const int64_t start = ns - ((ns % ns_per_day) + ns_per_day) % ns_per_day;
+    return ns_range{start, start + ns_per_day};
+  };
+  auto bound = [&](std::string_view name) -> std::optional<int64_t> {
+    const auto text = q.get(name);
+    if (!text) return std::nullopt;
+    return parse_instant<nanoseconds>(name, *text).count();
+  };
+  ns_range r;
+  if (auto eq = q.get("timestamp")) {
+    const auto ns = parse_instant<nanoseconds>("timestamp", *eq).count();
+    r = parse_date(*eq) ? day_range(ns) : ns_range{ns, ns + 1};
+  } else if (!bound("timestamp.gte") && !bound("timestamp.gt") && !bound("timestamp.lt") &&
+             !bound("timestamp.lte")) {
+    r = day_range(duration_cast<nanoseconds>(parse_date(options.default_day)->time_since_epoch())
+                      .count());
+  } else {
+    r = {bound("timestamp.gte").value_or(0), std::numeric_limits<int64_t>::max()};
+    if (auto gt = bound("timestamp.gt")) r.begin = std::max(r.begin, *gt + 1);
+    if (auto lt = bound("timestamp.lt")) r.end = std::min(r.end, *lt);
+    if (auto lte = bound("timestamp.lte")) r.end = std::min(r.end, *lte + 1);
+  }
+  if (r.end <= r.begin) return {r.begin, r.begin};
+  if (r.end - r.begin > 31 * ns_per_day) throw bad_request("timestamp range longer than 31 days");
+  return r;
+}
+
+// Tick k of a trading day sits at a fixed slot in 14:30-21:00 UTC, so the ticks inside any
+// range are found by arithmetic, in either order.
+struct tick_clock {
+  int64_t per_day;
+  static constexpr int64_t session_open = (14 * 3600 + 30 * 60) * 1'000'000'000LL;
+  static constexpr int64_t session_length = 6 * 3600 + 30 * 60;  // seconds
+  int64_t spacing() const { return session_length * 1'000'000'000LL / per_day; }
+  int64_t at(int64_t day_start, int64_t k) const { return day_start + session_open + k * spacing(); }
+};
+
+struct tick {
+  int64_t day_start;
+  int64_t index;
+  int64_t sip;
+};
+
+std::vector<tick> ticks_in(const ns_range& r, const tick_clock& clock) {
+  constexpr int64_t ns_per_day = 86'400'000'000'000;
+  std::vector<tick> out;
+  if (r.begin >= r.end) return out;
+  int64_t day_start = r.begin - ((r.begin % ns_per_day) + ns_per_day) % ns_per_day;
+  for (; day_start < r.end; day_start += ns_per_day) {
+    if (!is_weekday(sys_days{days{day_start / ns_per_day}})) continue;
+    for (int64_t k = 0; k < clock.per_day; ++k) {
+      const int64_t sip = clock.at(day_start, k);
+      if (sip >= r.begin && sip < r.end) out.push_back({day_start, k, sip});
+    }
+  }
+  return out;
+}
+
+response ticks(const market_options& options, std::string_view target,
+               const boost::urls::url_view& url, const std::string& ticker, bool trades) {
+  const query q = read_query(url);
+  const int64_t limit = q.limit(1'000);
+  const bool descending = q.descending(true);
+  const tick_clock clock{options.ticks_per_day};
+  std::vector<tick> all = ticks_in(requested_range(q, options), clock);
+  if (descending) std::reverse(all.begin(), all.end());
+  const auto first = std::min<std::size_t>(static_cast<std::size_t>(q.offset), all.size());
+  const auto last = std::min<std::size_t>(first + static_cast<std::size_t>(limit), all.size());
+  const uint64_t th = hash_text(ticker);
+  const std::string path = std::string(url.encoded_path());
+
+  std::string body;
+  body.reserve((last - first) * 260 + 512);
+  json_writer w{body};
+  w.raw("{");
+  if (last < all.size()) {
+    w.key("next_url");
+    w.string(options.base_url + path + "?cursor=" + q.cursor(static_cast<int64_t>(last)));
+    w.raw(",");
+  }
+  w.key("request_id");
+  w.string(request_id(target));
+  w.raw(",");
+  w.key("results");
+  w.raw("[");
+  for (std::size_t i = first; i < last; ++i) {
+    const tick& t = all[i];
+    const uint64_t h = mix(th ^ static_cast<uint64_t>(t.sip));
+    const double level = price_at(th, t.sip / 1'000'000);
+    const int64_t participant = t.sip - 1'000 - static_cast<int64_t>(mix(h + 1) % 400'000);
+    const int64_t sequence = 1'000 + t.index * 3 + static_cast<int64_t>(mix(h + 2) % 3);
+    const int64_t exchange = 1 + static_cast<int64_t>(mix(h + 3) % 20);
+    const int64_t tape = 1 + static_cast<int64_t>(mix(h + 4) % 3);
+    if (i != first) w.raw(",");
+    w.raw("{");
+    if (trades) {
+      const int64_t size = 1 + static_cast<int64_t>(mix(h + 5) % 500);
+      if (mix(h + 6) % 4 == 0) {
+        w.key("conditions");
+        w.raw(mix(h + 7) % 2 ? "[12,37]" : "[37]");
+        w.raw(",");
+      }
+      w.key("exchange");
+      w.number(exchange);
+      w.raw(",");
+      w.key("id");
+      w.string(std::to_string(t.index + 1));
+      w.raw(",");
+      w.key("participant_timestamp");
+      w.number(participant);
+      w.raw(",");
+      w.key("price");
+      w.number(cents(level * (1.0 + 0.002 * (unit(h) - 0.5))));
+      w.raw(",");
+      w.key("sequence_number");
+      w.number(sequence);
+      w.raw(",");
+      w.key("sip_timestamp");
+      w.number(t.sip);
+      w.raw(",");
+      w.key("size");
+      w.number(size);
+      w.raw(",");
+      w.key("tape");
+      w.number(tape);
+    } else {
+      const double mid = level * (1.0 + 0.002 * (unit(h) - 0.5));
+      w.key("ask_exchange");
+      w.number(exchange);
+      w.raw(",");
+      w.key("ask_price");
+      w.number(cents(mid + 0.01));
+      w.raw(",");
+      w.key("ask_size");
+      w.number(static_cast<int64_t>(1 + mix(h + 5) % 40));
+      w.raw(",");
+      w.key("bid_exchange");
+      w.number(1 + static_cast<int64_t>(mix(h + 8) % 20));
+      w.raw(",");
+      w.key("bid_price");
+      w.number(cents(mid - 0.01));
+      w.raw(",");
+      w.key("bid_size");
+      w.number(static_cast<int64_t>(1 + mix(h + 6) % 40));
+      w.raw(",");
+      w.key("participant_timestamp");
+      w.number(participant);
+      w.raw(",");
+      w.key("sequence_number");
+      w.number(sequence);
+      w.raw(",");
+      w.key("sip_timestamp");
+      w.number(t.sip);
+      w.raw(",");
+      w.key("tape");
+      w.number(tape);
+    }
+    w.raw("}");
+  }
+  w.raw("],");
+  w.key("status");
+  w.string("OK");
+  w.raw("}");
+  return {200, std::move(body)};
+}
+
+}  // namespace
+
+market::market(market_options options) : options_(std::move(options)) {
+  if (!parse_date(options_.default_day)) {
+    throw std::invalid_argument("market_options::default_day must be YYYY-MM-DD");
+  }
+  if (options_.ticks_per_day < 1 || options_.ticks_per_day > 1'000'000) {
+    throw std::invalid_argument("market_options::ticks_per_day must be 1..1000000");
+  }
+}
+
+response market::answer(std::string_view target) const {
+  const auto parsed = boost::urls::parse_origin_form(target);
+  if (!parsed) return error_response(400, target, "malformed request target");
+  const boost::urls::url_view url = *parsed;
+  std::vector<std::string> segs;
+  for (auto seg : url.segments()) segs.push_back(seg);
+  try {
+    if (segs.size() == 9 && segs[0] == "v2" && segs[1] == "aggs" && segs[2] == "ticker" &&
+        segs[4] == "range") {
+      return aggregates(options_, target, url, segs);
+    }
+    if (segs.size() == 3 && segs[0] == "v3" && (segs[1] == "trades" || segs[1] == "quotes")) {
+      return ticks(options_, target, url, segs[2], segs[1] == "trades");
+    }
+  } catch (const bad_request& e) {
+    return error_response(400, target, e.what());
+  }
+  return error_response(404, target, "Not Found: no such route in the mock");
+}
+
+}  // namespace massive::mock
