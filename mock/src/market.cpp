@@ -410,29 +410,56 @@ struct tick_clock {
   static constexpr int64_t session_open = (14 * 3600 + 30 * 60) * 1'000'000'000LL;
   static constexpr int64_t session_length = 6 * 3600 + 30 * 60;  // seconds
   int64_t spacing() const { return session_length * 1'000'000'000LL / per_day; }
-  int64_t at(int64_t day_start, int64_t k) const { return day_start + session_open + k * spacing(); }
+  int64_t at(int64_t day_start, int64_t k) const {
+    return day_start + session_open + k * spacing();
+  }
 };
 
 struct tick {
-  int64_t day_start;
-  int64_t index;
+  int64_t index;  // within its day
   int64_t sip;
 };
 
-std::vector<tick> ticks_in(const ns_range& r, const tick_clock& clock) {
-  constexpr int64_t ns_per_day = 86'400'000'000'000;
-  std::vector<tick> out;
-  if (r.begin >= r.end) return out;
-  int64_t day_start = r.begin - ((r.begin % ns_per_day) + ns_per_day) % ns_per_day;
-  for (; day_start < r.end; day_start += ns_per_day) {
-    if (!is_weekday(sys_days{days{day_start / ns_per_day}})) continue;
-    for (int64_t k = 0; k < clock.per_day; ++k) {
-      const int64_t sip = clock.at(day_start, k);
-      if (sip >= r.begin && sip < r.end) out.push_back({day_start, k, sip});
+// The ticks inside a range, addressed by position without materialising them: a range covers
+// whole spans of slots on each weekday it touches.
+class tick_range {
+ public:
+  tick_range(const ns_range& r, const tick_clock& clock) : clock_(clock) {
+    constexpr int64_t ns_per_day = 86'400'000'000'000;
+    if (r.begin >= r.end) return;
+    int64_t day_start = r.begin - ((r.begin % ns_per_day) + ns_per_day) % ns_per_day;
+    for (; day_start < r.end; day_start += ns_per_day) {
+      if (!is_weekday(sys_days{days{day_start / ns_per_day}})) continue;
+      // Slots k with begin <= at(k) < end.
+      const int64_t open = day_start + tick_clock::session_open;
+      const int64_t step = clock.spacing();
+      const int64_t first = r.begin <= open ? 0 : (r.begin - open + step - 1) / step;
+      const int64_t past = r.end <= open ? 0 : (r.end - open + step - 1) / step;
+      const int64_t from = std::min(first, clock.per_day), to = std::min(past, clock.per_day);
+      if (to > from) {
+        spans_.push_back({day_start, from, to - from});
+        size_ += to - from;
+      }
     }
   }
-  return out;
-}
+  int64_t size() const { return size_; }
+  // The i-th tick in ascending time.
+  tick at(int64_t i) const {
+    for (const auto& span : spans_) {
+      if (i < span.count) return {span.first + i, clock_.at(span.day_start, span.first + i)};
+      i -= span.count;
+    }
+    throw std::out_of_range("tick index");
+  }
+
+ private:
+  struct span {
+    int64_t day_start, first, count;
+  };
+  tick_clock clock_;
+  std::vector<span> spans_;
+  int64_t size_ = 0;
+};
 
 response ticks(const market_options& options, std::string_view target,
                const boost::urls::url_view& url, const std::string& ticker, bool trades) {
@@ -440,10 +467,10 @@ response ticks(const market_options& options, std::string_view target,
   const int64_t limit = q.limit(1'000);
   const bool descending = q.descending(true);
   const tick_clock clock{options.ticks_per_day};
-  std::vector<tick> all = ticks_in(requested_range(q, options), clock);
-  if (descending) std::reverse(all.begin(), all.end());
-  const auto first = std::min<std::size_t>(static_cast<std::size_t>(q.offset), all.size());
-  const auto last = std::min<std::size_t>(first + static_cast<std::size_t>(limit), all.size());
+  const tick_range all(requested_range(q, options), clock);
+  const auto total = static_cast<std::size_t>(all.size());
+  const auto first = std::min<std::size_t>(static_cast<std::size_t>(q.offset), total);
+  const auto last = std::min<std::size_t>(first + static_cast<std::size_t>(limit), total);
   const uint64_t th = hash_text(ticker);
   const std::string path = std::string(url.encoded_path());
 
@@ -451,7 +478,7 @@ response ticks(const market_options& options, std::string_view target,
   body.reserve((last - first) * 260 + 512);
   json_writer w{body};
   w.raw("{");
-  if (last < all.size()) {
+  if (last < total) {
     w.key("next_url");
     w.string(options.base_url + path + "?cursor=" + q.cursor(static_cast<int64_t>(last)));
     w.raw(",");
@@ -462,7 +489,7 @@ response ticks(const market_options& options, std::string_view target,
   w.key("results");
   w.raw("[");
   for (std::size_t i = first; i < last; ++i) {
-    const tick& t = all[i];
+    const tick t = all.at(static_cast<int64_t>(descending ? total - 1 - i : i));
     const uint64_t h = mix(th ^ static_cast<uint64_t>(t.sip));
     const double level = price_at(th, t.sip / 1'000'000);
     const int64_t participant = t.sip - 1'000 - static_cast<int64_t>(mix(h + 1) % 400'000);
