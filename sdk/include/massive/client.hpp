@@ -1,0 +1,86 @@
+// The user-facing client: one per API key and base URL, on the user's executor. Endpoints are
+// reached through groups (client.stocks(), ...), each declared in its own header so that a
+// translation unit compiles only the groups it uses.
+#pragma once
+
+#include "massive/cursor.hpp"
+#include "massive/decoder.hpp"
+#include "massive/http_client.hpp"
+#include "massive/options.hpp"
+#include "massive/page.hpp"
+
+#include <boost/asio/append.hpp>
+#include <boost/asio/associated_cancellation_slot.hpp>
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/bind_executor.hpp>
+
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace massive {
+
+class stocks_group;
+
+/// Thread-safety: as http_client. A client may be shared by any number of calls and threads;
+/// each cursor is used by one caller at a time.
+class client {
+ public:
+  using executor_type = boost::asio::any_io_executor;
+
+  /// Throws transport_error(errc::invalid_option) naming an invalid option.
+  client(executor_type executor, options opts = {});
+
+  executor_type get_executor() const noexcept { return http_.get_executor(); }
+
+  /// Stock endpoints; defined in <massive/stocks.hpp>. Navigation allocates nothing.
+  stocks_group stocks() noexcept;
+
+  /// The transport, for requests the generated endpoints do not cover.
+  http_client& transport() noexcept { return http_; }
+  /// Where every page's memory comes from; shared by all calls of this client.
+  const std::shared_ptr<page_pool>& pool() const noexcept { return pool_; }
+
+  /// GETs `target` (origin-form, or an absolute URL of the base's origin) and decodes its body
+  /// into one page. Completion: void(std::exception_ptr, page<T>); failures are api_error,
+  /// transport_error or decode_error. Cancellation: as http_client::async_get (terminal; the
+  /// connection is closed and no page is produced).
+  template <class T, class Token = default_token>
+  auto fetch(std::string target, payload_shape shape, Token&& token = {}) {
+    return boost::asio::async_initiate<Token, void(std::exception_ptr, page<T>)>(
+        [this](auto handler, std::string target, payload_shape shape) {
+          auto decoder = std::make_unique<page_decoder<T>>(pool_, shape);
+          body_sink& sink = *decoder;
+          auto slot = boost::asio::get_associated_cancellation_slot(handler);
+          auto executor = boost::asio::get_associated_executor(handler, get_executor());
+          http_.async_get(
+              target, sink,
+              boost::asio::bind_cancellation_slot(
+                  slot, boost::asio::bind_executor(
+                            executor, [decoder = std::move(decoder), handler = std::move(handler)](
+                                          std::exception_ptr failure, response_info) mutable {
+                              if (failure) {
+                                std::move(handler)(failure, page<T>{});
+                              } else {
+                                std::move(handler)(nullptr, decoder->take());
+                              }
+                            })));
+        },
+        token, std::move(target), shape);
+  }
+
+  /// A lazy traversal starting at `first_target`: nothing is sent before the first next().
+  template <class T>
+  cursor<T> traverse(std::string first_target, payload_shape shape, traversal_options opts = {}) {
+    return cursor<T>(http_, pool_, std::move(first_target), shape, opts);
+  }
+
+ private:
+  std::shared_ptr<page_pool> pool_;
+  http_client http_;
+};
+
+}  // namespace massive
