@@ -43,6 +43,9 @@ class engine_arm {
  public:
   page<agg> aggs(const body& b);
   page<trade> trades(const body& b);
+  /// Pool memory written for the first time so far: what the engine allocates outside
+  /// operator new (page_pool_stats::bytes_touched).
+  std::uint64_t pool_bytes_touched() const { return pool_->stats().bytes_touched; }
 
  private:
   template <class T>

@@ -1,0 +1,91 @@
+// The checksum every end-to-end client computes over the rows it decoded, so that the
+// benchmark refuses to compare clients that did not read the same values. Each row's fields
+// are mixed bit for bit (a price that rounds differently changes it) and the rows are summed,
+// so the digest is exact and does not depend on how a client groups rows into pages.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <span>
+#include <string_view>
+
+#include <sys/resource.h>
+
+namespace massive::bench::e2e {
+
+class row_hasher {
+ public:
+  row_hasher& add(std::uint64_t v) noexcept {
+    state_ = (state_ ^ v) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+    state_ ^= state_ >> 29;
+    return *this;
+  }
+  row_hasher& add(std::int64_t v) noexcept { return add(static_cast<std::uint64_t>(v)); }
+  row_hasher& add(double v) noexcept { return add(std::bit_cast<std::uint64_t>(v)); }
+  row_hasher& add(std::string_view s) noexcept {
+    add(static_cast<std::uint64_t>(s.size()));
+    for (char c : s) add(static_cast<std::uint64_t>(static_cast<unsigned char>(c)));
+    return *this;
+  }
+  std::uint64_t value() const noexcept { return state_; }
+
+ private:
+  std::uint64_t state_ = 0xcbf29ce484222325ULL;
+};
+
+struct digest {
+  std::uint64_t rows = 0;
+  std::uint64_t hash = 0;
+
+  void add(const row_hasher& row) noexcept {
+    ++rows;
+    std::uint64_t z = row.value() + 0x9e3779b97f4a7c15ULL;  // splitmix64 finaliser
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    hash += z ^ (z >> 31);
+  }
+};
+
+/// The fields every client reads from an aggregate row: v vw o c h l t n.
+inline row_hasher agg_row(double volume, double vwap, double open, double close, double high,
+                          double low, std::int64_t t, std::int64_t n) noexcept {
+  row_hasher h;
+  h.add(volume).add(vwap).add(open).add(close).add(high).add(low).add(t).add(n);
+  return h;
+}
+
+/// The fields of a trade row but its conditions, which are added one by one after it:
+/// exchange id participant_timestamp price sequence_number sip_timestamp size tape.
+inline row_hasher trade_row(std::int64_t exchange, std::string_view id,
+                            std::int64_t participant_timestamp, double price,
+                            std::int64_t sequence_number, std::int64_t sip_timestamp, double size,
+                            std::int64_t tape) noexcept {
+  row_hasher h;
+  h.add(exchange).add(id).add(participant_timestamp).add(price).add(sequence_number);
+  h.add(sip_timestamp).add(size).add(tape);
+  return h;
+}
+
+inline row_hasher& add_conditions(row_hasher& h, std::span<const std::int32_t> codes) noexcept {
+  h.add(static_cast<std::uint64_t>(codes.size()));
+  for (auto c : codes) h.add(static_cast<std::int64_t>(c));
+  return h;
+}
+
+/// This process's peak resident set so far, KiB.
+inline long peak_rss_kib() noexcept {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+/// The line every client ends with, which scripts/bench-e2e.sh reads.
+inline void print_result(const digest& d, std::uint64_t pages, long rss_after_two_pages_kib,
+                         long rss_kib) {
+  std::printf("rows=%llu pages=%llu hash=%016llx rss_after_2_pages_kib=%ld rss_kib=%ld\n",
+              static_cast<unsigned long long>(d.rows), static_cast<unsigned long long>(pages),
+              static_cast<unsigned long long>(d.hash), rss_after_two_pages_kib, rss_kib);
+}
+
+}  // namespace massive::bench::e2e

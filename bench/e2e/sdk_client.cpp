@@ -1,0 +1,74 @@
+// Client (a) of the end-to-end benchmark: this SDK traversing a page chain, one page in
+// memory at a time, as the README shows it.
+//
+//   massive_e2e_sdk <aggs|trades> <base_url> <ca_file> <first_target> <gzip: 0|1>
+//
+// Prints the digest line of digest.hpp. A linked binary of its own, so that its peak RSS
+// carries neither libcurl nor nlohmann::json.
+#include "model_digest.hpp"
+
+#include <massive/client.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <string_view>
+
+namespace {
+
+namespace asio = boost::asio;
+namespace e2e = massive::bench::e2e;
+
+struct outcome {
+  e2e::digest digest;
+  std::uint64_t pages = 0;
+  long rss_after_two_pages_kib = 0;
+};
+
+template <class Row>
+asio::awaitable<void> traverse(massive::client& client, std::string first_target, outcome& out) {
+  auto cursor = client.traverse<Row>(std::move(first_target), massive::payload_shape::results_array);
+  // The page is dropped at the end of each iteration, before the next one is requested.
+  while (auto page = co_await cursor.next()) {
+    e2e::add_rows(out.digest, page->rows());
+    if (++out.pages == 2) out.rss_after_two_pages_kib = e2e::peak_rss_kib();
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  if (argc != 6) {
+    std::fprintf(stderr, "usage: %s <aggs|trades> <base_url> <ca_file> <first_target> <0|1>\n",
+                 argv[0]);
+    return 2;
+  }
+  const std::string_view workload = argv[1];
+  if (workload != "aggs" && workload != "trades") {
+    std::fprintf(stderr, "unknown workload: %s\n", argv[1]);
+    return 2;
+  }
+  asio::io_context io;
+  massive::client client{io.get_executor(), massive::options{.api_key = "bench",
+                                                             .base_url = argv[2],
+                                                             .ca_file = argv[3],
+                                                             .gzip = std::string_view(argv[5]) == "1"}};
+  outcome out;
+  std::exception_ptr failure;
+  auto done = [&](std::exception_ptr e) { failure = e; };
+  if (workload == "aggs") {
+    asio::co_spawn(io, traverse<massive::agg>(client, argv[4], out), done);
+  } else {
+    asio::co_spawn(io, traverse<massive::trade>(client, argv[4], out), done);
+  }
+  io.run();
+  if (failure) std::rethrow_exception(failure);
+  e2e::print_result(out.digest, out.pages, out.rss_after_two_pages_kib, e2e::peak_rss_kib());
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "massive_e2e_sdk: %s\n", e.what());
+  return 1;
+}
