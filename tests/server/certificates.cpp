@@ -8,6 +8,7 @@
 #include <openssl/x509v3.h>
 
 #include <atomic>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -104,6 +105,15 @@ x509_ptr make_certificate(EVP_PKEY* key, std::string_view common_name, const sub
 }
 
 }  // namespace
+
+std::string ca_directory_file_name(std::string_view certificate_pem) {
+  bio_ptr bio(BIO_new_mem_buf(certificate_pem.data(), static_cast<int>(certificate_pem.size())));
+  x509_ptr cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
+  check(cert != nullptr, "reading the certificate");
+  char name[32];
+  std::snprintf(name, sizeof name, "%08lx.0", X509_subject_name_hash(cert.get()));
+  return name;
+}
 
 subject_names loopback_names() { return {{"localhost"}, {"127.0.0.1"}}; }
 

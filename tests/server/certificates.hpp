@@ -26,6 +26,9 @@ subject_names loopback_names();
 /// A self-signed certificate (its own trust anchor) for `names`.
 pem_pair make_self_signed(const subject_names& names, std::string_view common_name = "massive test");
 
+/// The name under which OpenSSL looks a certificate up in a CA directory: "<subject hash>.0".
+std::string ca_directory_file_name(std::string_view certificate_pem);
+
 /// A CA that issues leaf certificates; a second instance is an untrusted CA.
 class certificate_authority {
  public:

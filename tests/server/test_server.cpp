@@ -16,6 +16,8 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/status.hpp>
 
+#include <openssl/ssl.h>
+
 #include <algorithm>
 #include <cctype>
 #include <deque>
@@ -136,8 +138,10 @@ struct test_server::impl {
       auto [ec] = co_await stream.async_handshake(asio::ssl::stream_base::server, as_tuple(use_awaitable));
       if (ec) co_return;
       {
+        const char* sni = SSL_get_servername(stream.native_handle(), TLSEXT_NAMETYPE_host_name);
         std::lock_guard lock(mutex);
         ++handshakes;
+        sni_names.emplace_back(sni != nullptr ? sni : "");
       }
       co_await serve(stream, stream.next_layer(), id);
     } else {
@@ -276,6 +280,7 @@ struct test_server::impl {
   std::deque<reply> queue;
   std::vector<recorded_request> requests;
   std::size_t handshakes = 0;
+  std::vector<std::string> sni_names;
   std::size_t accepted = 0;
   std::size_t open = 0;
   std::size_t max_open = 0;
@@ -319,6 +324,11 @@ std::size_t test_server::request_count() const {
 std::size_t test_server::tls_handshakes() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->handshakes;
+}
+
+std::vector<std::string> test_server::server_names() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->sni_names;
 }
 
 std::size_t test_server::connections_accepted() const {

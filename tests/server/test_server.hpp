@@ -91,6 +91,8 @@ class test_server {
   std::vector<recorded_request> requests() const;
   std::size_t request_count() const;
   std::size_t tls_handshakes() const;
+  /// The SNI host name of each completed handshake, in order ("" when none was sent).
+  std::vector<std::string> server_names() const;
   std::size_t connections_accepted() const;
   std::size_t max_concurrent_connections() const;
   std::size_t open_connections() const;

@@ -87,3 +87,30 @@ TEST_CASE("the system trust store does not trust the test server") {
   opts.ca_file.clear();
   handshake_failure(s, opts);
 }
+
+TEST_CASE("SNI carries the host name, never an IP address") {
+  trusted_server s;
+  asio::io_context io;
+  auto opts = client_options(s);
+  for (const std::string& base : {s.server.base_url(), "https://localhost:" + std::to_string(s.server.port())}) {
+    opts.base_url = base;
+    massive::http_client client(io.get_executor(), opts);
+    collecting_sink sink;
+    REQUIRE(get(client, io, "/x", sink).ok());
+  }
+  CHECK(s.server.server_names() == std::vector<std::string>{"", "localhost"});
+}
+
+TEST_CASE("a CA directory in c_rehash layout is a trust store") {
+  certificate_authority ca("directory CA");
+  trusted_server s(server_options{.identity = ca.issue(loopback_names())});
+  temp_directory store;
+  store.write(ca_directory_file_name(ca.certificate_pem()), ca.certificate_pem());
+  auto opts = client_options(s);
+  opts.ca_file.clear();
+  opts.ca_directory = store.path().string();
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), opts);
+  collecting_sink sink;
+  CHECK(get(client, io, "/x", sink).ok());
+}
