@@ -214,3 +214,18 @@ TEST_CASE("a thread_pool with several threads: concurrent calls from several thr
   CHECK(s.server.connections_accepted() <= 3);
   pool.join();
 }
+
+TEST_CASE("a trace hook that throws does not fail the call") {
+  trusted_server s;
+  asio::io_context io;
+  auto opts = client_options(s);
+  int calls = 0;
+  opts.trace = [&calls](const massive::trace_event&) {
+    ++calls;
+    throw std::runtime_error("logger down");
+  };
+  massive::http_client client(io.get_executor(), opts);
+  collecting_sink sink;
+  CHECK(get(client, io, "/x", sink).ok());
+  CHECK(calls == 1);
+}

@@ -188,3 +188,23 @@ TEST_CASE("request heads: bearer by default, apiKey once under the query scheme"
     CHECK(s.server.requests().at(0).target == "/proxy/v3/x");
   }
 }
+
+TEST_CASE("a peer that accepts TCP but never answers the TLS handshake: connect_timeout, then the deadline") {
+  asio::io_context io;
+  // Never accepts: the kernel completes the TCP handshake from the backlog, nobody speaks TLS.
+  asio::ip::tcp::acceptor silent(io, {asio::ip::make_address("127.0.0.1"), 0});
+  const auto base = "https://127.0.0.1:" + std::to_string(silent.local_endpoint().port());
+  collecting_sink sink;
+  SUBCASE("connect_timeout first") {
+    massive::http_client client(io.get_executor(), {.api_key = std::string(test_api_key), .base_url = base,
+                                                    .connect_timeout = 200ms, .request_timeout = 10s});
+    const auto o = get(client, io, "/x", sink);
+    CHECK(transport_code(o) == massive::errc::connect_failed);
+    CHECK(std::string(error_as<massive::transport_error>(o).what()).find("within 200 ms") != std::string::npos);
+  }
+  SUBCASE("request deadline first") {
+    massive::http_client client(io.get_executor(), {.api_key = std::string(test_api_key), .base_url = base,
+                                                    .connect_timeout = 10s, .request_timeout = 200ms});
+    CHECK(transport_code(get(client, io, "/x", sink)) == massive::errc::deadline_exceeded);
+  }
+}
