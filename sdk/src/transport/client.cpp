@@ -31,7 +31,11 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include <cctype>
+#include <mutex>
+#include <optional>
 #include <random>
+#include <span>
 
 namespace massive::detail {
 
