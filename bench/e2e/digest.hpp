@@ -5,12 +5,11 @@
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <span>
 #include <string_view>
-
-#include <sys/resource.h>
 
 namespace massive::bench::e2e {
 
@@ -73,19 +72,28 @@ inline row_hasher& add_conditions(row_hasher& h, std::span<const std::int32_t> c
   return h;
 }
 
-/// This process's peak resident set so far, KiB.
-inline long peak_rss_kib() noexcept {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
+/// This process's peak resident set so far, KiB: VmHWM, the high-water mark of this image's
+/// memory. Not getrusage's ru_maxrss, which on Linux also carries the RSS the process had
+/// before exec (a Python parent's, when forked from one).
+inline long peak_rss_kib() {
+  std::FILE* status = std::fopen("/proc/self/status", "r");
+  if (status == nullptr) return -1;
+  char line[256];
+  long kib = -1;
+  while (std::fgets(line, sizeof line, status) != nullptr) {
+    if (std::sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
+  }
+  std::fclose(status);
+  return kib;
 }
 
 /// The line every client ends with, which scripts/bench-e2e.sh reads.
-inline void print_result(const digest& d, std::uint64_t pages, long rss_after_two_pages_kib,
-                         long rss_kib) {
-  std::printf("rows=%llu pages=%llu hash=%016llx rss_after_2_pages_kib=%ld rss_kib=%ld\n",
+/// `row_bytes` is the size of the struct a row is decoded into.
+inline void print_result(const digest& d, std::uint64_t pages, std::size_t row_bytes,
+                         long rss_after_two_pages_kib, long rss_kib) {
+  std::printf("rows=%llu pages=%llu hash=%016llx row_bytes=%zu rss_after_2_pages_kib=%ld rss_kib=%ld\n",
               static_cast<unsigned long long>(d.rows), static_cast<unsigned long long>(pages),
-              static_cast<unsigned long long>(d.hash), rss_after_two_pages_kib, rss_kib);
+              static_cast<unsigned long long>(d.hash), row_bytes, rss_after_two_pages_kib, rss_kib);
 }
 
 }  // namespace massive::bench::e2e

@@ -251,7 +251,7 @@ void run(Reader& reader, const char* ca_file, bool gzip, std::string url) {
     if (++pages == 2) rss_after_two_pages_kib = e2e::peak_rss_kib();
     url.swap(next_url);
   }
-  e2e::print_result(digest, pages, rss_after_two_pages_kib, e2e::peak_rss_kib());
+  e2e::print_result(digest, pages, sizeof(Row), rss_after_two_pages_kib, e2e::peak_rss_kib());
 }
 
 template <class Reader>

@@ -24,12 +24,14 @@ namespace e2e = massive::bench::e2e;
 
 struct outcome {
   e2e::digest digest;
+  std::size_t row_bytes = 0;
   std::uint64_t pages = 0;
   long rss_after_two_pages_kib = 0;
 };
 
 template <class Row>
 asio::awaitable<void> traverse(massive::client& client, std::string first_target, outcome& out) {
+  out.row_bytes = sizeof(Row);
   auto cursor = client.traverse<Row>(std::move(first_target), massive::payload_shape::results_array);
   // The page is dropped at the end of each iteration, before the next one is requested.
   while (auto page = co_await cursor.next()) {
@@ -66,7 +68,7 @@ int main(int argc, char** argv) try {
   }
   io.run();
   if (failure) std::rethrow_exception(failure);
-  e2e::print_result(out.digest, out.pages, out.rss_after_two_pages_kib, e2e::peak_rss_kib());
+  e2e::print_result(out.digest, out.pages, out.row_bytes, out.rss_after_two_pages_kib, e2e::peak_rss_kib());
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "massive_e2e_sdk: %s\n", e.what());

@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# End-to-end benchmark over loopback HTTPS (issue 5, item 7): the SDK's client against curl
+# (the transfer floor), libcurl + simdjson and libcurl + nlohmann::json, traversing the same
+# page chains (20 pages x 50,000 aggregates, 10 pages x 50,000 trades) served by Debian's
+# nginx, with gzip off and on. Prints one table and the ratios the targets are stated in
+# (docs/performance.md, "End to end over loopback HTTPS").
+#
+#   scripts/bench-e2e.sh
+#
+# Environment: BUILD_DIR (default build-e2e), RUNS (timed runs per client and workload,
+# default 3), E2E_BIN (a directory holding already built massive_e2e_* binaries: skips the
+# build), KEEP=1 (keep the temporary directory: fixtures, nginx config and log).
+#
+# Everything runs on 127.0.0.1: nginx is started by this script as an unprivileged-port
+# instance with its own config, certificate and fixtures in a temporary directory, and is
+# stopped on exit. Exits non-zero if any client fails or disagrees on the rows it read.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${BUILD_DIR:-$root/build-e2e}"
+runs="${RUNS:-3}"
+
+for tool in nginx openssl curl python3 /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "bench-e2e: $tool not found (scripts/install-deps.sh)" >&2; exit 1; }
+done
+
+if [ -n "${E2E_BIN:-}" ]; then
+  bin="$E2E_BIN"
+else
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_TESTS=OFF -DMASSIVE_BUILD_SAMPLES=OFF >/dev/null
+  cmake --build "$build" -j2 --target massive_e2e
+  bin="$build/bench/e2e"
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/massive-e2e.XXXXXX")"
+nginx_pid=""
+cleanup() {
+  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
+    kill -TERM "$nginx_pid"
+    for _ in $(seq 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+  if [ "${KEEP:-0}" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+origin="https://127.0.0.1:$port"
+
+# A throw-away self-signed certificate for 127.0.0.1: every client trusts exactly this one.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+  -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+  -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+
+echo "writing fixtures to $work" >&2
+"$bin/massive_e2e_fixtures" "$work" "$origin"
+# Run as root, nginx's workers become nobody, who must be able to read the fixtures.
+chmod a+x "$work"
+chmod -R a+rX "$work/www"
+
+mkdir -p "$work/temp"
+cat >"$work/nginx.conf" <<EOF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/error.log warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  server_tokens off;
+  client_body_temp_path $work/temp/body;
+  proxy_temp_path $work/temp/proxy;
+  fastcgi_temp_path $work/temp/fastcgi;
+  uwsgi_temp_path $work/temp/uwsgi;
+  scgi_temp_path $work/temp/scgi;
+  types {}
+  default_type application/json;
+  keepalive_timeout 60s;
+  keepalive_requests 100000;
+  # Pages share their path and differ by ?cursor=, as the API's do: the cursor names the file.
+  map \$arg_cursor \$page {
+    "" first;
+    "~^[A-Za-z0-9_-]+\$" \$arg_cursor;
+    default invalid;
+  }
+  server {
+    listen 127.0.0.1:$port ssl;
+    ssl_certificate $work/cert.pem;
+    ssl_certificate_key $work/key.pem;
+    root $work/www;
+    # Clients asking for gzip get the .gz written beside each page: nginx spends no CPU on it.
+    gzip_static on;
+    location / { try_files \$uri/\$page.json =404; }
+  }
+}
+EOF
+nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
+for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
+nginx_pid="$(cat "$work/nginx.pid")"
+
+python3 - "$work" "$origin" "$bin" "$runs" <<'PY'
+import json, os, statistics, subprocess, sys, time
+
+work, origin, bin_dir, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+cert = os.path.join(work, "cert.pem")
+manifest = json.load(open(os.path.join(work, "manifest.json")))
+
+def curl_command(chain, gzip):
+    cmd = ["curl", "-sS", "--fail", "--cacert", cert, "-H", "Authorization: Bearer bench",
+           "-w", "%{http_code} %{size_download} %{num_connects}\\n"]
+    if gzip:
+        cmd.append("--compressed")
+    for url in chain["urls"]:
+        cmd += [url, "-o", "/dev/null"]
+    return cmd
+
+clients = {
+    "massive": lambda w, c, g: [f"{bin_dir}/massive_e2e_sdk", w, origin, cert, c["first_target"], str(int(g))],
+    "curl": lambda w, c, g: curl_command(c, g),
+    "libcurl+simdjson": lambda w, c, g: [f"{bin_dir}/massive_e2e_libcurl", "simdjson", w, origin, cert, c["first_target"], str(int(g))],
+    "libcurl+nlohmann": lambda w, c, g: [f"{bin_dir}/massive_e2e_libcurl", "nlohmann", w, origin, cert, c["first_target"], str(int(g))],
+}
+
+def run(cmd):
+    """Wall time, the child's peak RSS and what it printed. The peak comes from GNU time, which
+    forks the client from its own small image: a client forked from this Python process would
+    report Python's RSS as its own, since Linux's ru_maxrss survives exec."""
+    rss_file = os.path.join(work, "rss")
+    out = open(os.path.join(work, "out"), "w+")
+    err = open(os.path.join(work, "err"), "w+")
+    start = time.perf_counter()
+    code = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd,
+                          stdout=out, stderr=err).returncode
+    seconds = time.perf_counter() - start
+    out.seek(0)
+    err.seek(0)
+    rss = int(open(rss_file).read().split()[-1])
+    return seconds, rss, code, out.read(), err.read()
+
+def verify(client, chain, gzip, code, stdout, stderr):
+    """The checksum column, or an error message."""
+    if code != 0:
+        return None, f"exit {code}: {stderr.strip()[:300]}"
+    if client == "curl":
+        lines = [l.split() for l in stdout.splitlines() if l.strip()]
+        got = sum(int(l[1]) for l in lines)
+        want = chain["gzip_bytes" if gzip else "body_bytes"]
+        connects = sum(int(l[2]) for l in lines)
+        if any(l[0] != "200" for l in lines) or len(lines) != chain["pages"] or got != want:
+            return None, f"curl moved {got} bytes in {len(lines)} transfers, expected {want} in {chain['pages']}"
+        if connects != 1:
+            return None, f"curl opened {connects} connections, expected 1 (keep-alive)"
+        return f"{got} B ok", None
+    fields = dict(kv.split("=", 1) for kv in stdout.split())
+    got = f"{fields['rows']}:{fields['hash']}"
+    want = f"{chain['rows']}:{chain['hash']}"
+    if got != want or int(fields["pages"]) != chain["pages"]:
+        return None, f"digest {got} over {fields['pages']} pages, expected {want} over {chain['pages']}"
+    return fields["hash"], None
+
+# Warm-up: nginx's first reads of each file, and the connection path, stay out of the figures.
+for workload, chain in manifest.items():
+    for gzip in (False, True):
+        run(curl_command(chain, gzip))
+
+results = {}  # (client, workload, gzip) -> list of (seconds, rss_kib, fields)
+failures = []
+for _ in range(runs):
+    for workload, chain in manifest.items():
+        for gzip in (False, True):
+            for client, command in clients.items():
+                seconds, rss, code, out, err = run(command(workload, chain, gzip))
+                check, problem = verify(client, chain, gzip, code, out, err)
+                key = (client, workload, gzip)
+                if problem:
+                    failures.append(f"{client} {workload} gzip={'on' if gzip else 'off'}: {problem}")
+                    continue
+                fields = {} if client == "curl" else dict(kv.split("=", 1) for kv in out.split())
+                results.setdefault(key, []).append((seconds, rss, fields, check))
+
+def mib(kib):
+    return kib / 1024
+
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+nginx_version = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip().split("/")[-1]
+curl_version = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
+print(f"machine: {cpu}, {os.cpu_count()} cores (shared with other builds); nginx {nginx_version}, "
+      f"curl {curl_version}, TLS over loopback; median of {runs} runs, wall time of each process, peak RSS by GNU time; "
+      f"load average {os.getloadavg()[0]:.2f} at the end")
+print()
+print(f"{'client':17} {'workload':14} {'gzip':4} {'rows':>9} {'median s':>9} {'rows/s':>11} "
+      f"{'MB/s':>7} {'peak RSS':>10}  checksum")
+summary = {}
+for (client, workload, gzip), samples in results.items():
+    chain = manifest[workload]
+    median = statistics.median(s[0] for s in samples)
+    peak = max(s[1] for s in samples)
+    rows_per_s = chain["rows"] / median
+    mb_per_s = chain["body_bytes"] / 1e6 / median
+    summary[(client, workload, gzip)] = (rows_per_s, mb_per_s, peak, samples)
+    label = f"{workload} {chain['pages']}x{chain['rows'] // chain['pages'] // 1000}k"
+    print(f"{client:17} {label:14} {'on' if gzip else 'off':4} {chain['rows']:9,} {median:9.3f} "
+          f"{rows_per_s:11,.0f} {mb_per_s:7.0f} {mib(peak):6.1f} MiB  {samples[0][3]}")
+
+print()
+print(f"{'ratio (rows/s, median)':48} {'value':>7} {'target':>7}  status")
+for workload in manifest:
+    for gzip in (False, True):
+        mine = summary.get(("massive", workload, gzip))
+        if not mine:
+            continue
+        for other, target in (("libcurl+simdjson", 1.3), ("libcurl+nlohmann", 6.0), ("curl", None)):
+            theirs = summary.get((other, workload, gzip))
+            if not theirs:
+                continue
+            ratio = mine[0] / theirs[0]
+            if target is None:
+                status, target_text = "(the transfer floor: reported)", "-"
+            elif gzip:
+                status, target_text = "(not a target)", f"{target:.1f}"
+            else:
+                status, target_text = ("met" if ratio >= target else "MISSED"), f"{target:.1f}"
+            name = f"{workload} gzip {'on' if gzip else 'off'}: massive / {other}"
+            print(f"{name:48} {ratio:7.2f} {target_text:>7}  {status}")
+
+print()
+for workload, chain in manifest.items():
+    for gzip in (False, True):
+        mine = summary.get(("massive", workload, gzip))
+        if not mine:
+            continue
+        fields = mine[3][0][2]
+        per_page = chain["rows"] // chain["pages"]
+        ceiling = per_page * int(fields["row_bytes"]) + 8 * 1024 * 1024
+        after_two = max(int(s[2]["rss_after_2_pages_kib"]) for s in mine[3])
+        status = "met" if mine[2] * 1024 <= ceiling else "MISSED"
+        print(f"massive peak RSS, {workload} gzip {'on' if gzip else 'off'}: {mib(mine[2]):.1f} MiB "
+              f"(after 2 pages {mib(after_two):.1f}, after {chain['pages']} {mib(mine[2]):.1f}); "
+              f"ceiling one page of rows ({per_page:,} x {fields['row_bytes']} B) + 8 MiB = "
+              f"{ceiling / 2**20:.1f} MiB: {status}")
+
+if failures:
+    print()
+    for f in failures:
+        print("FAILED:", f)
+    sys.exit(1)
+PY
