@@ -10,10 +10,13 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <exception>
+#include <type_traits>
 #include <string>
 #include <utility>
 
@@ -41,18 +44,23 @@ std::span<const T> rows_of(std::span<const T> r) {
   return r;
 }
 
-std::uint64_t nothing_outside_operator_new() { return 0; }
-
 // Times `decode` (one whole body per iteration, its result destroyed each time) and reports
 // rows/s, bytes/s and the memory allocated per iteration once warm: through operator new,
 // and for the engine also the pool memory touched afresh (`touched`), which operator new
 // never sees.
-template <class Decode, class Touched = decltype(&nothing_outside_operator_new)>
-void measure(benchmark::State& state, const body& b, Decode decode,
-             Touched touched = &nothing_outside_operator_new) {
+template <class Decode, class Touched = std::nullptr_t>
+void measure(benchmark::State& state, const body& b, Decode decode, Touched touched = nullptr) {
+  constexpr bool has_pool = !std::is_same_v<Touched, std::nullptr_t>;
+  const auto pool_bytes = [&]() -> std::uint64_t {
+    if constexpr (has_pool) {
+      return touched();
+    } else {
+      return 0;
+    }
+  };
   benchmark::DoNotOptimize(decode());  // warm: parser capacity, pool, arena
   const allocation_totals before = allocated_on_this_thread();
-  const std::uint64_t touched_before = touched();
+  const std::uint64_t touched_before = pool_bytes();
   for (auto _ : state) {
     auto result = decode();
     benchmark::DoNotOptimize(result);
@@ -60,8 +68,10 @@ void measure(benchmark::State& state, const body& b, Decode decode,
   }
   const allocation_totals after = allocated_on_this_thread();
   const auto iterations = static_cast<double>(state.iterations());
-  state.counters["pool_bytes_touched_per_iter"] =
-      benchmark::Counter(static_cast<double>(touched() - touched_before) / iterations);
+  if (has_pool) {
+    state.counters["pool_bytes_touched_per_iter"] =
+        benchmark::Counter(static_cast<double>(pool_bytes() - touched_before) / iterations);
+  }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(b.rows));
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(b.text.size()));
   state.counters["alloc_bytes_per_iter"] =

@@ -87,13 +87,27 @@ inline long peak_rss_kib() {
   return kib;
 }
 
+/// What a client reports: the rows it read and its memory at three points (KiB, VmHWM).
+struct report {
+  digest rows;
+  std::uint64_t pages = 0;
+  std::size_t row_bytes = 0;        ///< size of the struct a row is decoded into
+  long rss_at_start_kib = peak_rss_kib();  ///< libraries loaded, nothing done yet
+  long rss_after_two_pages_kib = 0;
+
+  void page_done() {
+    if (++pages == 2) rss_after_two_pages_kib = peak_rss_kib();
+  }
+};
+
 /// The line every client ends with, which scripts/bench-e2e.sh reads.
-/// `row_bytes` is the size of the struct a row is decoded into.
-inline void print_result(const digest& d, std::uint64_t pages, std::size_t row_bytes,
-                         long rss_after_two_pages_kib, long rss_kib) {
-  std::printf("rows=%llu pages=%llu hash=%016llx row_bytes=%zu rss_after_2_pages_kib=%ld rss_kib=%ld\n",
-              static_cast<unsigned long long>(d.rows), static_cast<unsigned long long>(pages),
-              static_cast<unsigned long long>(d.hash), row_bytes, rss_after_two_pages_kib, rss_kib);
+inline void print_report(const report& r) {
+  std::printf(
+      "rows=%llu pages=%llu hash=%016llx row_bytes=%zu rss_at_start_kib=%ld "
+      "rss_after_2_pages_kib=%ld rss_kib=%ld\n",
+      static_cast<unsigned long long>(r.rows.rows), static_cast<unsigned long long>(r.pages),
+      static_cast<unsigned long long>(r.rows.hash), r.row_bytes, r.rss_at_start_kib,
+      r.rss_after_two_pages_kib, peak_rss_kib());
 }
 
 }  // namespace massive::bench::e2e

@@ -237,36 +237,34 @@ class nlohmann_reader {
 };
 
 template <class Row, class Reader>
-void run(Reader& reader, const char* ca_file, bool gzip, std::string url) {
+void run(Reader& reader, const char* ca_file, bool gzip, std::string url, e2e::report& out) {
+  out.row_bytes = sizeof(Row);
   transfer http(ca_file, gzip);
   std::vector<Row> rows;
-  e2e::digest digest;
-  std::uint64_t pages = 0;
-  long rss_after_two_pages_kib = 0;
   std::string next_url;
   while (!url.empty()) {
     rows.clear();
     reader.read(http.get(url), rows, next_url);
-    e2e::add_rows(digest, rows);
-    if (++pages == 2) rss_after_two_pages_kib = e2e::peak_rss_kib();
+    e2e::add_rows(out.rows, rows);
+    out.page_done();
     url.swap(next_url);
   }
-  e2e::print_result(digest, pages, sizeof(Row), rss_after_two_pages_kib, e2e::peak_rss_kib());
 }
 
 template <class Reader>
 void run(Reader& reader, std::string_view workload, const char* ca_file, bool gzip,
-         std::string url) {
+         std::string url, e2e::report& out) {
   if (workload == "aggs") {
-    run<massive::agg>(reader, ca_file, gzip, std::move(url));
+    run<massive::agg>(reader, ca_file, gzip, std::move(url), out);
   } else {
-    run<massive::trade>(reader, ca_file, gzip, std::move(url));
+    run<massive::trade>(reader, ca_file, gzip, std::move(url), out);
   }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) try {
+  e2e::report out;
   if (argc != 7) {
     std::fprintf(stderr,
                  "usage: %s <simdjson|nlohmann> <aggs|trades> <base_url> <ca_file> <first_target> "
@@ -288,12 +286,13 @@ int main(int argc, char** argv) try {
   std::string url = std::string(argv[3]) + argv[5];
   if (parser == "simdjson") {
     simdjson_reader reader;
-    run(reader, workload, argv[4], gzip, std::move(url));
+    run(reader, workload, argv[4], gzip, std::move(url), out);
   } else {
     nlohmann_reader reader;
-    run(reader, workload, argv[4], gzip, std::move(url));
+    run(reader, workload, argv[4], gzip, std::move(url), out);
   }
   curl_global_cleanup();
+  e2e::print_report(out);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "massive_e2e_libcurl: %s\n", e.what());

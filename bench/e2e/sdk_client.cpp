@@ -22,27 +22,21 @@ namespace {
 namespace asio = boost::asio;
 namespace e2e = massive::bench::e2e;
 
-struct outcome {
-  e2e::digest digest;
-  std::size_t row_bytes = 0;
-  std::uint64_t pages = 0;
-  long rss_after_two_pages_kib = 0;
-};
-
 template <class Row>
-asio::awaitable<void> traverse(massive::client& client, std::string first_target, outcome& out) {
+asio::awaitable<void> traverse(massive::client& client, std::string first_target, e2e::report& out) {
   out.row_bytes = sizeof(Row);
   auto cursor = client.traverse<Row>(std::move(first_target), massive::payload_shape::results_array);
   // The page is dropped at the end of each iteration, before the next one is requested.
   while (auto page = co_await cursor.next()) {
-    e2e::add_rows(out.digest, page->rows());
-    if (++out.pages == 2) out.rss_after_two_pages_kib = e2e::peak_rss_kib();
+    e2e::add_rows(out.rows, page->rows());
+    out.page_done();
   }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) try {
+  e2e::report out;
   if (argc != 6) {
     std::fprintf(stderr, "usage: %s <aggs|trades> <base_url> <ca_file> <first_target> <0|1>\n",
                  argv[0]);
@@ -58,7 +52,6 @@ int main(int argc, char** argv) try {
                                                              .base_url = argv[2],
                                                              .ca_file = argv[3],
                                                              .gzip = std::string_view(argv[5]) == "1"}};
-  outcome out;
   std::exception_ptr failure;
   auto done = [&](std::exception_ptr e) { failure = e; };
   if (workload == "aggs") {
@@ -68,7 +61,11 @@ int main(int argc, char** argv) try {
   }
   io.run();
   if (failure) std::rethrow_exception(failure);
-  e2e::print_result(out.digest, out.pages, out.row_bytes, out.rss_after_two_pages_kib, e2e::peak_rss_kib());
+  e2e::print_report(out);
+  // Where the rows' memory came from: pool regions first touched over the whole traversal
+  // (flat in the number of pages when each page reuses the previous one's regions).
+  std::printf("pool_touched_kib=%llu\n",
+              static_cast<unsigned long long>(client.pool()->stats().bytes_touched / 1024));
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "massive_e2e_sdk: %s\n", e.what());
