@@ -97,10 +97,11 @@ nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
 for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
 nginx_pid="$(cat "$work/nginx.pid")"
 
-python3 - "$work" "$origin" "$bin" "$runs" <<'PY'
+revision="$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
+python3 - "$work" "$origin" "$bin" "$runs" "$revision" <<'PY'
 import json, os, statistics, subprocess, sys, time
 
-work, origin, bin_dir, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+work, origin, bin_dir, runs, revision = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 cert = os.path.join(work, "cert.pem")
 manifest = json.load(open(os.path.join(work, "manifest.json")))
 
@@ -128,13 +129,13 @@ def run(cmd):
     out = open(os.path.join(work, "out"), "w+")
     err = open(os.path.join(work, "err"), "w+")
     start = time.perf_counter()
-    code = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd,
+    code = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", rss_file] + cmd,
                           stdout=out, stderr=err).returncode
     seconds = time.perf_counter() - start
     out.seek(0)
     err.seek(0)
-    rss = int(open(rss_file).read().split()[-1])
-    return seconds, rss, code, out.read(), err.read()
+    rss, user, system = open(rss_file).read().split()[-3:]
+    return seconds, int(rss), float(user) + float(system), code, out.read(), err.read()
 
 def verify(client, chain, gzip, code, stdout, stderr):
     """The checksum column, or an error message."""
@@ -168,14 +169,14 @@ for _ in range(runs):
     for workload, chain in manifest.items():
         for gzip in (False, True):
             for client, command in clients.items():
-                seconds, rss, code, out, err = run(command(workload, chain, gzip))
+                seconds, rss, cpu, code, out, err = run(command(workload, chain, gzip))
                 check, problem = verify(client, chain, gzip, code, out, err)
                 key = (client, workload, gzip)
                 if problem:
                     failures.append(f"{client} {workload} gzip={'on' if gzip else 'off'}: {problem}")
                     continue
                 fields = {} if client == "curl" else dict(kv.split("=", 1) for kv in out.split())
-                results.setdefault(key, []).append((seconds, rss, fields, check))
+                results.setdefault(key, []).append((seconds, rss, fields, check, cpu))
 
 def mib(kib):
     return kib / 1024
@@ -183,22 +184,25 @@ def mib(kib):
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 nginx_version = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip().split("/")[-1]
 curl_version = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
-print(f"machine: {cpu}, {os.cpu_count()} cores (shared with other builds); nginx {nginx_version}, "
-      f"curl {curl_version}, TLS over loopback; median of {runs} runs, wall time of each process, peak RSS by GNU time; "
-      f"load average {os.getloadavg()[0]:.2f} at the end")
+compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+print(f"machine: {cpu}, {os.cpu_count()} cores (shared with other builds); {compiler}; nginx {nginx_version}, "
+      f"curl {curl_version}; source {revision}")
+print(f"median of {runs} runs; seconds: wall time of the process; cpu: its user + system seconds; "
+      f"MB/s: uncompressed JSON; peak RSS: GNU time; load average {os.getloadavg()[0]:.2f} at the end")
 print()
-print(f"{'client':17} {'workload':14} {'gzip':4} {'rows':>9} {'median s':>9} {'rows/s':>11} "
+print(f"{'client':17} {'workload':14} {'gzip':4} {'rows':>9} {'median s':>9} {'cpu s':>6} {'rows/s':>11} "
       f"{'MB/s':>7} {'peak RSS':>10}  checksum")
 summary = {}
 for (client, workload, gzip), samples in results.items():
     chain = manifest[workload]
     median = statistics.median(s[0] for s in samples)
+    cpu_median = statistics.median(s[4] for s in samples)
     peak = max(s[1] for s in samples)
     rows_per_s = chain["rows"] / median
     mb_per_s = chain["body_bytes"] / 1e6 / median
     summary[(client, workload, gzip)] = (rows_per_s, mb_per_s, peak, samples)
     label = f"{workload} {chain['pages']}x{chain['rows'] // chain['pages'] // 1000}k"
-    print(f"{client:17} {label:14} {'on' if gzip else 'off':4} {chain['rows']:9,} {median:9.3f} "
+    print(f"{client:17} {label:14} {'on' if gzip else 'off':4} {chain['rows']:9,} {median:9.3f} {cpu_median:6.2f} "
           f"{rows_per_s:11,.0f} {mb_per_s:7.0f} {mib(peak):6.1f} MiB  {samples[0][3]}")
 
 print()
@@ -232,9 +236,12 @@ for workload, chain in manifest.items():
         per_page = chain["rows"] // chain["pages"]
         ceiling = per_page * int(fields["row_bytes"]) + 8 * 1024 * 1024
         after_two = max(int(s[2]["rss_after_2_pages_kib"]) for s in mine[3])
+        at_start = max(int(s[2]["rss_at_start_kib"]) for s in mine[3])
+        pool = max(int(s[2]["pool_touched_kib"]) for s in mine[3])
         status = "met" if mine[2] * 1024 <= ceiling else "MISSED"
         print(f"massive peak RSS, {workload} gzip {'on' if gzip else 'off'}: {mib(mine[2]):.1f} MiB "
-              f"(after 2 pages {mib(after_two):.1f}, after {chain['pages']} {mib(mine[2]):.1f}); "
+              f"(at start {mib(at_start):.1f}, after 2 pages {mib(after_two):.1f}; page pool touched "
+              f"{mib(pool):.1f} over {chain['pages']} pages); "
               f"ceiling one page of rows ({per_page:,} x {fields['row_bytes']} B) + 8 MiB = "
               f"{ceiling / 2**20:.1f} MiB: {status}")
 
