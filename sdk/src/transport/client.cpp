@@ -17,7 +17,6 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ssl/error.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -31,6 +30,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <mutex>
 #include <optional>
@@ -47,6 +48,9 @@ using clock_type = std::chrono::steady_clock;
 using boost::system::error_code;
 using transport::connection;
 using transport::connection_pool;
+using transport::call_executor;
+using transport::call_awaitable;
+using call_timer = asio::basic_waitable_timer<clock_type, asio::wait_traits<clock_type>, call_executor>;
 
 struct client_state {
   client_state(asio::any_io_executor ex, options opts)
@@ -54,6 +58,11 @@ struct client_state {
         cfg(transport::validate_options(std::move(opts))),
         pool(executor, cfg.opts.connections_per_origin),
         random(std::random_device{}()) {
+    // A fixed ring of strands, shared round-robin by calls: making a strand per call would
+    // allocate its implementation each time. Calls sharing a strand only interleave.
+    const std::size_t count = std::clamp<std::size_t>(cfg.opts.connections_per_origin * 2, 2, 64);
+    strands.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) strands.push_back(asio::make_strand(transport::call_base_executor(executor)));
     if (cfg.tls) tls.emplace(make_tls_context());
     if (cfg.opts.rate_limit) {
       limiter.emplace(cfg.opts.rate_limit->requests_per_second, cfg.opts.rate_limit->burst,
@@ -86,6 +95,10 @@ struct client_state {
     return ctx;
   }
 
+  call_executor next_strand() noexcept {
+    return strands[next_strand_index.fetch_add(1, std::memory_order_relaxed) % strands.size()];
+  }
+
   double jitter() {
     std::lock_guard lock(random_mutex);
     return std::uniform_real_distribution<double>(0.0, 1.0)(random);
@@ -95,6 +108,8 @@ struct client_state {
   transport::config cfg;
   std::optional<asio::ssl::context> tls;
   connection_pool pool;
+  std::vector<call_executor> strands;
+  std::atomic<std::size_t> next_strand_index{0};
   std::mutex limiter_mutex;
   std::optional<token_bucket> limiter;
   std::mutex random_mutex;
@@ -109,7 +124,7 @@ enum class abort_reason { none, deadline, connect_timeout, cancelled };
 // Lives as long as the call's coroutine and every handler that may touch it (each holds a
 // shared_ptr). Everything here runs on the call's strand.
 struct call_control : std::enable_shared_from_this<call_control> {
-  explicit call_control(asio::strand<asio::any_io_executor> s) : strand(std::move(s)), timer(strand) {}
+  explicit call_control(call_executor s) : strand(std::move(s)), timer(strand) {}
 
   void arm(clock_type::time_point at, abort_reason reason) {
     const unsigned generation = ++timer_generation;
@@ -139,8 +154,8 @@ struct call_control : std::enable_shared_from_this<call_control> {
     timer.cancel();
   }
 
-  asio::strand<asio::any_io_executor> strand;
-  asio::steady_timer timer;
+  call_executor strand;
+  call_timer timer;
   asio::cancellation_signal signal;
   abort_reason why = abort_reason::none;
   bool done = false;
@@ -216,18 +231,17 @@ struct exchange_result {
 };
 
 template <class Stream>
-asio::awaitable<exchange_result> exchange(Stream& stream, connection& conn, const client_state& st,
+call_awaitable<exchange_result> exchange(Stream& stream, connection& conn, const client_state& st,
                                           const call_control& ctl, const std::string& head,
                                           body_sink& sink, bool reused) {
   using asio::as_tuple;
-  using asio::use_awaitable;
   exchange_result r;
   const auto rethrow_if_aborted = [&] {
     if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
   };
   const auto sent_at = clock_type::now();
   conn.input.clear();
-  auto [wec, written] = co_await asio::async_write(stream, asio::buffer(head), as_tuple(use_awaitable));
+  auto [wec, written] = co_await asio::async_write(stream, asio::buffer(head), as_tuple(transport::use_call_awaitable));
   if (wec) {
     rethrow_if_aborted();
     if (reused && peer_closed(wec)) {
@@ -241,7 +255,7 @@ asio::awaitable<exchange_result> exchange(Stream& stream, connection& conn, cons
   parser.header_limit(64 * 1024);
   const auto& max_body = st.cfg.opts.max_body_size;
   parser.body_limit(max_body ? boost::optional<std::uint64_t>(*max_body) : boost::none);
-  auto [hec, hn] = co_await http::async_read_header(stream, conn.input, parser, as_tuple(use_awaitable));
+  auto [hec, hn] = co_await http::async_read_header(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
   if (hec) {
     rethrow_if_aborted();
     if (reused && !parser.got_some() && conn.input.size() == 0 && peer_closed(hec)) {
@@ -282,7 +296,7 @@ asio::awaitable<exchange_result> exchange(Stream& stream, connection& conn, cons
       auto& body = parser.get().body();
       body.data = conn.body_buffer.data();
       body.size = conn.body_buffer.size();
-      auto [ec, n] = co_await http::async_read(stream, conn.input, parser, as_tuple(use_awaitable));
+      auto [ec, n] = co_await http::async_read(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
       if (ec == http::error::need_buffer) ec = {};
       if (ec) {
         rethrow_if_aborted();
@@ -321,7 +335,7 @@ asio::awaitable<exchange_result> exchange(Stream& stream, connection& conn, cons
     auto& b = parser.get().body();
     b.data = conn.body_buffer.data();
     b.size = conn.body_buffer.size();
-    auto [ec, n] = co_await http::async_read(stream, conn.input, parser, as_tuple(use_awaitable));
+    auto [ec, n] = co_await http::async_read(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
     if (ec == http::error::need_buffer) ec = {};
     const std::size_t got = conn.body_buffer.size() - parser.get().body().size;
     r.wire_bytes += got;
@@ -359,24 +373,23 @@ std::string verification_reason(SSL* ssl, const error_code& ec) {
   return ec.message();
 }
 
-asio::awaitable<std::unique_ptr<connection>> open_connection(client_state& st, call_control& ctl,
+call_awaitable<std::unique_ptr<connection>> open_connection(client_state& st, call_control& ctl,
                                                              clock_type::time_point deadline) {
   using asio::as_tuple;
-  using asio::use_awaitable;
   const auto& cfg = st.cfg;
   const auto connect_deadline = clock_type::now() + cfg.opts.connect_timeout;
   if (connect_deadline < deadline) ctl.arm(connect_deadline, abort_reason::connect_timeout);
 
   tcp::resolver resolver(co_await asio::this_coro::executor);
   ctl.resolver = &resolver;
-  auto [rec, endpoints] = co_await resolver.async_resolve(cfg.connect_host, cfg.port_text, as_tuple(use_awaitable));
+  auto [rec, endpoints] = co_await resolver.async_resolve(cfg.connect_host, cfg.port_text, as_tuple(transport::use_call_awaitable));
   ctl.resolver = nullptr;
   if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
   if (rec) fail(errc::resolve_failed, "resolving " + cfg.connect_host + ": " + rec.message());
 
   auto conn = std::make_unique<connection>(st.executor, st.tls ? &*st.tls : nullptr);
   ctl.socket = &conn->socket();
-  auto [cec, endpoint] = co_await asio::async_connect(conn->socket(), endpoints, as_tuple(use_awaitable));
+  auto [cec, endpoint] = co_await asio::async_connect(conn->socket(), endpoints, as_tuple(transport::use_call_awaitable));
   if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
   if (cec) fail(errc::connect_failed, "connecting to " + cfg.host_header + ": " + cec.message());
   error_code ignored;
@@ -397,7 +410,7 @@ asio::awaitable<std::unique_ptr<connection>> open_connection(client_state& st, c
                             : X509_VERIFY_PARAM_set1_ip_asc(param, cfg.connect_host.c_str());
       if (ok != 1) fail(errc::tls_handshake_failed, "cannot set the expected host name");
     }
-    auto [hec] = co_await tls->async_handshake(asio::ssl::stream_base::client, as_tuple(use_awaitable));
+    auto [hec] = co_await tls->async_handshake(asio::ssl::stream_base::client, as_tuple(transport::use_call_awaitable));
     if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
     if (hec) {
       fail(errc::tls_handshake_failed,
@@ -443,12 +456,12 @@ void emit_trace(const client_state& st, const std::string& redacted_target, unsi
   }
 }
 
-asio::awaitable<void> sleep_until(clock_type::time_point at) {
-  asio::steady_timer timer(co_await asio::this_coro::executor, at);
-  co_await timer.async_wait(asio::use_awaitable);
+call_awaitable<void> sleep_until(clock_type::time_point at) {
+  call_timer timer(co_await asio::this_coro::executor, at);
+  co_await timer.async_wait(transport::use_call_awaitable);
 }
 
-asio::awaitable<void> take_rate_token(client_state& st, clock_type::time_point deadline,
+call_awaitable<void> take_rate_token(client_state& st, clock_type::time_point deadline,
                                       attempt_record& rec) {
   if (!st.limiter) co_return;
   const auto& policy = *st.cfg.opts.rate_limit;
@@ -510,7 +523,7 @@ std::string resolve_target(const transport::config& cfg, std::string_view target
   return cfg.path_prefix + std::string(target);
 }
 
-asio::awaitable<response_info> run_call(std::shared_ptr<client_state> state,
+call_awaitable<response_info> run_call(std::shared_ptr<client_state> state,
                                         std::shared_ptr<call_control> control, std::string raw_target,
                                         body_sink& sink) {
   client_state& st = *state;
@@ -525,7 +538,8 @@ asio::awaitable<response_info> run_call(std::shared_ptr<client_state> state,
   } finish{ctl};
 
   const std::string target = resolve_target(st.cfg, raw_target);
-  const std::string redacted = transport::redact_target(target);
+  // Only traces show the target; without a hook, no copy is made.
+  const std::string redacted = opts.trace ? transport::redact_target(target) : std::string();
   std::string head;
   transport::build_request_head(head, {.host = st.cfg.host_header, .target = target,
                                        .api_key = opts.api_key, .auth = opts.auth,
@@ -631,7 +645,7 @@ asio::awaitable<response_info> run_call(std::shared_ptr<client_state> state,
 
 void start_get(const std::shared_ptr<client_state>& state, std::string target, body_sink& sink,
                get_handler handler) {
-  auto strand = asio::make_strand(state->executor);
+  auto strand = state->next_strand();
   auto control = std::make_shared<call_control>(strand);
   auto slot = asio::get_associated_cancellation_slot(handler);
   // co_spawn's own forwarding of the handler's slot dispatches a raw pointer to the signal

@@ -1,6 +1,5 @@
 #include "pool.hpp"
 
-#include <boost/asio/use_awaitable.hpp>
 
 namespace massive::transport {
 
@@ -29,8 +28,8 @@ connection_pool::lease::~lease() {
   if (pool_ != nullptr) pool_->give_back(std::move(conn), reusable);
 }
 
-asio::awaitable<connection_pool::lease> connection_pool::acquire() {
-  co_await permits_.async_receive(asio::use_awaitable);
+call_awaitable<connection_pool::lease> connection_pool::acquire() {
+  co_await permits_.async_receive(use_call_awaitable);
   co_return lease{this};
 }
 

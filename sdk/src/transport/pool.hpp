@@ -9,6 +9,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 
 #include "inflater.hpp"
@@ -19,6 +21,57 @@
 #include <vector>
 
 namespace massive::transport {
+
+/// The client's executor as seen by the calls' strands. Asio 1.26's any_io_executor answers a
+/// query of execution::blocking with a heap-allocated result, and a strand asks its inner
+/// executor that on every handler it runs, i.e. on every socket read. This wrapper asks once
+/// and answers from the cached value; after prefer(blocking.possibly) it keeps the cached
+/// answer, which errs towards "never" (only costs the strand an inline run).
+class call_base_executor {
+ public:
+  explicit call_base_executor(boost::asio::any_io_executor inner)
+      : inner_(std::move(inner)), blocking_(boost::asio::query(inner_, boost::asio::execution::blocking)) {}
+
+  template <class F>
+  void execute(F&& f) const {
+    inner_.execute(std::forward<F>(f));
+  }
+  boost::asio::execution_context& query(boost::asio::execution::context_t) const noexcept {
+    return boost::asio::query(inner_, boost::asio::execution::context);
+  }
+  boost::asio::execution::blocking_t query(boost::asio::execution::blocking_t) const noexcept {
+    return blocking_;
+  }
+  call_base_executor require(boost::asio::execution::blocking_t::never_t p) const {
+    return {boost::asio::require(inner_, p), boost::asio::execution::blocking.never};
+  }
+  template <class Property>
+    requires requires(const boost::asio::any_io_executor& e, const Property& p) { boost::asio::prefer(e, p); }
+  call_base_executor prefer(const Property& p) const {
+    return {boost::asio::any_io_executor(boost::asio::prefer(inner_, p)), blocking_};
+  }
+  friend bool operator==(const call_base_executor& a, const call_base_executor& b) noexcept {
+    return a.inner_ == b.inner_;
+  }
+  friend bool operator!=(const call_base_executor& a, const call_base_executor& b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  call_base_executor(boost::asio::any_io_executor inner, boost::asio::execution::blocking_t blocking)
+      : inner_(std::move(inner)), blocking_(blocking) {}
+
+  boost::asio::any_io_executor inner_;
+  boost::asio::execution::blocking_t blocking_;
+};
+
+/// The executor every call runs on: a strand of the client's executor. Concrete rather than
+/// type-erased: an any_io_executor holding a strand is too big for its inline storage, and
+/// Asio and Beast copy the handler's executor (work guards) in every operation.
+using call_executor = boost::asio::strand<call_base_executor>;
+template <class T>
+using call_awaitable = boost::asio::awaitable<T, call_executor>;
+inline constexpr boost::asio::use_awaitable_t<call_executor> use_call_awaitable{};
 
 class connection {
  public:
@@ -65,7 +118,7 @@ class connection_pool {
   };
 
   /// Waits for a permit (FIFO). Cancellable (any type) through the awaiting coroutine.
-  boost::asio::awaitable<lease> acquire();
+  call_awaitable<lease> acquire();
   /// Takes an idle connection, most recently used first; null when none.
   std::unique_ptr<connection> take_idle();
   /// Closes every idle connection.
