@@ -2,7 +2,6 @@
 
 #include "massive/error.hpp"
 
-#include <cstring>
 #include <string>
 
 namespace massive::detail {
@@ -31,14 +30,6 @@ void page_builder::start(const std::shared_ptr<page_pool>& pool, std::size_t row
   envelope_ = {};
 }
 
-std::string_view page_builder::store(std::string_view s) {
-  if (s.size() > static_cast<std::size_t>(arena_limit_ - arena_end_)) throw_page_full("strings");
-  char* at = arena_end_;
-  if (!s.empty()) std::memcpy(at, s.data(), s.size());
-  arena_end_ += s.size();
-  return {at, s.size()};
-}
-
 void page_builder::record_usage() noexcept {
   pool_access::note_used(*pool_, rows_, static_cast<std::size_t>(row_end_ - rows_->data()));
   pool_access::note_used(*pool_, arena_,
@@ -60,8 +51,8 @@ page_parts page_builder::finish() {
 void page_builder::abandon() noexcept {
   if (rows_ == nullptr) return;
   record_usage();
+  pool_access::release(*pool_, std::exchange(arena_, nullptr));  // see page_memory::reset
   pool_access::release(*pool_, std::exchange(rows_, nullptr));
-  pool_access::release(*pool_, std::exchange(arena_, nullptr));
   pool_.reset();
   envelope_ = {};
 }

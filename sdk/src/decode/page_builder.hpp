@@ -8,10 +8,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 
 namespace massive::detail {
+
+[[noreturn, gnu::cold]] void throw_page_full(const char* what);
 
 class page_builder {
  public:
@@ -45,7 +48,13 @@ class page_builder {
     return reinterpret_cast<T*>(arena_end_);
   }
   /// Copies s into the arena.
-  std::string_view store(std::string_view s);
+  std::string_view store(std::string_view s) {
+    if (s.size() > static_cast<std::size_t>(arena_limit_ - arena_end_)) [[unlikely]] throw_page_full("strings");
+    char* at = arena_end_;
+    if (!s.empty()) std::memcpy(at, s.data(), s.size());
+    arena_end_ += s.size();
+    return {at, s.size()};
+  }
 
   page_envelope& envelope() noexcept { return envelope_; }
 
@@ -67,7 +76,5 @@ class page_builder {
   char* arena_limit_ = nullptr;
   page_envelope envelope_;
 };
-
-[[noreturn]] void throw_page_full(const char* what);
 
 }  // namespace massive::detail

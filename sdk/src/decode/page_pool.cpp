@@ -29,8 +29,10 @@ void pool_access::note_used(page_pool& pool, region* r, std::size_t used) noexce
 
 void page_memory::reset() noexcept {
   if (pool_) {
-    if (rows_ != nullptr) pool_access::release(*pool_, rows_);
+    // Arena first: the free list is LIFO and a builder takes its rows region first, so the
+    // next page's rows land in the region that already has rows' worth of memory committed.
     if (arena_ != nullptr) pool_access::release(*pool_, arena_);
+    if (rows_ != nullptr) pool_access::release(*pool_, rows_);
     rows_ = arena_ = nullptr;
     pool_.reset();
   }

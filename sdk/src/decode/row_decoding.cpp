@@ -69,11 +69,8 @@ void fail_batch(const batch& b, simdjson::error_code e) {
                      std::string(describe(e)) + " (in the rows from " + std::to_string(b.first_row) + ")");
 }
 
-bool row_context::null_or_fail(od::value& v, std::string_view key, const char* expected,
-                               bool expects_number) {
-  bool is_null = false;
-  if (v.is_null().get(is_null) == simdjson::SUCCESS && is_null) return false;
-  const std::string_view token = v.raw_json_token();
+void row_context::fail_value(std::string_view token, std::string_view key, const char* expected,
+                             bool expects_number) const {
   const std::string_view atom = token.substr(0, token.find_first_of(",}] \t\r\n"));
   // Another JSON type is a wrong type; a malformed number or literal is broken JSON.
   const bool other_type = !token.empty() && (token[0] == '"' || token[0] == '{' || token[0] == '[' ||
@@ -83,82 +80,27 @@ bool row_context::null_or_fail(od::value& v, std::string_view key, const char* e
        (std::string("expected ") + expected).c_str());
 }
 
-bool row_context::read_integral_slow(od::value& v, std::string_view key, std::int64_t& out) {
-  std::int64_t exact = 0;
-  const simdjson::error_code e = v.get_int64().get(exact);
-  if (e == simdjson::NUMBER_OUT_OF_RANGE) {
-    fail(decode_errc::out_of_range, key, "integer beyond int64");
-  }
-  double d = 0;
-  if (v.get_double().get(d) != simdjson::SUCCESS) return null_or_fail(v, key, "an integer", true);
+std::int64_t row_context::integral(double d, std::string_view key) const {
   constexpr double exact_limit = 9007199254740992.0;  // 2^53
   if (std::trunc(d) != d) fail(decode_errc::wrong_type, key, "expected an integer, got a fraction");
   if (std::fabs(d) > exact_limit) {
     fail(decode_errc::out_of_range, key, "integer in float form beyond 2^53 cannot be exact");
   }
-  out = static_cast<std::int64_t>(d);
-  return true;
+  return static_cast<std::int64_t>(d);
 }
 
-bool row_context::read_int32(od::value& v, std::string_view key, std::int32_t& out) {
-  std::int64_t wide = 0;
-  if (!read_int64(v, key, wide)) return false;
-  if (wide < std::numeric_limits<std::int32_t>::min() || wide > std::numeric_limits<std::int32_t>::max()) {
-    fail(decode_errc::out_of_range, key, "integer beyond int32");
-  }
-  out = static_cast<std::int32_t>(wide);
-  return true;
+void row_context::fail_element_of(simdjson::error_code e, std::string_view key) const {
+  fail(errc_of(e), key, e == simdjson::INCORRECT_TYPE ? "expected an array of integers" : describe(e));
 }
 
-bool row_context::read_bool(od::value& v, std::string_view key, bool& out) {
-  if (v.get_bool().get(out) != simdjson::SUCCESS) return null_or_fail(v, key, "true or false");
-  return true;
-}
-
-bool row_context::read_string(od::value& v, std::string_view key, std::string_view& out) {
-  std::string_view text;
-  if (v.get_string().get(text) != simdjson::SUCCESS) return null_or_fail(v, key, "a string");
-  out = builder_.store(text);
-  return true;
-}
-
-bool row_context::read_int32_array(od::value& v, std::string_view key, std::span<const std::int32_t>& out) {
-  od::array array;
-  if (v.get_array().get(array) != simdjson::SUCCESS) return null_or_fail(v, key, "an array of integers");
-  auto* const first = builder_.arena_align<std::int32_t>();
-  auto* next = first;
-  auto* const limit = reinterpret_cast<std::int32_t*>(builder_.arena_limit()) - 1;
-  for (auto element : array) {
-    std::int64_t wide = 0;
-    if (auto e = element.get_int64().get(wide)) {
-      fail(errc_of(e), key, e == simdjson::INCORRECT_TYPE ? "expected an array of integers" : describe(e));
-    }
-    if (wide < std::numeric_limits<std::int32_t>::min() || wide > std::numeric_limits<std::int32_t>::max()) {
-      fail(decode_errc::out_of_range, key, "integer beyond int32");
-    }
-    if (next >= limit) throw_page_full("strings and arrays");
-    *next++ = static_cast<std::int32_t>(wide);
-  }
-  builder_.commit_arena(reinterpret_cast<char*>(next));
-  out = {first, static_cast<std::size_t>(next - first)};
-  return true;
-}
-
-bool row_context::read_decimal(od::value& v, std::string_view key, decimal& out) {
-  std::string_view text;
-  if (v.get_string().get(text) != simdjson::SUCCESS) {
-    od::number_type kind{};
-    if (v.get_number_type().get(kind) != simdjson::SUCCESS) return null_or_fail(v, key, "a decimal string", true);
-    text = v.raw_json_token();
-    text = text.substr(0, text.find_first_of(",}] \t\r\n"));
-  }
+decimal row_context::to_decimal(std::string_view text, std::string_view key) const {
+  text = text.substr(0, text.find_first_of(",}] \t\r\n"));
   const std::optional<decimal> parsed = decimal::parse(text);
   if (!parsed) {
     fail(looks_numeric(text) ? decode_errc::out_of_range : decode_errc::wrong_type, key,
          "expected a decimal of at most 18 significant digits");
   }
-  out = *parsed;
-  return true;
+  return *parsed;
 }
 
 }  // namespace massive::detail

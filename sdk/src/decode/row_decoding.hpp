@@ -2,10 +2,10 @@
 // generator emits): the batch loop, the field readers, and the errors they raise.
 //
 // A model decoder walks the object's fields once, in wire order, and dispatches on the raw
-// key (its bytes up to the closing quote, unescaped keys are never needed: the API's keys are
-// plain ASCII, and an escaped key simply matches nothing and is skipped). Every double field
-// goes through one read_double() call site after the switch: with g++ 12, inlining
-// get_double() in every case of the switch halved the decoder's speed.
+// key: a switch on its first byte, then key_is() against each name starting with it (bytes
+// and closing quote; unescaped keys are never needed: the API's keys are plain ASCII).
+// Every double field goes through one read_double() call site after the switch: with g++ 12,
+// get_double() inlined in every case of the switch halved the decoder's speed.
 #pragma once
 
 #include "decode/page_builder.hpp"
@@ -17,6 +17,7 @@
 #include <simdjson.h>
 
 #include <bit>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -24,9 +25,6 @@
 #include <span>
 #include <string_view>
 
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 namespace massive::detail {
 
@@ -54,6 +52,12 @@ std::string field_path(const row_path& path, std::size_t row, std::string_view k
 decode_errc errc_of(simdjson::error_code e) noexcept;
 
 /// One row being decoded: knows its index and how to name its fields in errors.
+///
+/// Every reader is forced inline and hands only plain data (text, numbers, codes) to
+/// out-of-line code. Passing a simdjson value, even a copy, to a function that is not inlined,
+/// even on an error path or for a rare key, lets the address of the document's iterator
+/// escape; GCC then keeps the iterator in memory across the whole field loop, which cost a
+/// third to a half of the row rate in measurement.
 class row_context {
  public:
   row_context(page_builder& builder, const row_path& path, std::size_t row) noexcept
@@ -65,7 +69,7 @@ class row_context {
   // anything else that is not the expected type throws decode_error naming the field.
 
   /// Accepts any JSON number: 135647456, 1748755.0, 1.0e+06.
-  bool read_double(od::value& v, std::string_view key, double& out) {
+  [[gnu::always_inline]] bool read_double(od::value v, std::string_view key, double& out) {
     if (v.get_double().get(out) != simdjson::SUCCESS) [[unlikely]] {
       return null_or_fail(v, key, "a number", true);
     }
@@ -73,29 +77,75 @@ class row_context {
   }
   /// Exact int64. An integral float form (1.0e+03) is accepted only while a double holds
   /// it exactly (|x| <= 2^53), so nanosecond timestamps never pass through a double.
-  bool read_int64(od::value& v, std::string_view key, std::int64_t& out) {
-    if (v.get_int64().get(out) != simdjson::SUCCESS) [[unlikely]] return read_integral_slow(v, key, out);
+  [[gnu::always_inline]] bool read_int64(od::value v, std::string_view key, std::int64_t& out) {
+    const simdjson::error_code e = v.get_int64().get(out);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      if (e == simdjson::NUMBER_OUT_OF_RANGE) fail(decode_errc::out_of_range, key, "integer beyond int64");
+      double d = 0;
+      if (v.get_double().get(d) != simdjson::SUCCESS) return null_or_fail(v, key, "an integer", true);
+      out = integral(d, key);
+    }
     return true;
   }
-  bool read_int32(od::value& v, std::string_view key, std::int32_t& out);
+  [[gnu::always_inline]] bool read_int32(od::value v, std::string_view key, std::int32_t& out) {
+    std::int64_t wide = 0;
+    if (!read_int64(v, key, wide)) return false;
+    out = narrow(wide, key);
+    return true;
+  }
   /// A Unix timestamp: an exact integer count of Duration.
   template <class Duration>
-  bool read_time(od::value& v, std::string_view key, unix_time<Duration>& out) {
+  [[gnu::always_inline]] bool read_time(od::value v, std::string_view key, unix_time<Duration>& out) {
     std::int64_t count = 0;
     if (!read_int64(v, key, count)) return false;
     out = unix_time<Duration>::from_count(count);
     return true;
   }
-  bool read_bool(od::value& v, std::string_view key, bool& out);
+  [[gnu::always_inline]] bool read_bool(od::value v, std::string_view key, bool& out) {
+    if (v.get_bool().get(out) != simdjson::SUCCESS) [[unlikely]] return null_or_fail(v, key, "true or false");
+    return true;
+  }
   /// The unescaped string, copied into the page's arena.
-  bool read_string(od::value& v, std::string_view key, std::string_view& out);
+  [[gnu::always_inline]] bool read_string(od::value v, std::string_view key, std::string_view& out) {
+    std::string_view text;
+    if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] return null_or_fail(v, key, "a string");
+    out = builder_.store(text);
+    return true;
+  }
   /// An array of int32 codes, copied into the page's arena.
-  bool read_int32_array(od::value& v, std::string_view key, std::span<const std::int32_t>& out);
-  /// A decimal string ("100.0") or number, read exactly from its text.
-  bool read_decimal(od::value& v, std::string_view key, decimal& out);
+  [[gnu::always_inline]] bool read_int32_array(od::value v, std::string_view key,
+                                               std::span<const std::int32_t>& out) {
+    od::array array;
+    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
+      return null_or_fail(v, key, "an array of integers");
+    }
+    auto* const first = builder_.arena_align<std::int32_t>();
+    auto* next = first;
+    auto* const limit = reinterpret_cast<std::int32_t*>(builder_.arena_limit());
+    for (auto element : array) {
+      std::int64_t wide = 0;
+      if (const simdjson::error_code e = element.get_int64().get(wide)) [[unlikely]] fail_element_of(e, key);
+      if (next == limit) [[unlikely]] throw_page_full("strings and arrays");
+      *next++ = narrow(wide, key);
+    }
+    builder_.commit_arena(reinterpret_cast<char*>(next));
+    out = {first, static_cast<std::size_t>(next - first)};
+    return true;
+  }
+  /// A decimal string ("100.0") or a JSON number, read exactly from its text.
+  [[gnu::always_inline]] bool read_decimal(od::value v, std::string_view key, decimal& out) {
+    std::string_view text;
+    if (v.get_string().get(text) != simdjson::SUCCESS) {
+      od::number_type kind{};
+      if (v.get_number_type().get(kind) != simdjson::SUCCESS) return null_or_fail(v, key, "a decimal string", true);
+      text = v.raw_json_token();
+    }
+    out = to_decimal(text, key);
+    return true;
+  }
 
   template <class T>
-  bool read_optional(od::value& v, std::string_view key, std::optional<T>& out) {
+  [[gnu::always_inline]] bool read_optional(od::value v, std::string_view key, std::optional<T>& out) {
     T value{};
     if (!read(v, key, value)) return false;
     out = value;
@@ -103,46 +153,63 @@ class row_context {
   }
 
   /// Throws missing_field naming the first required field whose bit is not in `seen`.
-  [[noreturn]] void missing(std::uint64_t seen, std::uint64_t required,
-                            std::span<const std::string_view> names) const;
-  [[noreturn]] void fail(decode_errc code, std::string_view key, const char* detail) const;
+  [[noreturn, gnu::cold]] void missing(std::uint64_t seen, std::uint64_t required,
+                                       std::span<const std::string_view> names) const;
+  [[noreturn, gnu::cold]] void fail(decode_errc code, std::string_view key, const char* detail) const;
 
  private:
-  bool read(od::value& v, std::string_view key, std::int64_t& out) { return read_int64(v, key, out); }
-  bool read(od::value& v, std::string_view key, std::int32_t& out) { return read_int32(v, key, out); }
-  bool read(od::value& v, std::string_view key, decimal& out) { return read_decimal(v, key, out); }
-  bool read(od::value& v, std::string_view key, double& out) { return read_double(v, key, out); }
+  [[gnu::always_inline]] bool read(od::value v, std::string_view key, std::int64_t& out) {
+    return read_int64(v, key, out);
+  }
+  [[gnu::always_inline]] bool read(od::value v, std::string_view key, std::int32_t& out) {
+    return read_int32(v, key, out);
+  }
+  [[gnu::always_inline]] bool read(od::value v, std::string_view key, decimal& out) {
+    return read_decimal(v, key, out);
+  }
+  [[gnu::always_inline]] bool read(od::value v, std::string_view key, double& out) {
+    return read_double(v, key, out);
+  }
   template <class Duration>
-  bool read(od::value& v, std::string_view key, unix_time<Duration>& out) {
+  [[gnu::always_inline]] bool read(od::value v, std::string_view key, unix_time<Duration>& out) {
     return read_time(v, key, out);
   }
 
-  bool null_or_fail(od::value& v, std::string_view key, const char* expected,
-                    bool expects_number = false);
-  bool read_integral_slow(od::value& v, std::string_view key, std::int64_t& out);
+  // A failed read: null means absent, anything else throws.
+  [[gnu::always_inline]] bool null_or_fail(od::value& v, std::string_view key, const char* expected,
+                                           bool expects_number = false) {
+    bool is_null = false;
+    if (v.is_null().get(is_null) == simdjson::SUCCESS && is_null) return false;
+    fail_value(v.raw_json_token(), key, expected, expects_number);
+  }
+  [[gnu::always_inline]] std::int32_t narrow(std::int64_t wide, std::string_view key) const {
+    if (wide < INT32_MIN || wide > INT32_MAX) [[unlikely]] fail(decode_errc::out_of_range, key, "integer beyond int32");
+    return static_cast<std::int32_t>(wide);
+  }
+  [[noreturn, gnu::cold]] void fail_value(std::string_view token, std::string_view key, const char* expected,
+                                          bool expects_number) const;
+  [[noreturn, gnu::cold]] void fail_element_of(simdjson::error_code e, std::string_view key) const;
+  /// An integral double within 2^53 as int64; throws otherwise.
+  std::int64_t integral(double d, std::string_view key) const;
+  /// decimal::parse, throwing when the text is not an exact decimal.
+  decimal to_decimal(std::string_view text, std::string_view key) const;
 
   page_builder& builder_;
   const row_path& path_;
   std::size_t row_;
 };
 
-/// The key's raw bytes, up to its closing quote. Reads past it: the batch is padded.
-inline std::string_view raw_key(od::field& field) noexcept {
-  const char* key = field.key().raw();
-#if defined(__SSE2__)
-  for (std::size_t at = 0;; at += 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key + at));
-    const auto quotes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'))));
-    if (quotes != 0) return {key, at + static_cast<unsigned>(std::countr_zero(quotes))};
-  }
-#else
-  return {key, static_cast<std::size_t>(static_cast<const char*>(std::memchr(key, '"', SIZE_MAX >> 1)) - key)};
-#endif
+/// The raw key (as sent, just past its opening quote) is exactly `name`: its bytes and then
+/// the closing quote. Reading past a short key is safe: the batch is padded. An escaped key
+/// never matches (the API sends none); it is then skipped like any unknown key.
+template <std::size_t N>
+[[gnu::always_inline]] inline bool key_is(const char* raw, const char (&name)[N]) noexcept {
+  return std::memcmp(raw, name, N - 1) == 0 && raw[N - 1] == '"';
 }
 
-[[noreturn]] void fail_element(const batch& b, std::size_t row, simdjson::error_code e);
-[[noreturn]] void fail_batch(const batch& b, simdjson::error_code e);
-[[noreturn]] void fail_field_iteration(const row_context& ctx, simdjson::error_code e);
+[[noreturn, gnu::cold]] void fail_element(const batch& b, std::size_t row, simdjson::error_code e);
+[[noreturn, gnu::cold]] void fail_batch(const batch& b, simdjson::error_code e);
+[[noreturn, gnu::cold]] void fail_field_iteration(const row_context& ctx, simdjson::error_code e);
 
 /// The batch loop shared by every model: one row per array element, constructed in place in
 /// the page's row region (value-initialised, then filled by Decode).

@@ -7,6 +7,7 @@ namespace massive {
 namespace {
 
 namespace od = detail::od;
+using detail::key_is;
 
 constexpr std::string_view required_names[] = {"id",       "sip_timestamp",   "participant_timestamp",
                                                "price",    "size",            "exchange",
@@ -22,69 +23,63 @@ enum : std::uint64_t {
 };
 constexpr std::uint64_t required = (1 << 7) - 1;
 
-void decode_trade(detail::row_context& ctx, od::object& object, trade& row) {
+// Inlined into the batch loop: as a call, the object's iterator would live in memory.
+[[gnu::always_inline]] inline void decode_trade(detail::row_context& ctx, od::object& object, trade& row) {
   std::uint64_t seen = 0;
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) detail::fail_field_iteration(ctx, e);
-    const std::string_view key = detail::raw_key(field);
+    const char* const key = field.key().raw();
     od::value& value = field.value();
-    double* number = nullptr;
+    double* number = nullptr;  // the double field this key names
+    std::string_view number_key;
     std::uint64_t number_bit = 0;
-    switch (key.size()) {
-      case 2:
-        if (key == "id" && ctx.read_string(value, key, row.id)) seen |= req_id;
-        break;
-      case 4:
-        if (key == "size") {
-          number = &row.size;
-          number_bit = req_size;
-        } else if (key == "tape") {
-          ctx.read_optional(value, key, row.tape);
+    switch (key[0]) {
+      case 'c':
+        if (key_is(key, "conditions")) {
+          ctx.read_int32_array(value, "conditions", row.conditions);
+        } else if (key_is(key, "correction")) {
+          ctx.read_optional(value, "correction", row.correction);
         }
         break;
-      case 5:
-        if (key == "price") {
-          number = &row.price;
-          number_bit = req_price;
-        }
+      case 'd':
+        if (key_is(key, "decimal_size")) ctx.read_optional(value, "decimal_size", row.decimal_size);
         break;
-      case 6:
-        if (key == "trf_id") ctx.read_optional(value, key, row.trf_id);
+      case 'e':
+        if (key_is(key, "exchange") && ctx.read_int64(value, "exchange", row.exchange)) seen |= req_exchange;
         break;
-      case 8:
-        if (key == "exchange" && ctx.read_int64(value, key, row.exchange)) seen |= req_exchange;
+      case 'i':
+        if (key_is(key, "id") && ctx.read_string(value, "id", row.id)) seen |= req_id;
         break;
-      case 10:
-        if (key == "conditions") {
-          ctx.read_int32_array(value, key, row.conditions);
-        } else if (key == "correction") {
-          ctx.read_optional(value, key, row.correction);
-        }
-        break;
-      case 12:
-        if (key == "decimal_size") ctx.read_optional(value, key, row.decimal_size);
-        break;
-      case 13:
-        if (key == "sip_timestamp") {
-          if (ctx.read_time(value, key, row.sip_timestamp)) seen |= req_sip_timestamp;
-        } else if (key == "trf_timestamp") {
-          ctx.read_optional(value, key, row.trf_timestamp);
-        }
-        break;
-      case 15:
-        if (key == "sequence_number" && ctx.read_int64(value, key, row.sequence_number)) {
-          seen |= req_sequence_number;
-        }
-        break;
-      case 21:
-        if (key == "participant_timestamp" && ctx.read_time(value, key, row.participant_timestamp)) {
+      case 'p':
+        if (key_is(key, "price")) {
+          number = &row.price, number_key = "price", number_bit = req_price;
+        } else if (key_is(key, "participant_timestamp") &&
+                   ctx.read_time(value, "participant_timestamp", row.participant_timestamp)) {
           seen |= req_participant_timestamp;
+        }
+        break;
+      case 's':
+        if (key_is(key, "size")) {
+          number = &row.size, number_key = "size", number_bit = req_size;
+        } else if (key_is(key, "sip_timestamp")) {
+          if (ctx.read_time(value, "sip_timestamp", row.sip_timestamp)) seen |= req_sip_timestamp;
+        } else if (key_is(key, "sequence_number")) {
+          if (ctx.read_int64(value, "sequence_number", row.sequence_number)) seen |= req_sequence_number;
+        }
+        break;
+      case 't':
+        if (key_is(key, "tape")) {
+          ctx.read_optional(value, "tape", row.tape);
+        } else if (key_is(key, "trf_id")) {
+          ctx.read_optional(value, "trf_id", row.trf_id);
+        } else if (key_is(key, "trf_timestamp")) {
+          ctx.read_optional(value, "trf_timestamp", row.trf_timestamp);
         }
         break;
       default: break;
     }
-    if (number != nullptr && ctx.read_double(value, key, *number)) seen |= number_bit;
+    if (number != nullptr && ctx.read_double(value, number_key, *number)) seen |= number_bit;
   }
   if (seen != required) ctx.missing(seen, required, required_names);
 }
