@@ -188,10 +188,11 @@ compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True).
 print(f"machine: {cpu}, {os.cpu_count()} cores (shared with other builds); {compiler}; nginx {nginx_version}, "
       f"curl {curl_version}; source {revision}")
 print(f"median of {runs} runs; seconds: wall time of the process; cpu: its user + system seconds; "
-      f"MB/s: uncompressed JSON; peak RSS: GNU time; load average {os.getloadavg()[0]:.2f} at the end")
+      f"MB/s: uncompressed JSON; peak RSS: GNU time, shared library pages included; private: "
+      f"largest anonymous RSS seen with a page alive; load average {os.getloadavg()[0]:.2f} at the end")
 print()
 print(f"{'client':17} {'workload':14} {'gzip':4} {'rows':>9} {'median s':>9} {'cpu s':>6} {'rows/s':>11} "
-      f"{'MB/s':>7} {'peak RSS':>10}  checksum")
+      f"{'MB/s':>7} {'peak RSS':>10} {'private':>10}  checksum")
 summary = {}
 for (client, workload, gzip), samples in results.items():
     chain = manifest[workload]
@@ -201,9 +202,10 @@ for (client, workload, gzip), samples in results.items():
     rows_per_s = chain["rows"] / median
     mb_per_s = chain["body_bytes"] / 1e6 / median
     summary[(client, workload, gzip)] = (rows_per_s, mb_per_s, peak, samples)
+    private = "-" if client == "curl" else f"{mib(max(int(s[2]['anonymous_peak_kib']) for s in samples)):6.1f} MiB"
     label = f"{workload} {chain['pages']}x{chain['rows'] // chain['pages'] // 1000}k"
     print(f"{client:17} {label:14} {'on' if gzip else 'off':4} {chain['rows']:9,} {median:9.3f} {cpu_median:6.2f} "
-          f"{rows_per_s:11,.0f} {mb_per_s:7.0f} {mib(peak):6.1f} MiB  {samples[0][3]}")
+          f"{rows_per_s:11,.0f} {mb_per_s:7.0f} {mib(peak):6.1f} MiB {private:>10}  {samples[0][3]}")
 
 print()
 print(f"{'ratio (rows/s, median)':48} {'value':>7} {'target':>7}  status")
@@ -238,12 +240,15 @@ for workload, chain in manifest.items():
         after_two = max(int(s[2]["rss_after_2_pages_kib"]) for s in mine[3])
         at_start = max(int(s[2]["rss_at_start_kib"]) for s in mine[3])
         pool = max(int(s[2]["pool_touched_kib"]) for s in mine[3])
+        private = max(int(s[2]["anonymous_peak_kib"]) for s in mine[3])
         status = "met" if mine[2] * 1024 <= ceiling else "MISSED"
+        private_status = "met" if private * 1024 <= ceiling else "MISSED"
         print(f"massive peak RSS, {workload} gzip {'on' if gzip else 'off'}: {mib(mine[2]):.1f} MiB "
               f"(at start {mib(at_start):.1f}, after 2 pages {mib(after_two):.1f}; page pool touched "
               f"{mib(pool):.1f} over {chain['pages']} pages); "
               f"ceiling one page of rows ({per_page:,} x {fields['row_bytes']} B) + 8 MiB = "
-              f"{ceiling / 2**20:.1f} MiB: {status}")
+              f"{ceiling / 2**20:.1f} MiB: {status}; private (anonymous) memory {mib(private):.1f} MiB: "
+              f"{private_status}")
 
 if failures:
     print()

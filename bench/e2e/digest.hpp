@@ -72,20 +72,32 @@ inline row_hasher& add_conditions(row_hasher& h, std::span<const std::int32_t> c
   return h;
 }
 
-/// This process's peak resident set so far, KiB: VmHWM, the high-water mark of this image's
-/// memory. Not getrusage's ru_maxrss, which on Linux also carries the RSS the process had
-/// before exec (a Python parent's, when forked from one).
-inline long peak_rss_kib() {
+// One "<key>: <n> kB" line of /proc/self/status, or -1.
+inline long status_kib(const char* key) {
   std::FILE* status = std::fopen("/proc/self/status", "r");
   if (status == nullptr) return -1;
   char line[256];
   long kib = -1;
+  const std::string_view wanted(key);
   while (std::fgets(line, sizeof line, status) != nullptr) {
-    if (std::sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
+    const std::string_view l(line);
+    if (l.size() > wanted.size() && l.substr(0, wanted.size()) == wanted && l[wanted.size()] == ':') {
+      std::sscanf(line + wanted.size() + 1, "%ld", &kib);
+      break;
+    }
   }
   std::fclose(status);
   return kib;
 }
+
+/// This process's peak resident set so far, KiB: VmHWM, the high-water mark of this image's
+/// memory. Not getrusage's ru_maxrss, which on Linux also carries the RSS the process had
+/// before exec (a Python parent's, when forked from one).
+inline long peak_rss_kib() { return status_kib("VmHWM"); }
+
+/// Resident memory private to this process right now (heap, stacks, anonymous mappings), KiB;
+/// the rest of the RSS is file-backed, mostly shared libraries' code.
+inline long anonymous_rss_kib() { return status_kib("RssAnon"); }
 
 /// What a client reports: the rows it read and its memory at three points (KiB, VmHWM).
 struct report {
@@ -94,9 +106,14 @@ struct report {
   std::size_t row_bytes = 0;        ///< size of the struct a row is decoded into
   long rss_at_start_kib = peak_rss_kib();  ///< libraries loaded, nothing done yet
   long rss_after_two_pages_kib = 0;
+  /// Largest anonymous RSS seen when a page was complete (its rows alive): a sampled peak.
+  long anonymous_peak_kib = 0;
 
+  /// Called with the page's rows still alive.
   void page_done() {
     if (++pages == 2) rss_after_two_pages_kib = peak_rss_kib();
+    const long anonymous = anonymous_rss_kib();
+    if (anonymous > anonymous_peak_kib) anonymous_peak_kib = anonymous;
   }
 };
 
@@ -104,10 +121,10 @@ struct report {
 inline void print_report(const report& r) {
   std::printf(
       "rows=%llu pages=%llu hash=%016llx row_bytes=%zu rss_at_start_kib=%ld "
-      "rss_after_2_pages_kib=%ld rss_kib=%ld\n",
+      "rss_after_2_pages_kib=%ld rss_kib=%ld anonymous_peak_kib=%ld\n",
       static_cast<unsigned long long>(r.rows.rows), static_cast<unsigned long long>(r.pages),
       static_cast<unsigned long long>(r.rows.hash), r.row_bytes, r.rss_at_start_kib,
-      r.rss_after_two_pages_kib, peak_rss_kib());
+      r.rss_after_two_pages_kib, peak_rss_kib(), r.anonymous_peak_kib);
 }
 
 }  // namespace massive::bench::e2e
