@@ -15,6 +15,7 @@
 
 #include "inflater.hpp"
 
+#include <concepts>
 #include <memory>
 #include <mutex>
 #include <variant>
@@ -29,7 +30,10 @@ namespace massive::transport {
 /// answer, which errs towards "never" (only costs the strand an inline run).
 class call_base_executor {
  public:
-  explicit call_base_executor(boost::asio::any_io_executor inner)
+  // A template so that copying a call_base_executor never considers converting it to an
+  // any_io_executor (clang then recurses through Asio's is_executor).
+  template <std::same_as<boost::asio::any_io_executor> Executor>
+  explicit call_base_executor(Executor inner)
       : inner_(std::move(inner)), blocking_(boost::asio::query(inner_, boost::asio::execution::blocking)) {}
 
   template <class F>
