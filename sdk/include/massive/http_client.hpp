@@ -44,9 +44,10 @@ void start_get(const std::shared_ptr<client_state>& state, std::string target, b
 
 /// Thread-safety: an http_client may be used from any number of threads at once (its pool
 /// and limiter are internally locked), on an io_context or a multi-threaded thread_pool.
-/// Each call runs on its own strand of the executor, so its sink and the trace hook are
-/// never entered concurrently for the same call; the trace hook may be entered concurrently
-/// by different calls. Destroying the client closes idle connections; calls in flight keep
+/// Each call runs on a strand of the executor (from a small fixed set the client shares out),
+/// so its sink and the trace hook are never entered concurrently for the same call; the trace
+/// hook may be entered concurrently by different calls. The completion handler runs on its
+/// associated executor (by default that strand). Destroying the client closes idle connections; calls in flight keep
 /// what they need alive and complete normally.
 class http_client {
  public:
