@@ -68,7 +68,7 @@ for name, b in runs.items():
 
 targets = [("buffered_string", 1.0), ("padded_whole", 0.85), ("nlohmann", 10.0)]
 print()
-print(f"{'ratio (median rows/s)':44} {'value':>7} {'target':>7}  status")
+print(f"{'ratio (median rows/s)':48} {'value':>7} {'target':>7}  status")
 for workload in sorted({n.rsplit("/", 1)[0] for n in runs}, key=lambda w: (w.split("/")[1], int(w.split("/")[2]))):
     engine = runs.get(f"{workload}/engine", {}).get("items_per_second")
     for arm, target in targets:
@@ -78,5 +78,5 @@ for workload in sorted({n.rsplit("/", 1)[0] for n in runs}, key=lambda w: (w.spl
         ratio = engine / other
         graded = workload.endswith("/50000")
         status = ("met" if ratio >= target else "MISSED") if graded else "(not a target)"
-        print(f"{workload + ': engine / ' + arm:44} {ratio:7.2f} {target:7.2f}  {status}")
+        print(f"{workload + ': engine / ' + arm:48} {ratio:7.2f} {target:7.2f}  {status}")
 PY
