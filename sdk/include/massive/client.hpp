@@ -3,18 +3,15 @@
 // translation unit compiles only the groups it uses.
 #pragma once
 
+#include "massive/async.hpp"
 #include "massive/cursor.hpp"
 #include "massive/decoder.hpp"
+#include "massive/decoder_cache.hpp"
 #include "massive/http_client.hpp"
 #include "massive/options.hpp"
 #include "massive/page.hpp"
 
-#include <boost/asio/append.hpp>
-#include <boost/asio/associated_cancellation_slot.hpp>
-#include <boost/asio/associated_executor.hpp>
 #include <boost/asio/async_result.hpp>
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/bind_executor.hpp>
 
 #include <exception>
 #include <memory>
@@ -26,7 +23,8 @@ namespace massive {
 class stocks_group;
 
 /// Thread-safety: as http_client. A client may be shared by any number of calls and threads;
-/// each cursor is used by one caller at a time.
+/// each cursor is used by one caller at a time. Lifetime: the client must outlive its calls
+/// and its cursors (they give their decoders back to it).
 class client {
  public:
   using executor_type = boost::asio::any_io_executor;
@@ -52,22 +50,19 @@ class client {
   auto fetch(std::string target, payload_shape shape, Token&& token = {}) {
     return boost::asio::async_initiate<Token, void(std::exception_ptr, page<T>)>(
         [this](auto handler, std::string target, payload_shape shape) {
-          auto decoder = std::make_unique<page_decoder<T>>(pool_, shape);
+          auto decoder = decoders_.take<T>(pool_, shape);
           body_sink& sink = *decoder;
-          auto slot = boost::asio::get_associated_cancellation_slot(handler);
-          auto executor = boost::asio::get_associated_executor(handler, get_executor());
-          http_.async_get(
-              target, sink,
-              boost::asio::bind_cancellation_slot(
-                  slot, boost::asio::bind_executor(
-                            executor, [decoder = std::move(decoder), handler = std::move(handler)](
-                                          std::exception_ptr failure, response_info) mutable {
-                              if (failure) {
-                                std::move(handler)(failure, page<T>{});
-                              } else {
-                                std::move(handler)(nullptr, decoder->take());
-                              }
-                            })));
+          const auto associations = detail::associations_of(handler, get_executor());
+          http_.async_get(target, sink,
+                          detail::continuation(
+                              associations,
+                              [this, shape, decoder = std::move(decoder),
+                               handler = std::move(handler)](std::exception_ptr failure,
+                                                             response_info) mutable {
+                                page<T> result = failure ? page<T>{} : decoder->take();
+                                decoders_.give_back(std::move(decoder), shape);
+                                std::move(handler)(failure, std::move(result));
+                              }));
         },
         token, std::move(target), shape);
   }
@@ -75,11 +70,12 @@ class client {
   /// A lazy traversal starting at `first_target`: nothing is sent before the first next().
   template <class T>
   cursor<T> traverse(std::string first_target, payload_shape shape, traversal_options opts = {}) {
-    return cursor<T>(http_, pool_, std::move(first_target), shape, opts);
+    return cursor<T>(http_, decoders_, pool_, std::move(first_target), shape, opts);
   }
 
  private:
   std::shared_ptr<page_pool> pool_;
+  detail::decoder_cache decoders_;
   http_client http_;
 };
 

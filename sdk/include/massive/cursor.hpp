@@ -3,16 +3,14 @@
 
 #include "massive/async.hpp"
 #include "massive/decoder.hpp"
+#include "massive/decoder_cache.hpp"
 #include "massive/error.hpp"
 #include "massive/http_client.hpp"
 #include "massive/page.hpp"
 
 #include <boost/asio/append.hpp>
-#include <boost/asio/associated_cancellation_slot.hpp>
 #include <boost/asio/associated_executor.hpp>
 #include <boost/asio/async_result.hpp>
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
 
 #include <cstddef>
@@ -44,12 +42,19 @@ struct traversal_options {
 template <class T>
 class cursor {
  public:
-  cursor(http_client& http, std::shared_ptr<page_pool> pool, std::string first_target,
-         payload_shape shape, traversal_options opts)
+  /// Made by client::traverse; the client must outlive its cursors.
+  cursor(http_client& http, detail::decoder_cache& decoders,
+         const std::shared_ptr<page_pool>& pool, std::string first_target, payload_shape shape,
+         traversal_options opts)
       : http_(&http),
-        decoder_(std::make_unique<page_decoder<T>>(std::move(pool), shape)),
+        decoders_(&decoders),
+        shape_(shape),
+        decoder_(decoders.take<T>(pool, shape)),
         target_(std::move(first_target)),
         opts_(opts) {}
+  cursor(cursor&&) noexcept = default;
+  cursor& operator=(cursor&&) = delete;
+  ~cursor() { decoders_->give_back(std::move(decoder_), shape_); }
 
   /// The next page, or std::nullopt when the traversal is over.
   /// Completion: void(std::exception_ptr, std::optional<page<T>>). After a failure the cursor
@@ -82,26 +87,28 @@ class cursor {
                             std::make_exception_ptr(transport_error(
                                 errc::repeated_cursor, "next_url repeats the page it came with")));
     }
-    auto slot = boost::asio::get_associated_cancellation_slot(handler);
-    auto executor = boost::asio::get_associated_executor(handler, http_->get_executor());
-    http_->async_get(
-        target_, *decoder_,
-        boost::asio::bind_cancellation_slot(
-            slot, boost::asio::bind_executor(
-                      executor, [this, handler = std::move(handler)](std::exception_ptr failure,
-                                                                     response_info) mutable {
-                        if (failure) {
-                          decoder_->reset();
-                          std::move(handler)(failure, std::optional<page<T>>{});
-                          return;
-                        }
-                        page<T> next_page = decoder_->take();
-                        previous_.swap(target_);
-                        target_.assign(next_page.next_url());
-                        ++pages_;
-                        done_ = target_.empty();
-                        std::move(handler)(nullptr, std::optional<page<T>>(std::move(next_page)));
-                      })));
+    const auto associations = detail::associations_of(handler, http_->get_executor());
+    http_->async_get(target_, *decoder_,
+                     detail::continuation(associations, [this, handler = std::move(handler)](
+                                                            std::exception_ptr failure,
+                                                            response_info) mutable {
+                       finish_next(std::move(handler), failure);
+                     }));
+  }
+
+  template <class Handler>
+  void finish_next(Handler handler, std::exception_ptr failure) {
+    if (failure) {
+      decoder_->reset();
+      std::move(handler)(failure, std::optional<page<T>>{});
+      return;
+    }
+    page<T> next_page = decoder_->take();
+    previous_.swap(target_);
+    target_.assign(next_page.next_url());
+    ++pages_;
+    done_ = target_.empty();
+    std::move(handler)(nullptr, std::optional<page<T>>(std::move(next_page)));
   }
 
   // Asio forbids completing from inside the initiating function, so immediate answers post.
@@ -113,7 +120,9 @@ class cursor {
   }
 
   http_client* http_;
-  // Reused page after page, so the window and parser are allocated once per traversal.
+  detail::decoder_cache* decoders_;
+  payload_shape shape_;
+  // Reused page after page, and by later calls once the cursor is gone.
   std::unique_ptr<page_decoder<T>> decoder_;
   std::string target_;                        // the URL the next page comes from
   std::string previous_;                      // the URL the last page came from
