@@ -43,6 +43,7 @@ cleanup() {
   if [ "${KEEP:-0}" = 1 ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
+trap "exit 130" INT TERM
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 origin="https://127.0.0.1:$port"
@@ -86,6 +87,7 @@ http {
     listen 127.0.0.1:$port ssl;
     ssl_certificate $work/cert.pem;
     ssl_certificate_key $work/key.pem;
+    ssl_protocols TLSv1.2 TLSv1.3;  # 1.22's default stops at 1.2
     root $work/www;
     # Clients asking for gzip get the .gz written beside each page: nginx spends no CPU on it.
     gzip_static on;
@@ -96,16 +98,24 @@ EOF
 nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
 for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
 nginx_pid="$(cat "$work/nginx.pid")"
+# Ready when it answers; the handshake it reports goes into the machine line.
+tls=""
+for _ in $(seq 50); do
+  tls="$(curl -sv --fail --cacert "$work/cert.pem" -o /dev/null "$origin/v3/trades/AAPL" 2>&1 |
+    sed -n 's/^\* SSL connection using //p')" && [ -n "$tls" ] && break
+  sleep 0.1
+done
+[ -n "$tls" ] || { echo "bench-e2e: nginx does not answer on $origin" >&2; cat "$work/error.log" >&2; exit 1; }
 
 if [ -n "${E2E_BIN:-}" ]; then
   revision="binaries from $E2E_BIN"
 else
   revision="$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
 fi
-python3 - "$work" "$origin" "$bin" "$runs" "$revision" <<'PY'
+python3 - "$work" "$origin" "$bin" "$runs" "$revision" "$tls" <<'PY'
 import json, os, statistics, subprocess, sys, time
 
-work, origin, bin_dir, runs, revision = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+work, origin, bin_dir, runs, revision, tls = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
 cert = os.path.join(work, "cert.pem")
 manifest = json.load(open(os.path.join(work, "manifest.json")))
 
@@ -190,7 +200,7 @@ nginx_version = subprocess.run(["nginx", "-v"], capture_output=True, text=True).
 curl_version = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
 compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
 print(f"machine: {cpu}, {os.cpu_count()} cores (shared with other builds); {compiler}; nginx {nginx_version}, "
-      f"curl {curl_version}; source {revision}")
+      f"curl {curl_version}; {tls} over loopback; source {revision}")
 print(f"median of {runs} runs; seconds: wall time of the process; cpu: its user + system seconds; "
       f"MB/s: uncompressed JSON; peak RSS: GNU time, shared library pages included; private: "
       f"largest anonymous RSS seen with a page alive; load average {os.getloadavg()[0]:.2f} at the end")
