@@ -211,8 +211,15 @@ struct decoder_core::impl {
       while (!chunk.empty()) {
         if (end == capacity) make_room();
         const std::size_t n = std::min(chunk.size(), capacity - end);
-        std::memcpy(window.get() + end, chunk.data(), n);
-        end += n;
+        if (mode_ != mode::envelope && scan == end) {
+          // Inside the rows the framer copies the bytes into the window as it examines them.
+          const std::size_t close = framer_.scan(chunk.data(), window.get(), end, end + n);
+          end += n;
+          framed(close);
+        } else {
+          std::memcpy(window.get() + end, chunk.data(), n);
+          end += n;
+        }
         chunk = chunk.subspan(n);
         advance();
       }
@@ -343,43 +350,31 @@ struct decoder_core::impl {
     while (scan < end) {
       switch (mode_) {
         case mode::envelope: run_envelope(); break;
-        case mode::elements: run_elements(); break;
-        case mode::value: run_value(); break;
+        case mode::elements:
+        case mode::value: run_framer(); break;
       }
     }
   }
 
-  void run_elements() {
-    const std::size_t close = framer_.scan(window.get(), scan, end);
-    if (close == framer::npos) {
-      check_framer();
-      scan = end;
-      return;
-    }
-    if (framer_.last_separator() != framer::npos && framer_.last_separator() < close) {
-      framer_.consume_separator();
-    }
-    decode_elements(begin, close, true);
-    scan = close + 1;
-    mode_ = mode::envelope;
-    if (shape == payload_shape::top_level_array) {
-      st = state::done;
-    } else {
-      st = state::after_value;
-    }
-  }
+  void run_framer() { framed(framer_.scan(nullptr, window.get(), scan, end)); }
 
-  void run_value() {
-    const std::size_t close = framer_.scan(window.get(), scan, end);
+  // The framer has examined everything up to `end`, or up to `close`, where the rows end.
+  void framed(std::size_t close) {
     if (close == framer::npos) {
       check_framer();
       scan = end;
       return;
     }
-    decode_value(begin, close);
+    if (mode_ == mode::elements) {
+      framer_.consume_separator();
+      decode_elements(begin, close, true);
+      st = shape == payload_shape::top_level_array ? state::done : state::after_value;
+    } else {
+      decode_value(begin, close);
+      st = shape == payload_shape::document ? state::done : state::after_value;
+    }
     scan = close + 1;
     mode_ = mode::envelope;
-    st = shape == payload_shape::document ? state::done : state::after_value;
   }
 
   void enter_elements(std::size_t outer_depth) {

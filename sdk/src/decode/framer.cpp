@@ -1,9 +1,11 @@
 #include "decode/framer.hpp"
 
 #include <bit>
+#include <cstring>
 
-#if defined(__AVX2__) || defined(__SSE2__) || defined(__PCLMUL__)
+#if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
+#define MASSIVE_FRAMER_X86 1
 #endif
 
 namespace massive::detail {
@@ -19,8 +21,9 @@ struct block_masks {
 
 // '[' | 0x20 == '{' and ']' | 0x20 == '}', and no other byte maps there: one comparison
 // finds both kinds of opening bracket, one both kinds of closing bracket.
+
 #if defined(__AVX2__)
-inline block_masks classify(const char* p) noexcept {
+[[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
   const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
   const auto bits = [](__m256i a, __m256i b, char c) noexcept {
@@ -36,7 +39,7 @@ inline block_masks classify(const char* p) noexcept {
           bits(lo_folded, hi_folded, '}'), bits(lo, hi, ',')};
 }
 #elif defined(__SSE2__)
-inline block_masks classify(const char* p) noexcept {
+[[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
   __m128i v[4];
   for (int i = 0; i < 4; ++i) v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
   const auto bits = [&v](char c, bool folded) noexcept {
@@ -53,7 +56,7 @@ inline block_masks classify(const char* p) noexcept {
   return {bits('"', false), bits('\\', false), bits('{', true), bits('}', true), bits(',', false)};
 }
 #else
-inline block_masks classify(const char* p) noexcept {
+[[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
   block_masks m{};
   for (unsigned i = 0; i < 64; ++i) {
     const char c = p[i];
@@ -69,8 +72,21 @@ inline block_masks classify(const char* p) noexcept {
 }
 #endif
 
+#if MASSIVE_FRAMER_X86
+// One 64-byte vector and mask registers: a third of the instructions of the AVX2 path.
+// Chosen at run time (framer::framer): the SDK's baseline ISA need not include AVX-512.
+#define MASSIVE_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,lzcnt,popcnt,pclmul")))
+MASSIVE_AVX512_TARGET inline block_masks classify_avx512(const char* p) noexcept {
+  const __m512i v = _mm512_loadu_si512(p);
+  const __m512i folded = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+  return {_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')), _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\')),
+          _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('{')),
+          _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}')), _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(','))};
+}
+#endif
+
 // Bit i set when an odd number of quote bits are at or below i.
-inline std::uint64_t prefix_xor(std::uint64_t x) noexcept {
+[[gnu::always_inline]] inline std::uint64_t prefix_xor(std::uint64_t x) noexcept {
 #if defined(__PCLMUL__)
   const __m128i product = _mm_clmulepi64_si128(_mm_set_epi64x(0, static_cast<long long>(x)),
                                                _mm_set1_epi8(-1), 0);
@@ -90,7 +106,7 @@ inline std::uint64_t prefix_xor(std::uint64_t x) noexcept {
 // starting on an even bit ends escaping on an odd bit and vice versa; adding the run starts
 // to the backslash mask carries each start to the end of its run). `carry` is 1 when the
 // first byte is escaped; on return it says whether the byte after bit 63 is.
-inline std::uint64_t escaped_bytes(std::uint64_t backslash, std::uint64_t& carry) noexcept {
+[[gnu::always_inline]] inline std::uint64_t escaped_bytes(std::uint64_t backslash, std::uint64_t& carry) noexcept {
   constexpr std::uint64_t even_bits = 0x5555555555555555ULL;
   backslash &= ~carry;  // an escaped backslash starts nothing
   const std::uint64_t follows_escape = (backslash << 1) | carry;
@@ -101,124 +117,163 @@ inline std::uint64_t escaped_bytes(std::uint64_t backslash, std::uint64_t& carry
   return (even_bits ^ invert) & follows_escape;
 }
 
-inline std::uint64_t bits_from(unsigned a) noexcept { return a >= 64 ? 0 : ~std::uint64_t{0} << a; }
-inline std::uint64_t bits_below(unsigned b) noexcept {
+[[gnu::always_inline]] inline std::uint64_t bits_from(unsigned a) noexcept {
+  return a >= 64 ? 0 : ~std::uint64_t{0} << a;
+}
+[[gnu::always_inline]] inline std::uint64_t bits_below(unsigned b) noexcept {
   return b == 0 ? 0 : ~std::uint64_t{0} >> (64 - b);
+}
+
+bool cpu_has_avx512() noexcept {
+#if MASSIVE_FRAMER_X86 && (defined(__GNUC__) || defined(__clang__))
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+#else
+  return false;
+#endif
 }
 
 }  // namespace
 
 framer::framer(std::size_t max_depth, std::size_t max_string_bytes)
-    : max_depth_(max_depth), max_string_bytes_(max_string_bytes), kinds_(max_depth / 64 + 2, 0) {}
+    : max_depth_(max_depth),
+      max_string_bytes_(max_string_bytes),
+      kinds_(max_depth / 64 + 2, 0),
+      avx512_(cpu_has_avx512()) {}
 
 void framer::start_array(std::size_t outer_depth) noexcept {
   outer_depth_ = outer_depth;
-  depth_ = 1;
   separator_depth_ = 1;
+  carry_ = carry{};
+  carry_.depth = 1;
   kinds_[0] = 1;
-  escape_carry_ = 0;
-  string_carry_ = 0;
-  string_bytes_ = 0;
-  last_separator_ = npos;
-  separators_ = 0;
-  fault_ = fault::none;
 }
 
 void framer::start_value(std::size_t outer_depth) noexcept {
   start_array(outer_depth);
-  depth_ = 0;
+  carry_.depth = 0;
   separator_depth_ = npos;
 }
 
-inline bool framer::push(bool square) noexcept {
-  if (outer_depth_ + depth_ + 1 > max_depth_) {
-    fault_ = fault::too_deep;
-    return false;
+// One block's masks, of which the first n bits are valid, at window[pos]. Returns the offset
+// of the bracket that ends the framed value, 64 when the block does not end it, or -1 on a
+// fault.
+[[gnu::always_inline]] inline int framer::block(carry& c, std::uint64_t* kinds, const block_input& in) const noexcept {
+  std::uint64_t quote = in.quote;
+  if (in.backslash != 0 || c.escape != 0) {
+    std::uint64_t escape = c.escape;
+    const std::uint64_t escaped = escaped_bytes(in.backslash, escape);
+    quote &= ~escaped;
+    // In a partial block the byte after the last valid one starts the next call.
+    c.escape = in.n == 64 ? escape : (escaped >> in.n) & 1;
   }
-  const std::size_t level = depth_++;
-  const std::uint64_t bit = std::uint64_t{1} << (level % 64);
-  if (square) {
-    kinds_[level / 64] |= bit;
-  } else {
-    kinds_[level / 64] &= ~bit;
-  }
-  return true;
-}
-
-inline bool framer::pop(bool square) noexcept {
-  if (depth_ == 0) {
-    fault_ = fault::mismatched_bracket;
-    return false;
-  }
-  const std::size_t level = depth_ - 1;
-  const bool opened_square = (kinds_[level / 64] >> (level % 64)) & 1;
-  if (opened_square != square) {
-    fault_ = fault::mismatched_bracket;
-    return false;
-  }
-  depth_ = level;
-  return true;
-}
-
-std::size_t framer::scan(const char* data, std::size_t from, std::size_t to) noexcept {
-  for (std::size_t pos = from; pos < to; pos += 64) {
-    const std::size_t remaining = to - pos;
-    const unsigned n = remaining < 64 ? static_cast<unsigned>(remaining) : 64;
-    const std::uint64_t valid = bits_below(n);
-    const block_masks m = classify(data + pos);
-
-    std::uint64_t quote = m.quote & valid;
-    const std::uint64_t backslash = m.backslash & valid;
-    if (backslash != 0 || escape_carry_ != 0) {
-      std::uint64_t carry = escape_carry_;
-      const std::uint64_t escaped = escaped_bytes(backslash, carry);
-      quote &= ~escaped;
-      // In a partial block the byte after the last valid one starts the next call.
-      escape_carry_ = n == 64 ? carry : (escaped >> n) & 1;
+  const std::uint64_t in_string = prefix_xor(quote) ^ c.string;
+  c.string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
+  if (c.string != 0) {
+    c.string_bytes = quote != 0 ? in.n - (63 - static_cast<unsigned>(std::countl_zero(quote)))
+                                : c.string_bytes + in.n;
+    if (c.string_bytes > max_string_bytes_) {
+      c.failure = fault::too_long;
+      return -1;
     }
-    const std::uint64_t in_string = prefix_xor(quote) ^ string_carry_;
-    string_carry_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
-    if (string_carry_ != 0) {
-      string_bytes_ = quote != 0 ? n - (63 - static_cast<unsigned>(std::countl_zero(quote)))
-                                 : string_bytes_ + n;
-      if (string_bytes_ > max_string_bytes_) {
-        fault_ = fault::too_long;
-        return npos;
+  }
+
+  const std::uint64_t outside = ~in_string & bits_below(in.n);
+  const std::uint64_t comma = in.comma & outside;
+  const std::uint64_t open = in.open & outside;
+  std::uint64_t brackets = (open | in.close) & outside;
+  std::uint64_t separators = 0;
+  unsigned stretch_start = 0;
+  int result = 64;
+  while (brackets != 0) {
+    const auto i = static_cast<unsigned>(std::countr_zero(brackets));
+    if (c.depth == separator_depth_) separators |= comma & bits_from(stretch_start) & bits_below(i);
+    const std::uint64_t square = (in.bytes[i] & 0x20) == 0 ? 1 : 0;
+    if ((open >> i) & 1) {
+      // Push: remember whether this level opened with '['.
+      if (outer_depth_ + c.depth + 1 > max_depth_) {
+        c.failure = fault::too_deep;
+        return -1;
+      }
+      const std::size_t level = c.depth++;
+      const std::uint64_t bit = std::uint64_t{1} << (level % 64);
+      kinds[level / 64] = (kinds[level / 64] & ~bit) | (square << (level % 64));
+    } else {
+      // Pop: the bracket must close what its level opened.
+      if (c.depth == 0 || ((kinds[(c.depth - 1) / 64] >> ((c.depth - 1) % 64)) & 1) != square) {
+        c.failure = fault::mismatched_bracket;
+        return -1;
+      }
+      if (--c.depth == 0) {
+        result = static_cast<int>(i);
+        break;
       }
     }
-
-    const std::uint64_t outside = ~in_string & valid;
-    const std::uint64_t comma = m.comma & outside;
-    std::uint64_t brackets = (m.open | m.close) & outside;
-    std::uint64_t separators = 0;
-    unsigned stretch_start = 0;
-    while (brackets != 0) {
-      const auto i = static_cast<unsigned>(std::countr_zero(brackets));
-      if (depth_ == separator_depth_) separators |= comma & bits_from(stretch_start) & bits_below(i);
-      const char c = data[pos + i];
-      const bool square = (c & 0x20) == 0;
-      if ((m.open >> i) & 1) {
-        if (!push(square)) return npos;
-      } else {
-        if (!pop(square)) return npos;
-        if (depth_ == 0) {
-          if (separators != 0) {
-            last_separator_ = pos + 63 - static_cast<unsigned>(std::countl_zero(separators));
-            separators_ += static_cast<unsigned>(std::popcount(separators));
-          }
-          return pos + i;
-        }
-      }
-      stretch_start = i + 1;
-      brackets &= brackets - 1;
-    }
-    if (depth_ == separator_depth_) separators |= comma & bits_from(stretch_start);
-    if (separators != 0) {
-      last_separator_ = pos + 63 - static_cast<unsigned>(std::countl_zero(separators));
-      separators_ += static_cast<unsigned>(std::popcount(separators));
-    }
+    stretch_start = i + 1;
+    brackets &= brackets - 1;
   }
-  return npos;
+  if (result == 64 && c.depth == separator_depth_) separators |= comma & bits_from(stretch_start);
+  if (separators != 0) {
+    c.last_separator = in.pos + 63 - static_cast<unsigned>(std::countl_zero(separators));
+    c.separators += static_cast<unsigned>(std::popcount(separators));
+  }
+  return result;
+}
+
+// The scan loop, shared by both classifiers. With `source`, the bytes come from there (its
+// first byte is window byte `from`) and are stored into the window as they are classified: the
+// window is written and examined in one pass. Whole blocks are loaded from the source only
+// while they lie inside it; the last partial block is copied first and read from the window,
+// whose padding makes the 64-byte load safe.
+#define MASSIVE_FRAMER_SCAN_LOOP(CLASSIFY, COPY_BLOCK)                                          \
+  carry c = carry_;                                                                             \
+  std::uint64_t* const kinds = kinds_.data();                                                   \
+  std::size_t result = npos;                                                                    \
+  for (std::size_t pos = from; pos < to; pos += 64) {                                           \
+    const std::size_t remaining = to - pos;                                                     \
+    const unsigned n = remaining < 64 ? static_cast<unsigned>(remaining) : 64;                  \
+    const char* bytes = window + pos;                                                           \
+    if (source != nullptr) {                                                                    \
+      if (n == 64) {                                                                            \
+        COPY_BLOCK(window + pos, source + (pos - from));                                        \
+      } else {                                                                                  \
+        std::memcpy(window + pos, source + (pos - from), n);                                    \
+      }                                                                                         \
+    }                                                                                           \
+    const block_masks m = CLASSIFY(bytes);                                                      \
+    const std::uint64_t valid = bits_below(n);                                                  \
+    const int end = block(c, kinds, {m.quote & valid, m.backslash & valid, m.open, m.close, m.comma, n, pos, bytes}); \
+    if (end < 0) break;                                                                         \
+    if (end < 64) {                                                                             \
+      result = pos + static_cast<unsigned>(end);                                                \
+      if (source != nullptr && pos + n < to) {                                                  \
+        std::memcpy(window + pos + n, source + (pos + n - from), to - pos - n);                 \
+      }                                                                                         \
+      break;                                                                                    \
+    }                                                                                           \
+  }                                                                                             \
+  carry_ = c;                                                                                   \
+  return result;
+
+#define MASSIVE_COPY_64(dst, src) std::memcpy((dst), (src), 64)
+
+std::size_t framer::scan_portable(const char* source, char* window, std::size_t from, std::size_t to) noexcept {
+  MASSIVE_FRAMER_SCAN_LOOP(classify, MASSIVE_COPY_64)
+}
+
+#if MASSIVE_FRAMER_X86
+#define MASSIVE_COPY_64_AVX512(dst, src) _mm512_storeu_si512((dst), _mm512_loadu_si512(src))
+MASSIVE_AVX512_TARGET std::size_t framer::scan_avx512(const char* source, char* window, std::size_t from,
+                                                      std::size_t to) noexcept {
+  MASSIVE_FRAMER_SCAN_LOOP(classify_avx512, MASSIVE_COPY_64_AVX512)
+}
+#else
+std::size_t framer::scan_avx512(const char* source, char* window, std::size_t from, std::size_t to) noexcept {
+  return scan_portable(source, window, from, to);
+}
+#endif
+
+std::size_t framer::scan(const char* source, char* window, std::size_t from, std::size_t to) noexcept {
+  return avx512_ ? scan_avx512(source, window, from, to) : scan_portable(source, window, from, to);
 }
 
 }  // namespace massive::detail

@@ -5,8 +5,8 @@
 // escape state from block to block, and then walks only the bracket bits to track depth and
 // check that each bracket closes what it should. Separator commas are the commas that lie,
 // outside strings, in the stretches between brackets where the depth is the array's own.
-// Each byte is loaded once; the work per block is a few vector operations plus a short loop
-// over its brackets.
+// Each byte is loaded once (and, fused with that load, copied into the decoder's window); the
+// work per block is a few vector operations plus a short loop over its brackets.
 #pragma once
 
 #include <cstddef>
@@ -28,41 +28,53 @@ class framer {
   /// Frames one object or array that starts at the next byte given to scan().
   void start_value(std::size_t outer_depth) noexcept;
 
-  /// Examines data[from, to) (data must be readable up to to + 63: the window's padding).
-  /// Returns the index of the bracket that closes the array or value, or npos when the bytes
-  /// end first; state carries over to the next call, which continues at `to`. On npos,
-  /// check failure().
-  std::size_t scan(const char* data, std::size_t from, std::size_t to) noexcept;
+  /// Examines window[from, to) (the window must be writable up to to + 63: its padding).
+  /// With a `source` (to - from bytes, becoming window[from, to)), the bytes are copied into
+  /// the window in the same pass, all of them, even past the closing bracket. Returns the index of the bracket that closes the array or value, or
+  /// npos when the bytes end first; state carries over to the next call, which continues at
+  /// `to`. On npos, check failure().
+  std::size_t scan(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
 
-  fault failure() const noexcept { return fault_; }
+  fault failure() const noexcept { return carry_.failure; }
   /// Index of the last separator comma found and not yet consumed, or npos.
-  std::size_t last_separator() const noexcept { return last_separator_; }
-  void consume_separator() noexcept { last_separator_ = npos; }
+  std::size_t last_separator() const noexcept { return carry_.last_separator; }
+  void consume_separator() noexcept { carry_.last_separator = npos; }
   /// Separator commas found since start_array(): the index of the element being framed.
-  std::uint64_t separators() const noexcept { return separators_; }
+  std::uint64_t separators() const noexcept { return carry_.separators; }
   /// The window moved its bytes `by` places towards its front.
   void shift(std::size_t by) noexcept {
-    if (last_separator_ != npos) last_separator_ -= by;
+    if (carry_.last_separator != npos) carry_.last_separator -= by;
   }
-  /// Nesting depth inside the framed value, counting its outer_depth.
-  std::size_t depth() const noexcept { return outer_depth_ + depth_; }
 
  private:
-  bool push(bool square) noexcept;
-  bool pop(bool square) noexcept;
+  struct block_input {
+    std::uint64_t quote, backslash, open, close, comma;
+    unsigned n;            // valid bytes in the block
+    std::size_t pos;       // window index of the block's first byte
+    const char* bytes;     // the block itself
+  };
+  // The state carried from block to block. scan() works on a local copy so that it stays in
+  // registers: the window stores it makes would otherwise force reloads of every member.
+  struct carry {
+    std::size_t depth = 0;            // relative to outer_depth_
+    std::uint64_t escape = 0;         // 1: the next byte is escaped
+    std::uint64_t string = 0;         // all ones: the next byte is inside a string
+    std::size_t string_bytes = 0;     // length so far of the string still open
+    std::size_t last_separator = npos;
+    std::uint64_t separators = 0;
+    fault failure = fault::none;
+  };
+  int block(carry& c, std::uint64_t* kinds, const block_input& in) const noexcept;
+  std::size_t scan_portable(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
+  std::size_t scan_avx512(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
 
   std::size_t max_depth_;
   std::size_t max_string_bytes_;
   std::size_t outer_depth_ = 0;
-  std::size_t depth_ = 0;             // relative to outer_depth_
   std::size_t separator_depth_ = 1;   // relative depth of the array's own commas
-  std::uint64_t escape_carry_ = 0;    // 1: the next byte is escaped
-  std::uint64_t string_carry_ = 0;    // all ones: the next byte is inside a string
-  std::size_t string_bytes_ = 0;      // length so far of the string still open
-  std::size_t last_separator_ = npos;
-  std::uint64_t separators_ = 0;
+  carry carry_;
   std::vector<std::uint64_t> kinds_;  // bit per open level: 1 = '[', 0 = '{'
-  fault fault_ = fault::none;
+  bool avx512_ = false;  // the CPU has AVX-512 BW (checked once, at construction)
 };
 
 }  // namespace massive::detail

@@ -1,5 +1,6 @@
 #include "decode/row_decoding.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -69,24 +70,54 @@ void fail_batch(const batch& b, simdjson::error_code e) {
                      std::string(describe(e)) + " (in the rows from " + std::to_string(b.first_row) + ")");
 }
 
-void row_context::fail_value(std::string_view token, std::string_view key, const char* expected,
-                             bool expects_number) const {
-  const std::string_view atom = token.substr(0, token.find_first_of(",}] \t\r\n"));
+namespace {
+
+// A token as simdjson hands it over may run on to the next structural character.
+std::string_view atom_of(std::string_view token) noexcept {
+  return token.substr(0, token.find_first_of(",}] \t\r\n"));
+}
+
+}  // namespace
+
+bool row_context::absent_or_fail(std::string_view token, std::string_view key, expected what) const {
+  const std::string_view atom = atom_of(token);
+  if (atom == "null") return false;
+  const bool number = looks_numeric(atom);
   // Another JSON type is a wrong type; a malformed number or literal is broken JSON.
   const bool other_type = !token.empty() && (token[0] == '"' || token[0] == '{' || token[0] == '[' ||
                                              atom == "true" || atom == "false" ||
-                                             (looks_numeric(atom) && !expects_number));
+                                             (number && what != expected::number));
+  static constexpr const char* names[] = {"expected a number", "expected true or false", "expected a string",
+                                          "expected an array of integers"};
   fail(other_type ? decode_errc::wrong_type : decode_errc::invalid_json, key,
-       (std::string("expected ") + expected).c_str());
+       names[static_cast<std::size_t>(what)]);
 }
 
-std::int64_t row_context::integral(double d, std::string_view key) const {
+bool row_context::integer_fallback(std::string_view token, std::string_view key, std::int64_t& out) const {
+  const std::string_view atom = atom_of(token);
+  if (atom == "null") return false;
+  if (!looks_numeric(atom)) absent_or_fail(token, key, expected::number);
+  double d = 0;
+  const auto [end, ec] = std::from_chars(atom.data(), atom.data() + atom.size(), d);
+  if (ec == std::errc::result_out_of_range) fail(decode_errc::out_of_range, key, "number out of range");
+  if (ec != std::errc{} || end != atom.data() + atom.size()) fail(decode_errc::invalid_json, key, "malformed number");
   constexpr double exact_limit = 9007199254740992.0;  // 2^53
   if (std::trunc(d) != d) fail(decode_errc::wrong_type, key, "expected an integer, got a fraction");
   if (std::fabs(d) > exact_limit) {
-    fail(decode_errc::out_of_range, key, "integer in float form beyond 2^53 cannot be exact");
+    // An integer beyond int64, or a float form too large to be exact.
+    fail(decode_errc::out_of_range, key, "integer beyond int64, or a float form beyond 2^53");
   }
-  return static_cast<std::int64_t>(d);
+  out = static_cast<std::int64_t>(d);
+  return true;
+}
+
+bool row_context::decimal_fallback(std::string_view token, std::string_view key,
+                                   std::optional<decimal>& out) const {
+  const std::string_view atom = atom_of(token);
+  if (atom == "null") return false;
+  if (!looks_numeric(atom)) absent_or_fail(token, key, expected::number);
+  out = to_decimal(atom, key);
+  return true;
 }
 
 void row_context::fail_element_of(simdjson::error_code e, std::string_view key) const {
@@ -94,9 +125,8 @@ void row_context::fail_element_of(simdjson::error_code e, std::string_view key) 
 }
 
 decimal row_context::to_decimal(std::string_view text, std::string_view key) const {
-  text = text.substr(0, text.find_first_of(",}] \t\r\n"));
   const std::optional<decimal> parsed = decimal::parse(text);
-  if (!parsed) {
+  if (!parsed) [[unlikely]] {
     fail(looks_numeric(text) ? decode_errc::out_of_range : decode_errc::wrong_type, key,
          "expected a decimal of at most 18 significant digits");
   }
