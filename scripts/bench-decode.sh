@@ -20,8 +20,11 @@ cmake --build "$build" -j2 --target massive_bench_decode
 
 json="$build/bench-decode.json"
 echo "running massive_bench_decode ($repetitions repetitions, ${min_time}s each); raw JSON: $json" >&2
+# Repetitions interleaved in random order: the machine is shared, and a load that drifts
+# during the run then spreads over every arm instead of biasing the ratios.
 "$build/bench/massive_bench_decode" --benchmark_format=json \
-  --benchmark_repetitions="$repetitions" --benchmark_min_time="$min_time" "$@" >"$json"
+  --benchmark_repetitions="$repetitions" --benchmark_min_time="$min_time" \
+  --benchmark_enable_random_interleaving=true "$@" >"$json"
 
 python3 - "$json" "$build/compile_commands.json" <<'PY'
 import json, os, re, sys
@@ -43,7 +46,7 @@ except (OSError, ValueError, IndexError):
     pass
 simdjson = next((l.split()[2] for l in open("/usr/include/simdjson.h") if l.startswith("#define SIMDJSON_VERSION ")), "?")
 print(f"machine: {cpu}, {ctx.get('num_cpus')} cores; {compiler}; {flags}; simdjson {simdjson}; "
-      f"load average {os.getloadavg()[0]:.2f} at the end")
+      f"load average {ctx.get('load_avg', ['?'])[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
 
 # Medians over the repetitions (or the single run).
 runs = {}
