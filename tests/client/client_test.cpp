@@ -2,11 +2,9 @@
 // of a warm traversal. The server is the in-process test server answering from the mock
 // market (or from scripted replies where a test needs a misbehaving server).
 #include "allocation_counter.hpp"
-#include "certificates.hpp"
-#include "test_server.hpp"
 
 #include <massive/client.hpp>
-#include <massive/mock/market.hpp>
+#include <massive/mock/market_server.hpp>
 #include <massive/stocks.hpp>
 
 #include <boost/asio/cancellation_signal.hpp>
@@ -27,32 +25,22 @@ namespace {
 
 using namespace std::chrono;
 namespace asio = boost::asio;
-using massive::test::reply;
-using massive::test::recorded_request;
 
 constexpr std::string_view api_key = "mk_CLIENTKEY_51e0c9";
 
-// A trusted HTTPS server answering from the mock market unless replies are queued.
+// The mock market on a trusted HTTPS server; scripted replies, when queued, go first.
 struct market_server {
   explicit market_server(std::int64_t ticks_per_day = 20'000)
-      : market({.base_url = server.base_url(), .ticks_per_day = ticks_per_day}),
-        ca_file(dir.write("ca.pem", server.certificate_pem())) {
-    server.respond_with([this](const recorded_request& request) {
-      auto answer = market.answer(request.target);
-      return reply{.status = answer.status,
-                   .headers = {{"Content-Type", "application/json"}},
-                   .body = std::move(answer.body)};
-    });
-  }
+      : local({.ticks_per_day = ticks_per_day}), server(local.server()) {}
 
   massive::options options() const {
-    return {.api_key = std::string(api_key), .base_url = server.base_url(), .ca_file = ca_file};
+    return {.api_key = std::string(api_key),
+            .base_url = local.base_url(),
+            .ca_pem = local.certificate_pem()};
   }
 
-  massive::test::test_server server;
-  massive::mock::market market;
-  massive::test::temp_directory dir;
-  std::string ca_file;
+  massive::mock::market_server local;
+  massive::mock::server& server;
 };
 
 // Runs `body` as a coroutine on `io` to completion, rethrowing what it throws.

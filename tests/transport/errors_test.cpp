@@ -2,7 +2,7 @@
 // the auth scheme says and nowhere else.
 #include "fixture.hpp"
 
-#include "gzip.hpp"
+#include "massive/mock/gzip.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <doctest/doctest.h>

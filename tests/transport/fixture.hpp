@@ -2,8 +2,8 @@
 // a synchronous call helper, and the log that checks every message for the API key.
 #pragma once
 
-#include "certificates.hpp"
-#include "test_server.hpp"
+#include <massive/mock/certificates.hpp>
+#include <massive/mock/server.hpp>
 
 #include "massive/error.hpp"
 #include "massive/http_client.hpp"
@@ -18,6 +18,9 @@
 #include <vector>
 
 namespace massive::test {
+
+// The server and its scripting vocabulary come from the SDK's own mock.
+using namespace massive::mock;
 
 /// The key every test client uses; no message of the suite may contain it.
 inline constexpr std::string_view test_api_key = "mk_TESTKEY_9f2c41d07be3";
@@ -42,7 +45,7 @@ class message_log {
 struct trusted_server {
   explicit trusted_server(server_options options = {});
   temp_directory dir;
-  test_server server;
+  mock::server server;
   std::string ca_file;
 };
 

@@ -4,7 +4,7 @@
 #include "transport/inflater.hpp"
 #include "transport/request_head.hpp"
 
-#include "gzip.hpp"
+#include "massive/mock/gzip.hpp"
 
 #include "massive/http_client.hpp"
 #include "massive/rate_limiter.hpp"
@@ -229,7 +229,7 @@ TEST_CASE("gzip inflation is incremental: any input split gives the same bytes")
   using massive::transport::inflater;
   std::string plain;
   for (int i = 0; i < 20'000; ++i) plain += "{\"t\":" + std::to_string(i * 37) + ",\"c\":1.5},";
-  const std::string gz = massive::test::gzip_compress(plain);
+  const std::string gz = massive::mock::gzip_compress(plain);
   REQUIRE(gz.size() < plain.size() / 4);
   inflater inf(4096);
   for (std::size_t piece : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{100}, std::size_t{4096}, gz.size()}) {
@@ -259,13 +259,13 @@ TEST_CASE("gzip inflation is incremental: any input split gives the same bytes")
     CHECK(st == inflater::status::corrupt);
   }
   SUBCASE("concatenated members, then garbage") {
-    const std::string two = massive::test::gzip_compress("hello ") + massive::test::gzip_compress("world");
+    const std::string two = massive::mock::gzip_compress("hello ") + massive::mock::gzip_compress("world");
     inf.reset();
     inflater::status st{};
     CHECK(inflate_all(two, 3, inf, st) == "hello world");
     CHECK(inf.complete());
     inf.reset();
-    inflate_all(massive::test::gzip_compress("a") + "zz", 100, inf, st);
+    inflate_all(massive::mock::gzip_compress("a") + "zz", 100, inf, st);
     CHECK(st == inflater::status::trailing_garbage);
   }
 }

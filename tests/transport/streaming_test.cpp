@@ -1,7 +1,7 @@
 // Streaming bodies: chunked framing cut anywhere, gzip, limits, and bodies that break.
 #include "fixture.hpp"
 
-#include "gzip.hpp"
+#include "massive/mock/gzip.hpp"
 
 #include <doctest/doctest.h>
 

@@ -37,10 +37,13 @@ struct options {
   std::chrono::milliseconds request_timeout{30'000};
   /// Open connections to the origin at most (in use or idle); further calls queue.
   std::size_t connections_per_origin = 4;
-  /// PEM file of trusted certificates; with ca_directory empty too, the system's defaults.
+  /// PEM file of trusted certificates.
   std::string ca_file{};
   /// Directory of hashed certificates (c_rehash layout).
   std::string ca_directory{};
+  /// Trusted certificates as PEM text, e.g. an embedded server's own (massive::mock). With
+  /// ca_file, ca_directory and ca_pem all empty, the system's defaults are trusted.
+  std::string ca_pem{};
   /// Verify the server's certificate chain and host name. Turn off only for tests.
   bool verify_peer = true;
   /// Largest body accepted, both as received and after gzip inflation; unlimited if empty.

@@ -88,7 +88,12 @@ struct client_state {
       throw transport_error(errc::invalid_option, "options.ca_directory: cannot use '" +
                                                       o.ca_directory + "': " + ec.message());
     }
-    if (o.ca_file.empty() && o.ca_directory.empty() && ctx.set_default_verify_paths(ec)) {
+    if (!o.ca_pem.empty() && ctx.add_certificate_authority(asio::buffer(o.ca_pem), ec)) {
+      throw transport_error(errc::invalid_option,
+                            "options.ca_pem: not a PEM certificate: " + ec.message());
+    }
+    if (o.ca_file.empty() && o.ca_directory.empty() && o.ca_pem.empty() &&
+        ctx.set_default_verify_paths(ec)) {
       throw transport_error(errc::invalid_option,
                             "options.verify_peer: no system trust store: " + ec.message());
     }

@@ -21,12 +21,12 @@ namespace massive::mock {
 
 struct response {
   int status = 200;
-  std::string body;  ///< JSON
+  std::string body{};  ///< JSON
 };
 
 struct market_options {
   /// Scheme, host and port that next_url points at: the server's own base URL.
-  std::string base_url;
+  std::string base_url{};
   /// Trades and quotes per trading day and ticker.
   std::int64_t ticks_per_day = 20'000;
   /// The day served when a trades or quotes request names no timestamp.

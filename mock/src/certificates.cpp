@@ -1,4 +1,4 @@
-#include "certificates.hpp"
+#include "massive/mock/certificates.hpp"
 
 #include <openssl/bio.h>
 #include <openssl/ec.h>
@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <unistd.h>
 
-namespace massive::test {
+namespace massive::mock {
 namespace {
 
 template <class T, void (*Free)(T*)>
@@ -161,4 +161,4 @@ std::string temp_directory::write(std::string_view name, std::string_view conten
   return file.string();
 }
 
-}  // namespace massive::test
+}  // namespace massive::mock

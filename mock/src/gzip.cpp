@@ -1,10 +1,10 @@
-#include "gzip.hpp"
+#include "massive/mock/gzip.hpp"
 
 #include <zlib.h>
 
 #include <stdexcept>
 
-namespace massive::test {
+namespace massive::mock {
 
 std::string gzip_compress(std::string_view data) {
   z_stream z{};
@@ -23,4 +23,4 @@ std::string gzip_compress(std::string_view data) {
   return out;
 }
 
-}  // namespace massive::test
+}  // namespace massive::mock

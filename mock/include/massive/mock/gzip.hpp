@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-namespace massive::test {
+namespace massive::mock {
 
 /// One gzip member holding `data`.
 std::string gzip_compress(std::string_view data);
 
-}  // namespace massive::test
+}  // namespace massive::mock

@@ -1,15 +1,15 @@
 // A real HTTP/1.1 server (TLS or plain) on 127.0.0.1 and an ephemeral port, on its own thread,
-// for transport and client tests. Each response is scripted: status, headers, body, gzip,
+// for the quickstart, the SDK's tests and users' own tests. Each response is scripted: status, headers, body, gzip,
 // chunk sizes, delays, and faults (reset, TLS truncation, stall, closes). It records every
 // request it receives and counts TLS handshakes and connections.
 //
-//   massive::test::test_server server;                   // HTTPS, self-signed for 127.0.0.1
+//   massive::mock::server server;                    // HTTPS, self-signed for 127.0.0.1
 //   server.enqueue({.status = 429, .headers = {{"Retry-After", "1"}}});
-//   server.respond_with([](const auto& req) { return massive::test::reply{.body = "{}"}; });
+//   server.respond_with([](const auto& req) { return massive::mock::reply{.body = "{}"}; });
 //   ... client with base_url = server.base_url(), ca_file = <server.certificate_pem()>
 #pragma once
 
-#include "certificates.hpp"
+#include "massive/mock/certificates.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace massive::test {
+namespace massive::mock {
 
 /// What the server does with a keep-alive connection once the response is written.
 enum class after_response {
@@ -68,14 +68,14 @@ struct server_options {
   std::optional<pem_pair> identity{};
 };
 
-class test_server {
+class server {
  public:
   using responder = std::function<reply(const recorded_request&)>;
 
-  explicit test_server(server_options options = {});
-  ~test_server();
-  test_server(const test_server&) = delete;
-  test_server& operator=(const test_server&) = delete;
+  explicit server(server_options options = {});
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
 
   std::uint16_t port() const noexcept;
   /// "https://127.0.0.1:<port>" (or http://).
@@ -102,4 +102,4 @@ class test_server {
   std::unique_ptr<impl> impl_;
 };
 
-}  // namespace massive::test
+}  // namespace massive::mock

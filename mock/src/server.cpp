@@ -1,6 +1,6 @@
-#include "test_server.hpp"
+#include "massive/mock/server.hpp"
 
-#include "gzip.hpp"
+#include "massive/mock/gzip.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -24,7 +24,7 @@
 #include <mutex>
 #include <thread>
 
-namespace massive::test {
+namespace massive::mock {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -84,7 +84,7 @@ bool recorded_request::has_header(std::string_view name) const {
   return std::any_of(headers.begin(), headers.end(), [&](const auto& h) { return iequals(h.first, name); });
 }
 
-struct test_server::impl {
+struct server::impl {
   explicit impl(server_options o) : options(std::move(o)) {
     identity = options.identity ? *options.identity : make_self_signed(loopback_names());
     if (options.tls) {
@@ -290,60 +290,60 @@ struct test_server::impl {
   std::thread thread;
 };
 
-test_server::test_server(server_options options) : impl_(std::make_unique<impl>(std::move(options))) {}
-test_server::~test_server() = default;
+server::server(server_options options) : impl_(std::make_unique<impl>(std::move(options))) {}
+server::~server() = default;
 
-std::uint16_t test_server::port() const noexcept { return impl_->port; }
+std::uint16_t server::port() const noexcept { return impl_->port; }
 
-std::string test_server::base_url() const {
+std::string server::base_url() const {
   return std::string(impl_->ssl ? "https" : "http") + "://127.0.0.1:" + std::to_string(impl_->port);
 }
 
-const std::string& test_server::certificate_pem() const noexcept { return impl_->identity.certificate; }
+const std::string& server::certificate_pem() const noexcept { return impl_->identity.certificate; }
 
-void test_server::respond_with(responder r) {
+void server::respond_with(responder r) {
   std::lock_guard lock(impl_->mutex);
   impl_->respond = std::move(r);
 }
 
-void test_server::enqueue(reply r) {
+void server::enqueue(reply r) {
   std::lock_guard lock(impl_->mutex);
   impl_->queue.push_back(std::move(r));
 }
 
-std::vector<recorded_request> test_server::requests() const {
+std::vector<recorded_request> server::requests() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->requests;
 }
 
-std::size_t test_server::request_count() const {
+std::size_t server::request_count() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->requests.size();
 }
 
-std::size_t test_server::tls_handshakes() const {
+std::size_t server::tls_handshakes() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->handshakes;
 }
 
-std::vector<std::string> test_server::server_names() const {
+std::vector<std::string> server::server_names() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->sni_names;
 }
 
-std::size_t test_server::connections_accepted() const {
+std::size_t server::connections_accepted() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->accepted;
 }
 
-std::size_t test_server::max_concurrent_connections() const {
+std::size_t server::max_concurrent_connections() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->max_open;
 }
 
-std::size_t test_server::open_connections() const {
+std::size_t server::open_connections() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->open;
 }
 
-}  // namespace massive::test
+}  // namespace massive::mock

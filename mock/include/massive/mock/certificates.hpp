@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace massive::test {
+namespace massive::mock {
 
 struct pem_pair {
   std::string certificate;
@@ -57,4 +57,4 @@ class temp_directory {
   std::filesystem::path path_;
 };
 
-}  // namespace massive::test
+}  // namespace massive::mock

@@ -1,0 +1,32 @@
+// The Massive API offline: the mock market behind a loopback HTTPS server.
+//
+//   massive::mock::market_server local;                    // HTTPS on 127.0.0.1, fresh cert
+//   massive::client client{io.get_executor(), {.api_key = "any", .base_url = local.base_url(),
+//                                              .ca_pem = local.certificate_pem()}};
+//
+// Faults are scripted on the server underneath: local.server().enqueue({.status = 429, ...}).
+#pragma once
+
+#include "massive/mock/market.hpp"
+#include "massive/mock/server.hpp"
+
+#include <string>
+
+namespace massive::mock {
+
+class market_server {
+ public:
+  /// market.base_url is ignored: next_url points at this server.
+  explicit market_server(market_options market = {}, server_options options = {});
+
+  std::string base_url() const { return server_.base_url(); }
+  const std::string& certificate_pem() const noexcept { return server_.certificate_pem(); }
+  /// The server underneath: recorded requests, queued (faulty) replies.
+  mock::server& server() noexcept { return server_; }
+
+ private:
+  mock::server server_;
+  mock::market market_;
+};
+
+}  // namespace massive::mock
