@@ -71,55 +71,59 @@ class decimal {
 };
 
 constexpr std::optional<decimal> decimal::parse(std::string_view text) noexcept {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   std::size_t i = 0;
   const bool negative = i < text.size() && text[i] == '-';
   if (negative) ++i;
-  // Accumulate as a negative number so that INT64_MIN is representable.
-  std::int64_t value = 0;
-  int digits = 0;
-  int scale = 0;
-  bool seen_point = false;
-  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '.') {
-      if (seen_point || digits == 0) return std::nullopt;
-      seen_point = true;
-      if (i + 1 >= text.size() || !is_digit(text[i + 1])) return std::nullopt;
-      continue;
-    }
-    if (!is_digit(c)) break;
-    ++digits;
-    if (__builtin_mul_overflow(value, 10, &value) || __builtin_sub_overflow(value, c - '0', &value)) {
-      return std::nullopt;
-    }
-    if (seen_point) ++scale;
+  const std::size_t integer_begin = i;
+  while (i < text.size() && is_digit(text[i])) ++i;
+  const std::string_view integer = text.substr(integer_begin, i - integer_begin);
+  if (integer.empty()) return std::nullopt;
+  std::string_view fraction;
+  if (i < text.size() && text[i] == '.') {
+    const std::size_t fraction_begin = ++i;
+    while (i < text.size() && is_digit(text[i])) ++i;
+    fraction = text.substr(fraction_begin, i - fraction_begin);
+    if (fraction.empty()) return std::nullopt;
   }
-  if (digits == 0) return std::nullopt;
+  int exponent = 0;
   if (i < text.size()) {
     if (text[i] != 'e' && text[i] != 'E') return std::nullopt;
     ++i;
     const bool negative_exponent = i < text.size() && text[i] == '-';
     if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
     if (i == text.size()) return std::nullopt;
-    int exponent = 0;
     for (; i < text.size(); ++i) {
       if (!is_digit(text[i])) return std::nullopt;
       exponent = exponent * 10 + (text[i] - '0');
       if (exponent > 400) return std::nullopt;
     }
-    scale += negative_exponent ? exponent : -exponent;
+    if (negative_exponent) exponent = -exponent;
   }
-  while (scale < 0) {
+  // Trailing zeros of the fraction are kept (they are part of the text) only as far as the
+  // representation allows; they never change the value.
+  std::size_t trailing_zeros = 0;
+  while (trailing_zeros < fraction.size() && fraction[fraction.size() - 1 - trailing_zeros] == '0') ++trailing_zeros;
+  const std::string_view significant = fraction.substr(0, fraction.size() - trailing_zeros);
+  // Accumulated as a negative number so that INT64_MIN is representable.
+  std::int64_t value = 0;
+  for (const std::string_view digits : {integer, significant}) {
+    for (const char c : digits) {
+      if (__builtin_mul_overflow(value, 10, &value) || __builtin_sub_overflow(value, c - '0', &value)) {
+        return std::nullopt;
+      }
+    }
+  }
+  int scale = static_cast<int>(significant.size()) - exponent;
+  for (; scale < 0; ++scale) {
     if (__builtin_mul_overflow(value, 10, &value)) return std::nullopt;
-    ++scale;
-  }
-  // Trailing zeros beyond the representable scale carry no information.
-  while (scale > max_scale && value % 10 == 0) {
-    value /= 10;
-    --scale;
   }
   if (scale > max_scale) return std::nullopt;
+  for (std::size_t z = 0; z < trailing_zeros && scale < max_scale; ++z, ++scale) {
+    std::int64_t scaled = 0;
+    if (__builtin_mul_overflow(value, 10, &scaled)) break;
+    value = scaled;
+  }
   if (!negative) {
     if (value == INT64_MIN) return std::nullopt;
     value = -value;

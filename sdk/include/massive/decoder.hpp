@@ -11,6 +11,7 @@
 #pragma once
 
 #include "massive/body_sink.hpp"
+#include "massive/error.hpp"
 #include "massive/page.hpp"
 
 #include <cstddef>

@@ -111,7 +111,7 @@ struct decoder_core::impl {
         shape(s),
         limits(l),
         path(path_for(s)),
-        framer_(l.max_depth, l.max_string_bytes),
+        framer_(l.max_depth, l.max_string_bytes, l.max_element_bytes),
         nested_kinds((l.max_depth / 64) + 2, 0) {
     if (!pool) throw std::invalid_argument("page_decoder needs a page_pool");
     if (codec->row_align > region::header_bytes) throw std::invalid_argument("row alignment above 64");
@@ -270,7 +270,7 @@ struct decoder_core::impl {
     if (mode_ != mode::envelope) return decode_error(code, element_path(), element_row(), detail);
     std::string where;
     if (st != state::document_start && st != state::key_or_close && st != state::key_start &&
-        st != state::after_value && st != state::done) {
+        st != state::key && st != state::key_escape && st != state::after_value && st != state::done) {
       where = level == 2 ? "results." + key : key;
     }
     return decode_error(code, where, std::nullopt, detail);
@@ -284,6 +284,9 @@ struct decoder_core::impl {
       case framer::fault::too_long:
         throw error_here(decode_errc::too_long,
                          "a string longer than " + std::to_string(limits.max_string_bytes) + " bytes");
+      case framer::fault::element_too_long:
+        throw error_here(decode_errc::too_long,
+                         "an element longer than " + std::to_string(limits.max_element_bytes) + " bytes");
       case framer::fault::mismatched_bracket:
         throw error_here(decode_errc::invalid_json, "mismatched bracket");
     }
@@ -378,7 +381,7 @@ struct decoder_core::impl {
   }
 
   void enter_elements(std::size_t outer_depth) {
-    framer_.start_array(outer_depth);
+    framer_.start_array(outer_depth, scan + 1);
     begin = scan + 1;
     scan = begin;
     mode_ = mode::elements;
@@ -386,7 +389,7 @@ struct decoder_core::impl {
   }
 
   void enter_value(std::size_t outer_depth) {
-    framer_.start_value(outer_depth);
+    framer_.start_value(outer_depth, scan);
     begin = scan;
     mode_ = mode::value;
   }

@@ -134,22 +134,25 @@ bool cpu_has_avx512() noexcept {
 
 }  // namespace
 
-framer::framer(std::size_t max_depth, std::size_t max_string_bytes)
+framer::framer(std::size_t max_depth, std::size_t max_string_bytes, std::size_t max_element_bytes,
+               bool allow_avx512)
     : max_depth_(max_depth),
       max_string_bytes_(max_string_bytes),
+      max_element_bytes_(max_element_bytes),
       kinds_(max_depth / 64 + 2, 0),
-      avx512_(cpu_has_avx512()) {}
+      avx512_(allow_avx512 && cpu_has_avx512()) {}
 
-void framer::start_array(std::size_t outer_depth) noexcept {
+void framer::start_array(std::size_t outer_depth, std::size_t first) noexcept {
   outer_depth_ = outer_depth;
   separator_depth_ = 1;
   carry_ = carry{};
   carry_.depth = 1;
+  carry_.element_start = first;
   kinds_[0] = 1;
 }
 
-void framer::start_value(std::size_t outer_depth) noexcept {
-  start_array(outer_depth);
+void framer::start_value(std::size_t outer_depth, std::size_t first) noexcept {
+  start_array(outer_depth, first);
   carry_.depth = 0;
   separator_depth_ = npos;
 }
@@ -213,8 +216,19 @@ void framer::start_value(std::size_t outer_depth) noexcept {
   }
   if (result == 64 && c.depth == separator_depth_) separators |= comma & bits_from(stretch_start);
   if (separators != 0) {
+    // Only the first element ending here can be long: the others lie within this block.
+    const std::size_t first = in.pos + static_cast<unsigned>(std::countr_zero(separators));
+    if (first - c.element_start > max_element_bytes_) {
+      c.failure = fault::element_too_long;
+      return -1;
+    }
     c.last_separator = in.pos + 63 - static_cast<unsigned>(std::countl_zero(separators));
+    c.element_start = c.last_separator + 1;
     c.separators += static_cast<unsigned>(std::popcount(separators));
+  }
+  if (result != 64 && in.pos + static_cast<unsigned>(result) - c.element_start > max_element_bytes_) {
+    c.failure = fault::element_too_long;
+    return -1;
   }
   return result;
 }

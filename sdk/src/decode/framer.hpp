@@ -18,15 +18,19 @@ namespace massive::detail {
 class framer {
  public:
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-  enum class fault : std::uint8_t { none, too_deep, too_long, mismatched_bracket };
+  enum class fault : std::uint8_t { none, too_deep, too_long, element_too_long, mismatched_bracket };
 
-  framer(std::size_t max_depth, std::size_t max_string_bytes);
+  /// `allow_avx512`: use the AVX-512 classifier when the CPU has it (tests turn it off to
+  /// exercise the other path on the same machine).
+  framer(std::size_t max_depth, std::size_t max_string_bytes, std::size_t max_element_bytes,
+         bool allow_avx512 = true);
 
   /// Frames the elements of an array whose '[' was the last byte consumed; `outer_depth` is
-  /// the nesting depth outside that '['.
-  void start_array(std::size_t outer_depth) noexcept;
-  /// Frames one object or array that starts at the next byte given to scan().
-  void start_value(std::size_t outer_depth) noexcept;
+  /// the nesting depth outside that '['; `first` is the window index after the '['.
+  void start_array(std::size_t outer_depth, std::size_t first) noexcept;
+  /// Frames one object or array that starts at window index `first`, the next byte given to
+  /// scan().
+  void start_value(std::size_t outer_depth, std::size_t first) noexcept;
 
   /// Examines window[from, to) (the window must be writable up to to + 63: its padding).
   /// With a `source` (to - from bytes, becoming window[from, to)), the bytes are copied into
@@ -44,6 +48,7 @@ class framer {
   /// The window moved its bytes `by` places towards its front.
   void shift(std::size_t by) noexcept {
     if (carry_.last_separator != npos) carry_.last_separator -= by;
+    carry_.element_start -= by;
   }
 
  private:
@@ -62,6 +67,7 @@ class framer {
     std::size_t string_bytes = 0;     // length so far of the string still open
     std::size_t last_separator = npos;
     std::uint64_t separators = 0;
+    std::size_t element_start = 0;    // window index where the element being framed starts
     fault failure = fault::none;
   };
   int block(carry& c, std::uint64_t* kinds, const block_input& in) const noexcept;
@@ -70,6 +76,7 @@ class framer {
 
   std::size_t max_depth_;
   std::size_t max_string_bytes_;
+  std::size_t max_element_bytes_;
   std::size_t outer_depth_ = 0;
   std::size_t separator_depth_ = 1;   // relative depth of the array's own commas
   carry carry_;

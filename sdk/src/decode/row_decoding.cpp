@@ -59,7 +59,11 @@ void fail_field_iteration(const row_context& ctx, simdjson::error_code e) {
   ctx.fail(errc_of(e), {}, describe(e));
 }
 
-void fail_element(const batch& b, std::size_t row, simdjson::error_code e) {
+void fail_element(const batch& b, std::size_t row, simdjson::error_code e, std::string_view token) {
+  // simdjson reports a stray comma (`[{...},]`, `[,{...}]`) as an element of the wrong type.
+  if (e == simdjson::INCORRECT_TYPE && (token.empty() || token[0] == ']' || token[0] == ',' || token[0] == '}')) {
+    throw decode_error(decode_errc::invalid_json, field_path(b.path, row, {}), row, "empty array element (stray comma)");
+  }
   const char* detail = e == simdjson::INCORRECT_TYPE ? "expected an object" : describe(e);
   throw decode_error(errc_of(e), field_path(b.path, row, {}), row, detail);
 }

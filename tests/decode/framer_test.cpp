@@ -1,0 +1,169 @@
+// The framer against a byte-at-a-time reference, on random byte soup dense in quotes,
+// backslash runs, brackets and commas, fed in random pieces, with and without the fused
+// copy, on both block classifiers.
+#include "decode/framer.hpp"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace massive::detail {
+namespace {
+
+struct expectation {
+  std::vector<std::size_t> separators;  // positions of separator commas before the end
+  std::size_t close = framer::npos;     // position of the closing bracket
+  framer::fault failure = framer::fault::none;
+};
+
+// The framer's rules, one byte at a time: a quote not escaped by an odd backslash run
+// toggles the string state; outside strings, brackets nest (and must match) and commas at
+// the array's own depth separate elements.
+expectation reference(const std::string& text, std::size_t outer_depth, std::size_t max_depth) {
+  expectation out;
+  std::vector<bool> square{true};
+  bool in_string = false;
+  bool escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool this_escaped = escaped;
+    escaped = c == '\\' && !this_escaped;
+    if (c == '"' && !this_escaped) {
+      in_string = !in_string;
+      continue;
+    }
+    if (in_string) continue;
+    if (c == '{' || c == '[') {
+      if (outer_depth + square.size() + 1 > max_depth) {
+        out.failure = framer::fault::too_deep;
+        return out;
+      }
+      square.push_back(c == '[');
+    } else if (c == '}' || c == ']') {
+      if (square.empty() || square.back() != (c == ']')) {
+        out.failure = framer::fault::mismatched_bracket;
+        return out;
+      }
+      square.pop_back();
+      if (square.empty()) {
+        out.close = i;
+        return out;
+      }
+    } else if (c == ',' && square.size() == 1) {
+      out.separators.push_back(i);
+    }
+  }
+  return out;
+}
+
+std::string soup(std::mt19937_64& rng, std::size_t length) {
+  static constexpr char alphabet[] = "{}[],,\"\"\"\\\\\\ax :1";
+  std::string s;
+  int depth = 1;
+  for (std::size_t i = 0; i < length; ++i) {
+    char c = alphabet[rng() % (sizeof alphabet - 1)];
+    // Keep the array open most of the time so that long stretches get framed.
+    if ((c == '}' || c == ']') && depth <= 1 && rng() % 8 != 0) c = 'a';
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') --depth;
+    s += c;
+  }
+  return s;
+}
+
+void check_against_reference(bool avx512, bool copy) {
+  std::mt19937_64 rng(avx512 ? 11 : 12);
+  constexpr std::size_t max_depth = 40;
+  for (int round = 0; round < 400; ++round) {
+    const std::string text = soup(rng, 50 + rng() % 700);
+    const expectation want = reference(text, 2, max_depth);
+    // The window: one reserved byte, the text, then padding the framer may read and write.
+    std::string window(1 + text.size() + 128, '\0');
+    if (!copy) window.replace(1, text.size(), text);
+    framer f(max_depth, std::size_t{1} << 30, std::size_t{1} << 30, avx512);
+    f.start_array(2, 1);
+    std::size_t at = 1;
+    std::size_t close = framer::npos;
+    std::uint64_t seen = 0;
+    while (at < 1 + text.size() && close == framer::npos) {
+      const std::size_t n = std::min<std::size_t>(1 + rng() % 150, 1 + text.size() - at);
+      close = f.scan(copy ? text.data() + (at - 1) : nullptr, window.data(), at, at + n);
+      if (close == framer::npos && f.failure() != framer::fault::none) break;
+      // The separators found so far are the reference's up to this point.
+      const std::size_t limit = close == framer::npos ? at + n - 1 : close - 1;
+      std::size_t expected_count = 0;
+      std::size_t expected_last = framer::npos;
+      for (const std::size_t p : want.separators) {
+        if (p < limit) {
+          ++expected_count;
+          expected_last = p + 1;
+        }
+      }
+      if (f.separators() != expected_count) {
+        FAIL_CHECK("round " << round << ": " << f.separators() << " separators, expected " << expected_count);
+        return;
+      }
+      if (f.separators() != seen) {
+        CHECK(f.last_separator() == expected_last);
+        seen = f.separators();
+      }
+      at += n;
+    }
+    CHECK(f.failure() == want.failure);
+    if (want.failure == framer::fault::none) CHECK(close == (want.close == framer::npos ? framer::npos : want.close + 1));
+    if (copy) CHECK(window.compare(1, at - 1, text, 0, at - 1) == 0);
+  }
+}
+
+TEST_CASE("framer agrees with a byte-at-a-time reference") {
+  for (const bool avx512 : {false, true}) {
+    for (const bool copy : {false, true}) {
+      CAPTURE(avx512);
+      CAPTURE(copy);
+      check_against_reference(avx512, copy);
+    }
+  }
+}
+
+TEST_CASE("framer: escapes across piece boundaries") {
+  // An odd run of backslashes ending a piece escapes the quote that starts the next one.
+  const std::string text = R"({"a":"x\\\"],"},{"b":"\\"},1])";
+  for (std::size_t cut = 1; cut < text.size(); ++cut) {
+    std::string window(1 + text.size() + 128, '\0');
+    window.replace(1, text.size(), text);
+    framer f(64, 1 << 20, 1 << 20);
+    f.start_array(1, 1);
+    std::size_t close = f.scan(nullptr, window.data(), 1, 1 + cut);
+    if (close == framer::npos) close = f.scan(nullptr, window.data(), 1 + cut, 1 + text.size());
+    CAPTURE(cut);
+    CHECK(close == text.size());
+    CHECK(f.separators() == 2);
+  }
+}
+
+TEST_CASE("framer faults: depth, string and element length, mismatched brackets") {
+  const auto run = [](const std::string& text, std::size_t max_depth, std::size_t max_string,
+                      std::size_t max_element = 1 << 20) {
+    std::string window(1 + text.size() + 128, '\0');
+    window.replace(1, text.size(), text);
+    framer f(max_depth, max_string, max_element);
+    f.start_array(1, 1);
+    const std::size_t close = f.scan(nullptr, window.data(), 1, 1 + text.size());
+    return close == framer::npos ? f.failure() : framer::fault::none;
+  };
+  CHECK(run(std::string(70, '[') + std::string(70, ']') + "]", 64, 1 << 20) == framer::fault::too_deep);
+  CHECK(run(std::string(62, '[') + std::string(62, ']') + "]", 64, 1 << 20) == framer::fault::none);
+  CHECK(run("\"" + std::string(500, 'x') + "\"]", 64, 100) == framer::fault::too_long);
+  CHECK(run("\"" + std::string(50, 'x') + "\"]", 64, 100) == framer::fault::none);
+  CHECK(run("{\"a\":[1}]", 64, 1 << 20) == framer::fault::mismatched_bracket);
+  CHECK(run("{\"a\":[1]}]", 64, 1 << 20) == framer::fault::none);
+  const std::string element = "[" + std::string(300, '1') + "]";
+  CHECK(run("1," + element + ",2]", 64, 1 << 20, 200) == framer::fault::element_too_long);
+  CHECK(run("1,2," + element + "]", 64, 1 << 20, 200) == framer::fault::element_too_long);
+  CHECK(run("1," + element + ",2]", 64, 1 << 20, 400) == framer::fault::none);
+}
+
+}  // namespace
+}  // namespace massive::detail

@@ -1,0 +1,204 @@
+// Where the rows are (payload shapes), what the envelope carries, and how fields read:
+// envelope keys before or after the results, unknown keys of every size and type, null as
+// absent, escapes, the wire's number forms.
+#include "bodies.hpp"
+#include "reference.hpp"
+
+#include <simdjson.h>
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace massive::test {
+namespace {
+
+const std::string row_a = R"({"v":1.0e+06,"vw":10.5,"o":10,"c":11,"h":12,"l":9,"t":1600000000000,"n":5})";
+const std::string row_b = R"({"v":1748755.0,"o":1,"c":2,"h":3,"l":0.5,"t":1600000060000,"otc":true})";
+
+template <class T>
+page<T> decode(std::string_view body, payload_shape shape = payload_shape::results_array, std::size_t chunk = 3) {
+  page_decoder<T> decoder(make_page_pool(), shape);
+  feed_chunks(decoder, body, chunk);
+  return decoder.take();
+}
+
+TEST_CASE("envelope fields are read in any order, before or after the results") {
+  const std::string envelope =
+      R"("status":"OK","request_id":"abc","next_url":"https://api.massive.com/v3/x?cursor=a\u0026b=\"c\"","ticker":"AAPL","count":2,"queryCount":1.0e+01,"resultsCount":2,"adjusted":false)";
+  for (const std::string& body : {"{" + envelope + R"(,"results":[)" + row_a + "," + row_b + "]}",
+                                 R"({"results":[)" + row_a + "," + row_b + "]," + envelope + "}"}) {
+    CAPTURE(body);
+    const page<agg> p = decode<agg>(body);
+    CHECK(p.size() == 2);
+    CHECK(p.envelope().status == "OK");
+    CHECK(p.request_id() == "abc");
+    CHECK(p.next_url() == R"(https://api.massive.com/v3/x?cursor=a&b="c")");
+    CHECK(p.envelope().ticker == "AAPL");
+    CHECK(p.envelope().count == 2);
+    CHECK(p.envelope().query_count == 10);
+    CHECK(p.envelope().results_count == 2);
+    CHECK(p.envelope().adjusted == false);
+    CHECK(dom_diff(body, p) == "");
+  }
+}
+
+TEST_CASE("null envelope fields are absent; unknown keys of any size are skipped") {
+  const std::string big(300'000, 'x');
+  const std::string body = R"({"status":null,"count":null,"adjusted":null,"huge":")" + big +
+                           R"(","nested":{"a":[{"b":"]}"},[[],{}]],"c":"\\\""},"results":[)" + row_a +
+                           R"(],"after":[1,2,{"x":null}],"request_id":"r"})";
+  const page<agg> p = decode<agg>(body, payload_shape::results_array, 4096);
+  CHECK(p.size() == 1);
+  CHECK(p.envelope().status.empty());
+  CHECK_FALSE(p.envelope().count.has_value());
+  CHECK_FALSE(p.envelope().adjusted.has_value());
+  CHECK(p.request_id() == "r");
+}
+
+TEST_CASE("absent, null and empty results give an empty page with its envelope") {
+  for (const char* body : {R"({"status":"OK","request_id":"e"})", R"({"results":null,"request_id":"e"})",
+                           R"({"results":[],"request_id":"e"})", R"({"request_id":"e","results":[ ] })"}) {
+    CAPTURE(body);
+    const page<agg> p = decode<agg>(body);
+    CHECK(p.empty());
+    CHECK(p.begin() == p.end());
+    CHECK(p.request_id() == "e");
+  }
+}
+
+TEST_CASE("agg fields: number forms, absent optionals, null as absent, unknown keys") {
+  const std::string body = std::string(R"({"results":[)") + row_a + "," + row_b +
+                           R"(,{"v":135647456,"vw":null,"o":1,"c":1,"h":1,"l":1,"t":1,"n":null,"otc":null,"T":"X","z":{"o":7}})" +
+                           R"(,{"\u006f":99,"o":2,"c":2,"h":2,"l":2,"t":2,"v":2.384421e+06,"n":1.0e+03}]})";
+  const page<agg> p = decode<agg>(body);
+  REQUIRE(p.size() == 4);
+  CHECK(p[0].volume == 1'000'000.0);
+  CHECK(p[0].vwap == 10.5);
+  CHECK(p[0].transactions == 5);
+  CHECK_FALSE(p[0].otc);
+  CHECK(p[1].volume == 1'748'755.0);
+  CHECK_FALSE(p[1].vwap.has_value());
+  CHECK_FALSE(p[1].transactions.has_value());
+  CHECK(p[1].otc);
+  CHECK(p[1].timestamp.count() == 1600000060000);
+  CHECK(p[2].volume == 135'647'456.0);
+  CHECK_FALSE(p[2].vwap.has_value());
+  CHECK_FALSE(p[2].transactions.has_value());
+  CHECK(p[2].open == 1.0);  // the nested "o" belongs to an unknown key
+  // An escaped key matches nothing: the API never escapes its plain ASCII keys.
+  CHECK(p[3].open == 2.0);
+  CHECK(p[3].volume == 2'384'421.0);
+  CHECK(p[3].transactions == 1000);
+}
+
+TEST_CASE("trade fields: escaped ids, conditions in the arena, exact decimals and timestamps") {
+  const std::string body =
+      R"({"results":[{"conditions":[12,37,-1],"decimal_size":"0.3333","exchange":4,"id":"a\"b\\c\u00e9","participant_timestamp":1651181822461636581,"price":156.43,"sequence_number":9007199254740993,"sip_timestamp":1651181822461979401,"size":0.3333,"tape":3,"trf_id":0,"trf_timestamp":1651181557090806501},)"
+      R"({"decimal_size":100.10,"exchange":1,"id":"","participant_timestamp":1,"price":1,"sequence_number":1,"sip_timestamp":2,"size":1,"conditions":[],"correction":null}]})";
+  const page<trade> p = decode<trade>(body);
+  REQUIRE(p.size() == 2);
+  CHECK(p[0].id == "a\"b\\c\xC3\xA9");
+  REQUIRE(p[0].conditions.size() == 3);
+  CHECK(p[0].conditions[0] == 12);
+  CHECK(p[0].conditions[2] == -1);
+  CHECK(p[0].decimal_size->to_string() == "0.3333");
+  CHECK(p[0].participant_timestamp.count() == 1651181822461636581);
+  CHECK(p[0].sip_timestamp.count() == 1651181822461979401);
+  CHECK(p[0].trf_timestamp->count() == 1651181557090806501);
+  CHECK(p[0].sequence_number == 9007199254740993);
+  CHECK(p[0].tape == 3);
+  CHECK(p[0].trf_id == 0);
+  CHECK_FALSE(p[0].correction.has_value());
+  // A decimal sent as a JSON number is read from its text, trailing zero included.
+  CHECK(p[1].decimal_size->to_string() == "100.10");
+  CHECK(p[1].id.empty());
+  CHECK(p[1].conditions.empty());
+  CHECK_FALSE(p[1].tape.has_value());
+  CHECK(dom_diff(body, p) == "");
+}
+
+TEST_CASE("results as one object") {
+  const std::string body = R"({"status":"OK","results":)" + row_a + R"(,"request_id":"one"})";
+  const page<agg> p = decode<agg>(body, payload_shape::results_object);
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].open == 10.0);
+  CHECK(p.request_id() == "one");
+  CHECK(dom_diff(body, p, payload_shape::results_object) == "");
+  CHECK(decode<agg>(R"({"results":null})", payload_shape::results_object).empty());
+}
+
+TEST_CASE("the whole document as the row") {
+  const page<agg> p = decode<agg>("  " + row_b + "\n", payload_shape::document);
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].otc);
+  CHECK(p.envelope().status.empty());
+}
+
+TEST_CASE("a top-level array") {
+  const std::string body = "[" + row_a + ",\n" + row_b + "]";
+  const page<agg> p = decode<agg>(body, payload_shape::top_level_array);
+  CHECK(p.size() == 2);
+  CHECK(dom_diff(body, p, payload_shape::top_level_array) == "");
+}
+
+TEST_CASE("results.values with a sibling object kept as raw JSON") {
+  const std::string underlying = R"({"aggregates":[{"c":75.0875,"t":1577941200000}],"url":"https://x/y?a=\"b\""})";
+  for (const bool values_first : {true, false}) {
+    const std::string values = R"("values":[)" + row_a + "," + row_b + "]";
+    const std::string results = values_first ? "{" + values + R"(,"underlying":)" + underlying + R"(,"n":null})"
+                                             : R"({"underlying":)" + underlying + R"(,"n":null,)" + values + "}";
+    const std::string body = R"({"results":)" + results + R"(,"status":"OK","request_id":"ind"})";
+    CAPTURE(body);
+    const page<agg> p = decode<agg>(body, payload_shape::results_values);
+    CHECK(p.size() == 2);
+    CHECK(p.request_id() == "ind");
+    CHECK(dom_diff(body, p, payload_shape::results_values) == "");
+    const std::string_view extra = p.envelope().results_extra_json;
+    CHECK(extra == R"({"underlying":)" + underlying + R"(,"n":null})");
+    // It is one JSON object that any parser reads.
+    simdjson::dom::parser parser;
+    simdjson::dom::element e;
+    REQUIRE(parser.parse(simdjson::padded_string(extra)).get(e) == simdjson::SUCCESS);
+    CHECK(std::string_view(e["underlying"]["url"]) == "https://x/y?a=\"b\"");
+  }
+}
+
+TEST_CASE("pages: move-only, independent of the decoder and of each other") {
+  auto pool = make_page_pool();
+  page_decoder<agg> decoder(pool);
+  feed_chunks(decoder, R"({"results":[)" + row_a + R"(],"request_id":"first"})", 5);
+  page<agg> first = decoder.take();
+  feed_chunks(decoder, R"({"results":[)" + row_b + "," + row_b + R"(],"request_id":"second"})", 7);
+  page<agg> second = decoder.take();
+  CHECK(first.size() == 1);
+  CHECK(first.request_id() == "first");
+  CHECK(second.size() == 2);
+  CHECK(second.request_id() == "second");
+  page<agg> moved = std::move(first);
+  CHECK(moved.size() == 1);
+  CHECK(moved[0].vwap == 10.5);
+  CHECK(moved.request_id() == "first");
+  CHECK(first.empty());  // NOLINT(bugprone-use-after-move): a moved-from page is empty
+  first = std::move(second);
+  CHECK(first.size() == 2);
+  CHECK(first.request_id() == "second");
+  const page<agg> none;
+  CHECK(none.empty());
+  CHECK(none.rows().empty());
+}
+
+TEST_CASE("reset abandons a body; the decoder then decodes the next one") {
+  auto pool = make_page_pool();
+  page_decoder<agg> decoder(pool);
+  const std::string body = R"({"results":[)" + row_a + "," + row_b + "]}";
+  decoder.feed(std::span<const char>(body.data(), 20));
+  decoder.reset();
+  CHECK(pool->stats().regions_free == 2);
+  decoder.feed(std::span<const char>());
+  feed_chunks(decoder, body, 11);
+  CHECK(decoder.take().size() == 2);
+}
+
+}  // namespace
+}  // namespace massive::test
