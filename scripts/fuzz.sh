@@ -56,7 +56,7 @@ shapes = {"results_array": 0, "results_object": 1, "document": 2, "top_level_arr
 seeds = []
 
 def add(model, shape, body):
-    for split in (0x00, 0x03, 0x05, 0x07, 0x84):
+    for split in (0x00, 0x03, 0x05, 0x07, 0x44, 0x84):
         seeds.append(bytes([models[model] + 3 * shapes[shape], split]) + body)
 
 def compact(value):

@@ -1,6 +1,7 @@
 // libFuzzer target for the streaming decoder's entry points (feed, finish, take, reset).
 //
-// Input: byte 0 picks the model and the payload shape, byte 1 the chunking and the limits,
+// Input: byte 0 picks the model and the payload shape, byte 1 the chunking (bits 0-2) and
+// the limits (bits 6-7),
 // the rest is the body. The body is decoded twice with one decoder: first in chunks whose
 // sizes derive from the input itself (sometimes after a first attempt abandoned halfway
 // with reset()), then whole. decode_error is an accepted outcome; a
@@ -8,10 +9,11 @@
 // decodes disagreeing (one succeeds and the other fails, or their rows or envelopes differ)
 // is a finding.
 //
-// Under the tight limits the two outcomes are not compared: the decoder checks
-// max_string_bytes only on strings that cross a chunk or window boundary (a 21-byte key
-// passes with max_string_bytes = 8 when it arrives whole, fails when split). Reported with
-// issue 3's fuzz findings; comparing here would stop every run on it.
+// Under a tight max_string_bytes the two outcomes are not compared: the decoder checks it
+// only on strings that cross a chunk or window boundary (a 21-byte key passes with
+// max_string_bytes = 8 when it arrives whole, fails when split). Reported with issue 3's
+// fuzz findings; comparing there would stop every run on it. Tight depth and element limits
+// are compared.
 #include <massive/decoder.hpp>
 #include <massive/error.hpp>
 #include <massive/models/agg.hpp>
@@ -40,6 +42,9 @@ constexpr std::array<std::size_t, 8> max_chunk = {1, 2, 3, 7, 16, 64, 511, 16384
 
 // Tight limits make the too_deep and too_long paths reachable with small inputs.
 constexpr decode_limits tight_limits{.max_depth = 4, .max_string_bytes = 8, .max_element_bytes = 96};
+constexpr decode_limits tight_but_strings{.max_depth = 4, .max_element_bytes = 96};
+
+enum class limits_mode { defaults, tight_but_strings, tight };
 
 // FNV-1a; reading every byte of every string also lets ASan check that it is still alive.
 class hasher {
@@ -164,9 +169,12 @@ std::shared_ptr<page_pool> shared_pool() {
 }
 
 template <class T>
-void run(std::span<const char> body, payload_shape shape, bool tight, std::size_t max,
+void run(std::span<const char> body, payload_shape shape, limits_mode mode, std::size_t max,
          std::uint64_t seed) {
-  page_decoder<T> decoder(shared_pool(), shape, tight ? tight_limits : decode_limits{});
+  const decode_limits limits = mode == limits_mode::tight               ? tight_limits
+                               : mode == limits_mode::tight_but_strings ? tight_but_strings
+                                                                        : decode_limits{};
+  page_decoder<T> decoder(shared_pool(), shape, limits);
   // Sometimes abandon a first attempt halfway: reset() must leave nothing behind.
   if (seed % 4 == 0 && body.size() > 1) {
     try {
@@ -188,7 +196,7 @@ void run(std::span<const char> body, payload_shape shape, bool tight, std::size_
     }
   });
   const auto whole = decode(decoder, [&](page_decoder<T>& d) { d.feed(body); });
-  if (tight) return;
+  if (mode == limits_mode::tight) return;
   if (chunked.has_value() != whole.has_value() || (chunked && *chunked != *whole)) {
     std::fprintf(stderr,
                  "fuzz_decode: chunked and whole decodes disagree: chunked %s, whole %s "
@@ -202,21 +210,23 @@ void run(std::span<const char> body, payload_shape shape, bool tight, std::size_
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
-  const std::uint8_t mode = data[0];
+  const std::uint8_t selector = data[0];
   const std::uint8_t split = data[1];
   const std::span<const char> body(reinterpret_cast<const char*>(data) + 2, size - 2);
 
-  const payload_shape shape = shapes[(mode / 3) % shapes.size()];
-  const bool tight = (split & 0x80) != 0;
+  const payload_shape shape = shapes[(selector / 3) % shapes.size()];
+  const limits_mode limits = (split & 0x80) != 0   ? limits_mode::tight
+                             : (split & 0x40) != 0 ? limits_mode::tight_but_strings
+                                                   : limits_mode::defaults;
   const std::size_t max = max_chunk[split & 0x07];
   std::uint64_t seed = split;
   for (char c : body.first(std::min<std::size_t>(body.size(), 8))) {
     seed = seed * 131 + static_cast<unsigned char>(c);
   }
-  switch (mode % 3) {
-    case 0: run<agg>(body, shape, tight, max, seed); break;
-    case 1: run<trade>(body, shape, tight, max, seed); break;
-    default: run<quote>(body, shape, tight, max, seed); break;
+  switch (selector % 3) {
+    case 0: run<agg>(body, shape, limits, max, seed); break;
+    case 1: run<trade>(body, shape, limits, max, seed); break;
+    default: run<quote>(body, shape, limits, max, seed); break;
   }
   return 0;
 }
