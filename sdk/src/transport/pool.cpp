@@ -8,6 +8,11 @@ namespace asio = boost::asio;
 connection::connection(const asio::any_io_executor& executor, asio::ssl::context* tls)
     : stream_(std::in_place_type<tcp::socket>, executor) {
   if (tls != nullptr) stream_.emplace<tls_stream>(executor, *tls);
+  // Beast sizes each socket read by the free capacity of `input` (at least 512 bytes), and
+  // the buffer otherwise only grows to the size of a response head: the body then came in
+  // 512-byte reads, some 30 trips through TLS, parser and scheduler per 16 KiB TLS record,
+  // which halved end-to-end throughput (docs/performance-e2e.md). 64 KiB holds whole records.
+  input.reserve(64 * 1024);
   body_buffer.resize(32 * 1024);
 }
 
