@@ -20,7 +20,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build-e2e}"
 runs="${RUNS:-3}"
 
-for tool in nginx openssl curl python3 /usr/bin/time; do
+# Debian puts nginx in /usr/sbin, which an unprivileged user's PATH often lacks.
+nginx="$(command -v nginx || echo /usr/sbin/nginx)"
+for tool in "$nginx" openssl curl python3 /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench-e2e: $tool not found (scripts/install-deps.sh)" >&2; exit 1; }
 done
 
@@ -95,7 +97,7 @@ http {
   }
 }
 EOF
-nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
+"$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
 for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
 nginx_pid="$(cat "$work/nginx.pid")"
 # Ready when it answers; the handshake it reports goes into the machine line.
@@ -112,7 +114,7 @@ if [ -n "${E2E_BIN:-}" ]; then
 else
   revision="$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
 fi
-python3 - "$work" "$origin" "$bin" "$runs" "$revision" "$tls" <<'PY'
+NGINX="$nginx" python3 - "$work" "$origin" "$bin" "$runs" "$revision" "$tls" <<'PY'
 import json, os, statistics, subprocess, sys, time
 
 work, origin, bin_dir, runs, revision, tls = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
@@ -197,7 +199,7 @@ def mib(kib):
     return kib / 1024
 
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-nginx_version = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip().split("/")[-1]
+nginx_version = subprocess.run([os.environ.get("NGINX", "nginx"), "-v"], capture_output=True, text=True).stderr.strip().split("/")[-1]
 curl_version = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
 compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
 print(f"machine: {cpu}, {os.cpu_count()} cores (shared with other builds); {compiler}; nginx {nginx_version}, "
