@@ -8,7 +8,6 @@
 
 #include <doctest/doctest.h>
 
-#include <source_location>
 #include <string>
 
 namespace massive::test {
@@ -54,14 +53,17 @@ outcome decode_failure(std::string_view body, std::size_t chunk = 5,
   return out;
 }
 
-void expect(const outcome& o, decode_errc code, const std::string& path, std::optional<std::size_t> row,
-            const std::source_location where = std::source_location::current()) {
-  INFO("expectation at line " << where.line());
+void expect_at(int line, const outcome& o, decode_errc code, const std::string& path,
+               std::optional<std::size_t> row) {
+  INFO("expectation at line " << line);
   REQUIRE(o.threw);
   CHECK(o.code == code);
   CHECK(o.path == path);
   CHECK(o.row == row);
 }
+
+// Names the line of the expectation in a failure report.
+#define EXPECT_DECODE_ERROR(...) expect_at(__LINE__, __VA_ARGS__)
 
 TEST_CASE("every truncation of a body is an error, never a short page") {
   const std::string body = aggs_with(3, -1, "") ;
@@ -77,34 +79,34 @@ TEST_CASE("every truncation of a body is an error, never a short page") {
 }
 
 TEST_CASE("empty bodies, markup and non-JSON") {
-  expect(decode_failure(""), decode_errc::empty_body, "", std::nullopt);
-  expect(decode_failure(" \r\n\t "), decode_errc::empty_body, "", std::nullopt);
-  expect(decode_failure("<!DOCTYPE html><html><body>502 Bad Gateway</body></html>"), decode_errc::not_json, "",
+  EXPECT_DECODE_ERROR(decode_failure(""), decode_errc::empty_body, "", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(" \r\n\t "), decode_errc::empty_body, "", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure("<!DOCTYPE html><html><body>502 Bad Gateway</body></html>"), decode_errc::not_json, "",
          std::nullopt);
-  expect(decode_failure("\n<html>"), decode_errc::not_json, "", std::nullopt);
-  expect(decode_failure("OK"), decode_errc::not_json, "", std::nullopt);
-  expect(decode_failure(R"("just a string")"), decode_errc::wrong_type, "", std::nullopt);
-  expect(decode_failure("[1]"), decode_errc::wrong_type, "", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure("\n<html>"), decode_errc::not_json, "", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure("OK"), decode_errc::not_json, "", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(R"("just a string")"), decode_errc::wrong_type, "", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure("[1]"), decode_errc::wrong_type, "", std::nullopt);
   page_decoder<agg> never_fed(make_page_pool());
   CHECK_THROWS_AS(never_fed.finish(), decode_error);
 }
 
 TEST_CASE("invalid JSON names the row") {
-  expect(decode_failure(aggs_with(4, 1, R"({"v":1,,"o":1})")), decode_errc::invalid_json, "results[1]", 1);
-  expect(decode_failure(aggs_with(4, 2, R"({"v":1 "o":1})")), decode_errc::invalid_json, "results[2]", 2);
-  expect(decode_failure(aggs_with(4, 3, R"({"v":1.2.3,"o":1,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::invalid_json,
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 1, R"({"v":1,,"o":1})")), decode_errc::invalid_json, "results[1]", 1);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 2, R"({"v":1 "o":1})")), decode_errc::invalid_json, "results[2]", 2);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 3, R"({"v":1.2.3,"o":1,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::invalid_json,
          "results[3].v", 3);
-  expect(decode_failure(aggs_with(4, 0, R"({"v":tru,"o":1,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::invalid_json,
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 0, R"({"v":tru,"o":1,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::invalid_json,
          "results[0].v", 0);
   // Brackets must close what they opened, in skipped values too.
-  expect(decode_failure(aggs_with(3, 1, agg_row(1, R"(,"zz":[1})"))), decode_errc::invalid_json, "results[1]", 1);
-  expect(decode_failure(R"({"results":[)" + agg_row(0) + R"(,]})"), decode_errc::invalid_json, "results[1]", 1);
-  expect(decode_failure(R"({"results":[,)" + agg_row(0) + R"(]})"), decode_errc::invalid_json, "results[0]", 0);
-  expect(decode_failure(R"({"results":[)" + agg_row(0) + R"(]} x)"), decode_errc::invalid_json, "", std::nullopt);
-  expect(decode_failure(R"({"results":[],"results":[]})"), decode_errc::invalid_json, "results", std::nullopt);
-  expect(decode_failure(R"({"status" "OK"})"), decode_errc::invalid_json, "status", std::nullopt);
-  expect(decode_failure(R"({"status":"OK" "x":1})"), decode_errc::invalid_json, "", std::nullopt);
-  expect(decode_failure("{\"results\":[{\"v\":\"\xff\xfe\"}]}"), decode_errc::invalid_json, "results[0]", 0);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 1, agg_row(1, R"(,"zz":[1})"))), decode_errc::invalid_json, "results[1]", 1);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"results":[)" + agg_row(0) + R"(,]})"), decode_errc::invalid_json, "results[1]", 1);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"results":[,)" + agg_row(0) + R"(]})"), decode_errc::invalid_json, "results[0]", 0);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"results":[)" + agg_row(0) + R"(]} x)"), decode_errc::invalid_json, "", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"results":[],"results":[]})"), decode_errc::invalid_json, "results", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"status" "OK"})"), decode_errc::invalid_json, "status", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"status":"OK" "x":1})"), decode_errc::invalid_json, "", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure("{\"results\":[{\"v\":\"\xff\xfe\"}]}"), decode_errc::invalid_json, "results[0]", 0);
 }
 
 TEST_CASE("a stray comma is caught wherever the window cuts the batch") {
@@ -114,71 +116,71 @@ TEST_CASE("a stray comma is caught wherever the window cuts the batch") {
   for (const std::size_t chunk : {std::size_t{1000}, std::size_t{16384}, std::size_t{77777}, body.size()}) {
     const outcome o = decode_failure(body, chunk);
     CAPTURE(chunk);
-    expect(o, decode_errc::invalid_json, "results[3000]", 3000);
+    EXPECT_DECODE_ERROR(o, decode_errc::invalid_json, "results[3000]", 3000);
   }
 }
 
 TEST_CASE("wrong types name the field and row") {
-  expect(decode_failure(aggs_with(20, 12, R"({"v":"abc","o":1,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::wrong_type,
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(20, 12, R"({"v":"abc","o":1,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::wrong_type,
          "results[12].v", 12);
-  expect(decode_failure(aggs_with(3, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":"1600000000000"})")),
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":"1600000000000"})")),
          decode_errc::wrong_type, "results[1].t", 1);
-  expect(decode_failure(aggs_with(3, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1.5})")), decode_errc::wrong_type,
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1.5})")), decode_errc::wrong_type,
          "results[1].t", 1);
-  expect(decode_failure(aggs_with(3, 2, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1,"otc":1})")),
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 2, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1,"otc":1})")),
          decode_errc::wrong_type, "results[2].otc", 2);
-  expect(decode_failure(aggs_with(3, 0, R"([1,2])")), decode_errc::wrong_type, "results[0]", 0);
-  expect(decode_failure(R"({"results":"none"})"), decode_errc::wrong_type, "results", std::nullopt);
-  expect(decode_failure(R"({"results":{}})"), decode_errc::wrong_type, "results", std::nullopt);
-  expect(decode_failure(R"({"count":"many","results":[]})"), decode_errc::wrong_type, "count", std::nullopt);
-  expect(decode_failure(R"({"results":[],"status":{"a":1}})"), decode_errc::wrong_type, "status", std::nullopt);
-  expect(decode_failure(R"({"adjusted":"yes"})"), decode_errc::wrong_type, "adjusted", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 0, R"([1,2])")), decode_errc::wrong_type, "results[0]", 0);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"results":"none"})"), decode_errc::wrong_type, "results", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"results":{}})"), decode_errc::wrong_type, "results", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"count":"many","results":[]})"), decode_errc::wrong_type, "count", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"results":[],"status":{"a":1}})"), decode_errc::wrong_type, "status", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"adjusted":"yes"})"), decode_errc::wrong_type, "adjusted", std::nullopt);
   const std::string trade_row =
       R"({"exchange":1,"id":"1","participant_timestamp":1,"price":1,"sequence_number":1,"sip_timestamp":1,"size":1)";
-  expect(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"decimal_size":"abc"}]})"),
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"decimal_size":"abc"}]})"),
          decode_errc::wrong_type, "results[0].decimal_size", 0);
-  expect(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"id":7}]})"), decode_errc::wrong_type,
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"id":7}]})"), decode_errc::wrong_type,
          "results[0].id", 0);
-  expect(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"conditions":[1,"x"]}]})"),
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"conditions":[1,"x"]}]})"),
          decode_errc::wrong_type, "results[0].conditions", 0);
   // A nanosecond timestamp in float form cannot be exact: refused, not rounded.
-  expect(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"sip_timestamp":1.651181822461979e18}]})"),
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"sip_timestamp":1.651181822461979e18}]})"),
          decode_errc::out_of_range, "results[0].sip_timestamp", 0);
 }
 
 TEST_CASE("numbers out of range") {
-  expect(decode_failure(aggs_with(2, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":99999999999999999999})")),
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(2, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":99999999999999999999})")),
          decode_errc::out_of_range, "results[1].t", 1);
   const std::string trade_row =
       R"({"exchange":1,"id":"1","participant_timestamp":1,"price":1,"sequence_number":1,"sip_timestamp":1,"size":1)";
-  expect(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"conditions":[3000000000]}]})"),
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"conditions":[3000000000]}]})"),
          decode_errc::out_of_range, "results[0].conditions", 0);
-  expect(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"tape":2147483648}]})"), decode_errc::out_of_range,
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"tape":2147483648}]})"), decode_errc::out_of_range,
          "results[0].tape", 0);
-  expect(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"decimal_size":"1.0000000000000000001"}]})"),
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"decimal_size":"1.0000000000000000001"}]})"),
          decode_errc::out_of_range, "results[0].decimal_size", 0);
 }
 
 TEST_CASE("missing required fields, null ones included") {
-  expect(decode_failure(aggs_with(8, 5, R"({"v":1,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::missing_field,
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(8, 5, R"({"v":1,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::missing_field,
          "results[5].o", 5);
-  expect(decode_failure(aggs_with(8, 7, R"({"v":1,"o":null,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::missing_field,
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(8, 7, R"({"v":1,"o":null,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::missing_field,
          "results[7].o", 7);
-  expect(decode_failure(aggs_with(2, 0, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5})")), decode_errc::missing_field,
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(2, 0, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5})")), decode_errc::missing_field,
          "results[0].t", 0);
-  expect(decode_failure<trade>(R"({"results":[{"exchange":1,"id":"1","participant_timestamp":1,"price":1,"sip_timestamp":1,"size":1}]})"),
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[{"exchange":1,"id":"1","participant_timestamp":1,"price":1,"sip_timestamp":1,"size":1}]})"),
          decode_errc::missing_field, "results[0].sequence_number", 0);
-  expect(decode_failure<quote>(R"({"results":[{"sip_timestamp":1,"sequence_number":1}]})"), decode_errc::missing_field,
+  EXPECT_DECODE_ERROR(decode_failure<quote>(R"({"results":[{"sip_timestamp":1,"sequence_number":1}]})"), decode_errc::missing_field,
          "results[0].participant_timestamp", 0);
 }
 
 TEST_CASE("nesting deeper than the limit") {
   const std::string deep = std::string(80, '[') + std::string(80, ']');
-  expect(decode_failure(aggs_with(5, 3, agg_row(3, R"(,"zz":)" + deep))), decode_errc::too_deep, "results[3]", 3);
-  expect(decode_failure(R"({"zz":)" + deep + R"(,"results":[]})"), decode_errc::too_deep, "zz", std::nullopt);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(5, 3, agg_row(3, R"(,"zz":)" + deep))), decode_errc::too_deep, "results[3]", 3);
+  EXPECT_DECODE_ERROR(decode_failure(R"({"zz":)" + deep + R"(,"results":[]})"), decode_errc::too_deep, "zz", std::nullopt);
   decode_limits shallow;
   shallow.max_depth = 4;
-  expect(decode_failure(aggs_with(2, 1, agg_row(1, R"(,"zz":[[1]])")), 5, payload_shape::results_array, shallow),
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(2, 1, agg_row(1, R"(,"zz":[[1]])")), 5, payload_shape::results_array, shallow),
          decode_errc::too_deep, "results[1]", 1);
   CHECK_FALSE(decode_failure(aggs_with(2, 1, agg_row(1, R"(,"zz":[1])")), 5, payload_shape::results_array, shallow).threw);
 }
@@ -187,12 +189,12 @@ TEST_CASE("strings and elements longer than the limits") {
   decode_limits limits;
   limits.max_string_bytes = 64;
   const std::string long_string(200, 'x');
-  expect(decode_failure(aggs_with(4, 2, agg_row(2, R"(,"zz":")" + long_string + "\"")), 7,
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 2, agg_row(2, R"(,"zz":")" + long_string + "\"")), 7,
                         payload_shape::results_array, limits),
          decode_errc::too_long, "results[2]", 2);
-  expect(decode_failure(R"({"request_id":")" + long_string + R"("})", 7, payload_shape::results_array, limits),
+  EXPECT_DECODE_ERROR(decode_failure(R"({"request_id":")" + long_string + R"("})", 7, payload_shape::results_array, limits),
          decode_errc::too_long, "request_id", std::nullopt);
-  expect(decode_failure(R"({")" + long_string + R"(":1})", 7, payload_shape::results_array, limits),
+  EXPECT_DECODE_ERROR(decode_failure(R"({")" + long_string + R"(":1})", 7, payload_shape::results_array, limits),
          decode_errc::too_long, "", std::nullopt);
   CHECK_FALSE(decode_failure(aggs_with(4, 2, agg_row(2, R"(,"zz":")" + std::string(60, 'x') + "\"")), 7,
                              payload_shape::results_array, limits)
@@ -200,7 +202,7 @@ TEST_CASE("strings and elements longer than the limits") {
   decode_limits small_elements;
   small_elements.max_element_bytes = 20'000;
   const std::string wide = agg_row(1, R"(,"zz":[)" + std::string(30'000, '1') + "]");
-  expect(decode_failure(aggs_with(3, 1, wide), 4096, payload_shape::results_array, small_elements),
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 1, wide), 4096, payload_shape::results_array, small_elements),
          decode_errc::too_long, "results[1]", 1);
   // Within the limit, an element larger than the window grows the window and decodes.
   const std::string body = aggs_with(3, 1, agg_row(1, R"(,"zz":")" + std::string(100'000, 'y') + "\""));
