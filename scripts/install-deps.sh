@@ -10,7 +10,7 @@ packages=(
   doctest-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizer runtimes for the fuzz targets
   nlohmann-json3-dev                 # benchmark baseline only
-  libcurl4-openssl-dev curl nginx-light  # end-to-end benchmark baselines only
+  libcurl4-openssl-dev curl nginx-light time  # end-to-end benchmark only (GNU time: peak RSS)
 )
 
 missing=()

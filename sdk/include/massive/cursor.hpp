@@ -64,7 +64,7 @@ class cursor {
   template <class Token = default_token>
   auto next(Token&& token = {}) {
     return boost::asio::async_initiate<Token, void(std::exception_ptr, std::optional<page<T>>)>(
-        [this](auto handler) { start_next(std::move(handler)); }, token);
+        [this](auto handler) { this->start_next(std::move(handler)); }, token);
   }
 
   /// True once the last page was delivered (or the page cap was reached).
