@@ -1,5 +1,6 @@
 #include "decode/framer.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -139,7 +140,7 @@ framer::framer(std::size_t max_depth, std::size_t max_string_bytes, std::size_t 
     : max_depth_(max_depth),
       max_string_bytes_(max_string_bytes),
       max_element_bytes_(max_element_bytes),
-      kinds_(max_depth / 64 + 2, 0),
+      kinds_(max_depth + 2, 0),
       avx512_(allow_avx512 && cpu_has_avx512()) {}
 
 void framer::start_array(std::size_t outer_depth, std::size_t first) noexcept {
@@ -157,30 +158,32 @@ void framer::start_value(std::size_t outer_depth, std::size_t first) noexcept {
   separator_depth_ = npos;
 }
 
-// One block's masks, of which the first n bits are valid, at window[pos]. Returns the offset
-// of the bracket that ends the framed value, 64 when the block does not end it, or -1 on a
-// fault.
-[[gnu::always_inline]] inline int framer::block(carry& c, std::uint64_t* kinds, const block_input& in) const noexcept {
+// One block's masks, of which the first n bits are valid (all 64 when Full: the common case,
+// compiled without the masking), at window[pos]. Returns the offset of the bracket that ends
+// the framed value, 64 when the block does not end it, or -1 on a fault.
+template <bool Full>
+[[gnu::always_inline]] inline int framer::block(carry& c, std::uint8_t* kinds, const block_input& in) const noexcept {
+  const unsigned n = Full ? 64 : in.n;
   std::uint64_t quote = in.quote;
   if (in.backslash != 0 || c.escape != 0) {
     std::uint64_t escape = c.escape;
     const std::uint64_t escaped = escaped_bytes(in.backslash, escape);
     quote &= ~escaped;
     // In a partial block the byte after the last valid one starts the next call.
-    c.escape = in.n == 64 ? escape : (escaped >> in.n) & 1;
+    c.escape = Full ? escape : (escaped >> n) & 1;
   }
   const std::uint64_t in_string = prefix_xor(quote) ^ c.string;
   c.string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
   if (c.string != 0) {
-    c.string_bytes = quote != 0 ? in.n - (63 - static_cast<unsigned>(std::countl_zero(quote)))
-                                : c.string_bytes + in.n;
+    c.string_bytes = quote != 0 ? n - (63 - static_cast<unsigned>(std::countl_zero(quote)))
+                                : c.string_bytes + n;
     if (c.string_bytes > max_string_bytes_) {
       c.failure = fault::too_long;
       return -1;
     }
   }
 
-  const std::uint64_t outside = ~in_string & bits_below(in.n);
+  const std::uint64_t outside = Full ? ~in_string : ~in_string & bits_below(n);
   const std::uint64_t comma = in.comma & outside;
   const std::uint64_t open = in.open & outside;
   std::uint64_t brackets = (open | in.close) & outside;
@@ -190,19 +193,17 @@ void framer::start_value(std::size_t outer_depth, std::size_t first) noexcept {
   while (brackets != 0) {
     const auto i = static_cast<unsigned>(std::countr_zero(brackets));
     if (c.depth == separator_depth_) separators |= comma & bits_from(stretch_start) & bits_below(i);
-    const std::uint64_t square = (in.bytes[i] & 0x20) == 0 ? 1 : 0;
+    const std::uint8_t square = (in.bytes[i] & 0x20) == 0 ? 1 : 0;
     if ((open >> i) & 1) {
       // Push: remember whether this level opened with '['.
       if (outer_depth_ + c.depth + 1 > max_depth_) {
         c.failure = fault::too_deep;
         return -1;
       }
-      const std::size_t level = c.depth++;
-      const std::uint64_t bit = std::uint64_t{1} << (level % 64);
-      kinds[level / 64] = (kinds[level / 64] & ~bit) | (square << (level % 64));
+      kinds[c.depth++] = square;
     } else {
       // Pop: the bracket must close what its level opened.
-      if (c.depth == 0 || ((kinds[(c.depth - 1) / 64] >> ((c.depth - 1) % 64)) & 1) != square) {
+      if (c.depth == 0 || kinds[c.depth - 1] != square) {
         c.failure = fault::mismatched_bracket;
         return -1;
       }
@@ -240,30 +241,30 @@ void framer::start_value(std::size_t outer_depth, std::size_t first) noexcept {
 // whose padding makes the 64-byte load safe.
 #define MASSIVE_FRAMER_SCAN_LOOP(CLASSIFY, COPY_BLOCK)                                          \
   carry c = carry_;                                                                             \
-  std::uint64_t* const kinds = kinds_.data();                                                   \
+  std::uint8_t* const kinds = kinds_.data();                                                    \
   std::size_t result = npos;                                                                    \
-  for (std::size_t pos = from; pos < to; pos += 64) {                                           \
-    const std::size_t remaining = to - pos;                                                     \
-    const unsigned n = remaining < 64 ? static_cast<unsigned>(remaining) : 64;                  \
-    const char* bytes = window + pos;                                                           \
-    if (source != nullptr) {                                                                    \
-      if (n == 64) {                                                                            \
-        COPY_BLOCK(window + pos, source + (pos - from));                                        \
-      } else {                                                                                  \
-        std::memcpy(window + pos, source + (pos - from), n);                                    \
-      }                                                                                         \
-    }                                                                                           \
+  std::size_t pos = from;                                                                       \
+  int end = 64;                                                                                 \
+  for (; pos + 64 <= to; pos += 64) {                                                           \
+    char* const bytes = window + pos;                                                           \
+    if (source != nullptr) COPY_BLOCK(bytes, source + (pos - from));                            \
+    const block_masks m = CLASSIFY(bytes);                                                      \
+    end = block<true>(c, kinds, {m.quote, m.backslash, m.open, m.close, m.comma, 64, pos, bytes}); \
+    if (end != 64) break;                                                                       \
+  }                                                                                             \
+  if (end == 64 && pos < to) {                                                                  \
+    const auto n = static_cast<unsigned>(to - pos);                                             \
+    char* const bytes = window + pos;                                                           \
+    if (source != nullptr) std::memcpy(bytes, source + (pos - from), n);                        \
     const block_masks m = CLASSIFY(bytes);                                                      \
     const std::uint64_t valid = bits_below(n);                                                  \
-    const int end = block(c, kinds, {m.quote & valid, m.backslash & valid, m.open, m.close, m.comma, n, pos, bytes}); \
-    if (end < 0) break;                                                                         \
-    if (end < 64) {                                                                             \
-      result = pos + static_cast<unsigned>(end);                                                \
-      if (source != nullptr && pos + n < to) {                                                  \
-        std::memcpy(window + pos + n, source + (pos + n - from), to - pos - n);                 \
-      }                                                                                         \
-      break;                                                                                    \
-    }                                                                                           \
+    end = block<false>(c, kinds, {m.quote & valid, m.backslash & valid, m.open, m.close, m.comma, n, pos, bytes}); \
+  }                                                                                             \
+  if (end >= 0 && end < 64) {                                                                   \
+    result = pos + static_cast<unsigned>(end);                                                  \
+    /* The rest of the slice is copied all the same: it is the envelope's. */                  \
+    const std::size_t copied = std::min(to, pos + 64);                                          \
+    if (source != nullptr && copied < to) std::memcpy(window + copied, source + (copied - from), to - copied); \
   }                                                                                             \
   carry_ = c;                                                                                   \
   return result;

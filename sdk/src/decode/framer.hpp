@@ -70,7 +70,8 @@ class framer {
     std::size_t element_start = 0;    // window index where the element being framed starts
     fault failure = fault::none;
   };
-  int block(carry& c, std::uint64_t* kinds, const block_input& in) const noexcept;
+  template <bool Full>
+  int block(carry& c, std::uint8_t* kinds, const block_input& in) const noexcept;
   std::size_t scan_portable(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
   std::size_t scan_avx512(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
 
@@ -80,7 +81,7 @@ class framer {
   std::size_t outer_depth_ = 0;
   std::size_t separator_depth_ = 1;   // relative depth of the array's own commas
   carry carry_;
-  std::vector<std::uint64_t> kinds_;  // bit per open level: 1 = '[', 0 = '{'
+  std::vector<std::uint8_t> kinds_;   // per open level: 1 = '[', 0 = '{'
   bool avx512_ = false;  // the CPU has AVX-512 BW (checked once, at construction)
 };
 
