@@ -7,7 +7,9 @@
 // simdjson On Demand in place in the window, and the incomplete tail moves to the window's
 // front. The envelope around the array (status, request_id, next_url, counts, ...) is walked
 // byte by byte, in any key order, before or after the results. Working memory is the window
-// (32 KiB) plus simdjson's parser for it, grown only for an element larger than the window.
+// (32 KiB) plus simdjson's parser for it (about 220 KiB in all), independent of the body's
+// size; an element larger than half the window grows both, and they stay grown for the
+// decoder's later bodies.
 #pragma once
 
 #include "massive/body_sink.hpp"
