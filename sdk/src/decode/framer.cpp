@@ -18,6 +18,7 @@ struct block_masks {
   std::uint64_t open;   // '{' or '['
   std::uint64_t close;  // '}' or ']'
   std::uint64_t comma;
+  std::uint64_t square;  // '[' or ']' (and any other byte with bit 0x20 clear)
 };
 
 // '[' | 0x20 == '{' and ']' | 0x20 == '}', and no other byte maps there: one comparison
@@ -36,8 +37,12 @@ struct block_masks {
   const __m256i case_bit = _mm256_set1_epi8(0x20);
   const __m256i lo_folded = _mm256_or_si256(lo, case_bit);
   const __m256i hi_folded = _mm256_or_si256(hi, case_bit);
+  const __m256i zero = _mm256_setzero_si256();
+  const auto lo_square = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(lo, case_bit), zero)));
+  const auto hi_square = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(hi, case_bit), zero)));
   return {bits(lo, hi, '"'), bits(lo, hi, '\\'), bits(lo_folded, hi_folded, '{'),
-          bits(lo_folded, hi_folded, '}'), bits(lo, hi, ',')};
+          bits(lo_folded, hi_folded, '}'), bits(lo, hi, ','),
+          std::uint64_t{lo_square} | (std::uint64_t{hi_square} << 32)};
 }
 #elif defined(__SSE2__)
 [[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
@@ -54,7 +59,13 @@ struct block_masks {
     }
     return out;
   };
-  return {bits('"', false), bits('\\', false), bits('{', true), bits('}', true), bits(',', false)};
+  std::uint64_t square = 0;
+  for (int i = 0; i < 4; ++i) {
+    const __m128i x = _mm_and_si128(v[i], _mm_set1_epi8(0x20));
+    square |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())))}
+              << (16 * i);
+  }
+  return {bits('"', false), bits('\\', false), bits('{', true), bits('}', true), bits(',', false), square};
 }
 #else
 [[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
@@ -68,6 +79,7 @@ struct block_masks {
     if (c == ',') m.comma |= bit;
     if (folded == '{') m.open |= bit;
     if (folded == '}') m.close |= bit;
+    if ((c & 0x20) == 0) m.square |= bit;
   }
   return m;
 }
@@ -79,10 +91,12 @@ struct block_masks {
 #define MASSIVE_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,lzcnt,popcnt,pclmul")))
 MASSIVE_AVX512_TARGET inline block_masks classify_avx512(const char* p) noexcept {
   const __m512i v = _mm512_loadu_si512(p);
-  const __m512i folded = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+  const __m512i case_bit = _mm512_set1_epi8(0x20);
+  const __m512i folded = _mm512_or_si512(v, case_bit);
   return {_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')), _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\')),
           _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('{')),
-          _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}')), _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(','))};
+          _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}')), _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(',')),
+          _mm512_testn_epi8_mask(v, case_bit)};
 }
 #endif
 
@@ -190,10 +204,25 @@ template <bool Full>
   std::uint64_t separators = 0;
   unsigned stretch_start = 0;
   int result = 64;
+  // Flat rows (objects of scalars, the aggregates' shape) alternate '{' and '}' between the
+  // array's depth and one below it; then the depth at every byte is a prefix XOR of the
+  // bracket bits and no loop over them is needed. Anything else takes the loop.
+  if (brackets != 0 && separator_depth_ == 1 && (brackets & in.square) == 0 && (c.depth == 1 || c.depth == 2) &&
+      (c.depth == 1 || kinds[1] == 0) && outer_depth_ + 2 <= max_depth_) {
+    const std::uint64_t inside = prefix_xor(brackets) ^ (c.depth == 2 ? ~std::uint64_t{0} : 0);
+    const std::uint64_t inside_before = inside ^ brackets;
+    if ((open & inside_before) == 0 && (in.close & outside & ~inside_before) == 0) {
+      separators = comma & ~inside;
+      c.depth = 1 + ((inside >> (n - 1)) & 1);
+      kinds[1] = 0;
+      brackets = 0;
+      stretch_start = 64;  // every stretch is done
+    }
+  }
   while (brackets != 0) {
     const auto i = static_cast<unsigned>(std::countr_zero(brackets));
     if (c.depth == separator_depth_) separators |= comma & bits_from(stretch_start) & bits_below(i);
-    const std::uint8_t square = (in.bytes[i] & 0x20) == 0 ? 1 : 0;
+    const std::uint8_t square = static_cast<std::uint8_t>((in.square >> i) & 1);
     if ((open >> i) & 1) {
       // Push: remember whether this level opened with '['.
       if (outer_depth_ + c.depth + 1 > max_depth_) {
@@ -249,7 +278,7 @@ template <bool Full>
     char* const bytes = window + pos;                                                           \
     if (source != nullptr) COPY_BLOCK(bytes, source + (pos - from));                            \
     const block_masks m = CLASSIFY(bytes);                                                      \
-    end = block<true>(c, kinds, {m.quote, m.backslash, m.open, m.close, m.comma, 64, pos, bytes}); \
+    end = block<true>(c, kinds, {m.quote, m.backslash, m.open, m.close, m.comma, m.square, 64, pos}); \
     if (end != 64) break;                                                                       \
   }                                                                                             \
   if (end == 64 && pos < to) {                                                                  \
@@ -258,7 +287,7 @@ template <bool Full>
     if (source != nullptr) std::memcpy(bytes, source + (pos - from), n);                        \
     const block_masks m = CLASSIFY(bytes);                                                      \
     const std::uint64_t valid = bits_below(n);                                                  \
-    end = block<false>(c, kinds, {m.quote & valid, m.backslash & valid, m.open, m.close, m.comma, n, pos, bytes}); \
+    end = block<false>(c, kinds, {m.quote & valid, m.backslash & valid, m.open, m.close, m.comma, m.square, n, pos}); \
   }                                                                                             \
   if (end >= 0 && end < 64) {                                                                   \
     result = pos + static_cast<unsigned>(end);                                                  \

@@ -53,10 +53,9 @@ class framer {
 
  private:
   struct block_input {
-    std::uint64_t quote, backslash, open, close, comma;
+    std::uint64_t quote, backslash, open, close, comma, square;
     unsigned n;            // valid bytes in the block
     std::size_t pos;       // window index of the block's first byte
-    const char* bytes;     // the block itself
   };
   // The state carried from block to block. scan() works on a local copy so that it stays in
   // registers: the window stores it makes would otherwise force reloads of every member.
