@@ -11,6 +11,7 @@ packages=(
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizer runtimes for the fuzz targets
   nlohmann-json3-dev                 # benchmark baseline only
   libcurl4-openssl-dev curl nginx-light time  # end-to-end benchmark only (GNU time: peak RSS)
+  doxygen                            # API reference (the `docs` target and its check)
 )
 
 missing=()
