@@ -1,5 +1,6 @@
 #include "decode/row_decoding.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -43,8 +44,23 @@ decode_errc errc_of(simdjson::error_code e) noexcept {
   }
 }
 
+std::string row_context::path_of(std::string_view key) const {
+  if (parent_ == nullptr) return field_path(path_, row_, key);
+  std::string out = parent_->path_of(key_);
+  if (index_ != no_index) {
+    out += '[';
+    out += std::to_string(index_);
+    out += ']';
+  }
+  if (!key.empty()) {
+    if (!out.empty()) out += '.';
+    out += key;
+  }
+  return out;
+}
+
 void row_context::fail(decode_errc code, std::string_view key, const char* detail) const {
-  throw decode_error(code, field_path(path_, row_, key), row_, detail);
+  throw decode_error(code, path_of(key), row_, detail);
 }
 
 void row_context::missing(std::uint64_t seen, std::uint64_t required,
@@ -81,7 +97,134 @@ std::string_view atom_of(std::string_view token) noexcept {
   return token.substr(0, token.find_first_of(",}] \t\r\n"));
 }
 
+// RFC 8259 grammar over the raw text of a free-form value. simdjson's On Demand skips such a
+// value by its brackets without looking at what is inside, so its text is checked here
+// before it is handed to users as JSON. UTF-8 was validated for the whole body already.
+class json_checker {
+ public:
+  explicit json_checker(std::string_view text) noexcept : at_(text.data()), end_(text.data() + text.size()) {}
+
+  /// The text is exactly one JSON value (whitespace around it allowed).
+  bool whole_value() {
+    space();
+    if (!value(0)) return false;
+    space();
+    return at_ == end_;
+  }
+
+ private:
+  // simdjson's default depth limit: a deeper body fails before reaching here.
+  static constexpr int max_depth = 1024;
+
+  void space() noexcept {
+    while (at_ != end_ && (*at_ == ' ' || *at_ == '\t' || *at_ == '\n' || *at_ == '\r')) ++at_;
+  }
+  bool eat(char c) noexcept {
+    if (at_ == end_ || *at_ != c) return false;
+    ++at_;
+    return true;
+  }
+  bool literal(std::string_view word) noexcept {
+    if (static_cast<std::size_t>(end_ - at_) < word.size() || std::string_view(at_, word.size()) != word) return false;
+    at_ += word.size();
+    return true;
+  }
+  bool digits() noexcept {
+    const char* const start = at_;
+    while (at_ != end_ && *at_ >= '0' && *at_ <= '9') ++at_;
+    return at_ != start;
+  }
+  bool number() noexcept {
+    eat('-');
+    if (eat('0')) {
+      if (at_ != end_ && *at_ >= '0' && *at_ <= '9') return false;
+    } else if (!digits()) {
+      return false;
+    }
+    if (eat('.') && !digits()) return false;
+    if (at_ != end_ && (*at_ == 'e' || *at_ == 'E')) {
+      ++at_;
+      if (!eat('+')) eat('-');
+      if (!digits()) return false;
+    }
+    return true;
+  }
+  bool string() noexcept {
+    if (!eat('"')) return false;
+    while (at_ != end_) {
+      const auto c = static_cast<unsigned char>(*at_++);
+      if (c == '"') return true;
+      if (c < 0x20) return false;
+      if (c != '\\') continue;
+      if (at_ == end_) return false;
+      const char escape = *at_++;
+      if (escape == 'u') {
+        for (int i = 0; i < 4; ++i) {
+          if (at_ == end_ || !std::isxdigit(static_cast<unsigned char>(*at_))) return false;
+          ++at_;
+        }
+      } else if (std::string_view("\"\\/bfnrt").find(escape) == std::string_view::npos) {
+        return false;
+      }
+    }
+    return false;
+  }
+  bool value(int depth) {
+    if (at_ == end_) return false;
+    switch (*at_) {
+      case '{': return members(depth + 1);
+      case '[': return elements(depth + 1);
+      case '"': return string();
+      case 't': return literal("true");
+      case 'f': return literal("false");
+      case 'n': return literal("null");
+      default: return number();
+    }
+  }
+  bool members(int depth) {
+    if (depth > max_depth) return false;
+    ++at_;
+    space();
+    if (eat('}')) return true;
+    do {
+      space();
+      if (!string()) return false;
+      space();
+      if (!eat(':')) return false;
+      space();
+      if (!value(depth)) return false;
+      space();
+    } while (eat(','));
+    return eat('}');
+  }
+  bool elements(int depth) {
+    if (depth > max_depth) return false;
+    ++at_;
+    space();
+    if (eat(']')) return true;
+    do {
+      space();
+      if (!value(depth)) return false;
+      space();
+    } while (eat(','));
+    return eat(']');
+  }
+
+  const char* at_;
+  const char* end_;
+};
+
 }  // namespace
+
+const char* row_context::expectation(expected what) noexcept {
+  static constexpr const char* names[] = {
+      "expected a number",         "expected true or false",   "expected a string",
+      "expected an array of integers", "expected a date string YYYY-MM-DD", "expected an object",
+      "expected an array of numbers",  "expected an array of true or false", "expected an array of strings",
+      "expected an array of objects",
+  };
+  return names[static_cast<std::size_t>(what)];
+}
 
 bool row_context::absent_or_fail(std::string_view token, std::string_view key, expected what) const {
   const std::string_view atom = atom_of(token);
@@ -91,10 +234,8 @@ bool row_context::absent_or_fail(std::string_view token, std::string_view key, e
   const bool other_type = !token.empty() && (token[0] == '"' || token[0] == '{' || token[0] == '[' ||
                                              atom == "true" || atom == "false" ||
                                              (number && what != expected::number));
-  static constexpr const char* names[] = {"expected a number", "expected true or false", "expected a string",
-                                          "expected an array of integers"};
   fail(other_type ? decode_errc::wrong_type : decode_errc::invalid_json, key,
-       names[static_cast<std::size_t>(what)]);
+       expectation(what));
 }
 
 bool row_context::integer_fallback(std::string_view token, std::string_view key, std::int64_t& out) const {
@@ -124,8 +265,56 @@ bool row_context::decimal_fallback(std::string_view token, std::string_view key,
   return true;
 }
 
+std::int64_t row_context::element_integer(std::string_view token, std::string_view key, std::size_t index) const {
+  const row_context element = child(key, index);
+  std::int64_t out = 0;
+  if (!element.integer_fallback(token, {}, out)) element.fail(decode_errc::wrong_type, {}, "expected an integer, got null");
+  return out;
+}
+
+void row_context::fail_value(simdjson::error_code e, expected what) const {
+  // null, or another JSON type, where an element or entry of a given type must be.
+  if (e == simdjson::INCORRECT_TYPE) fail(decode_errc::wrong_type, {}, expectation(what));
+  fail(errc_of(e), {}, describe(e));
+}
+
+void row_context::fail_element_at(simdjson::error_code e, std::string_view key, std::size_t index,
+                                  expected what) const {
+  const expected element = what == expected::integer_array   ? expected::number
+                           : what == expected::number_array  ? expected::number
+                           : what == expected::boolean_array ? expected::boolean
+                           : what == expected::string_array  ? expected::string
+                           : what == expected::object_array  ? expected::object
+                                                             : what;
+  child(key, index).fail_value(e, element);
+}
+
+void row_context::fail_entry(simdjson::error_code e, std::string_view key, std::string_view name,
+                             expected what) const {
+  const row_context map = child(key);
+  map.child(name).fail_value(e, what);
+}
+
+void row_context::fail_at(simdjson::error_code e, std::string_view key) const { fail(errc_of(e), key, describe(e)); }
+
+void row_context::fail_date(std::string_view text, std::string_view key) const {
+  // Well-formed digits that name no day (2024-02-30, month 13) are out of range; anything
+  // else is not a date at all.
+  const bool shaped = text.size() == 10 && text[4] == '-' && text[7] == '-' &&
+                      text.find_first_not_of("0123456789-") == std::string_view::npos;
+  fail(shaped ? decode_errc::out_of_range : decode_errc::wrong_type, key,
+       shaped ? "not a calendar date of years 1..9999" : "expected a date string YYYY-MM-DD");
+}
+
 void row_context::fail_element_of(simdjson::error_code e, std::string_view key) const {
   fail(errc_of(e), key, e == simdjson::INCORRECT_TYPE ? "expected an array of integers" : describe(e));
+}
+
+std::string_view row_context::checked_json(std::string_view text, std::string_view key) const {
+  const std::size_t end = text.find_last_not_of(" \t\r\n");
+  text = end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
+  if (!json_checker(text).whole_value()) fail(decode_errc::invalid_json, key, "malformed JSON value");
+  return text == "null" ? std::string_view{} : text;
 }
 
 decimal row_context::to_decimal(std::string_view text, std::string_view key) const {

@@ -12,17 +12,21 @@
 #include "decode/row_codec.hpp"
 #include "massive/decimal.hpp"
 #include "massive/error.hpp"
+#include "massive/json_value.hpp"
 #include "massive/time.hpp"
 
 #include <simdjson.h>
 
 #include <bit>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <new>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -52,7 +56,8 @@ class batch {
 std::string field_path(const row_path& path, std::size_t row, std::string_view key);
 decode_errc errc_of(simdjson::error_code e) noexcept;
 
-/// One row being decoded: knows its index and how to name its fields in errors.
+/// One row being decoded, or an object nested in one: knows the row's index and how to name
+/// its fields in errors.
 ///
 /// Every reader is forced inline, keeps only the simdjson get_*() call on its hot path, and
 /// hands nothing but plain data (the value's raw text, numbers, codes) to out-of-line code.
@@ -60,15 +65,36 @@ decode_errc errc_of(simdjson::error_code e) noexcept;
 /// inlined, even on an error path, lets the address of the document's iterator escape, and
 /// the iterator then lives in memory across the whole field loop (a third to a half of the
 /// row rate lost); and error handling inlined at each read site slowed the loop by a third.
+/// The same holds for the decode functions of nested models that read_object() and its
+/// relatives call: they must be forced inline like the row decoders.
+///
+/// A nested object is decoded with a child context (child()), which names its fields below
+/// its parent's path: results[3].day.c, results[3].bids[2].p, results[3].tickers.AAPL.c. A
+/// child is a few words on the stack pointing at its parent: the path is spelled out only
+/// when an error is thrown, so the success path allocates nothing.
+///
+/// Strings, arrays and JSON texts go to the page's arena. An array whose elements put more
+/// into the arena while they are decoded (strings, nested objects) reserves its elements
+/// first; an array of scalars is written in place as it is read.
 class row_context {
  public:
+  static constexpr std::size_t no_index = SIZE_MAX;
+
   row_context(page_builder& builder, const row_path& path, std::size_t row) noexcept
       : builder_(builder), path_(path), row_(row) {}
 
+  /// The context of the object at `key` of this one, or of element `index` of the array at
+  /// `key`. It refers to this context, which must outlive it.
+  row_context child(std::string_view key, std::size_t index = no_index) const noexcept {
+    return row_context(*this, key, index);
+  }
+
+  /// The index of the row (of the outermost object) within the page.
   std::size_t row() const noexcept { return row_; }
 
-  // Readers: true when the field was read, false when it is null (treated as absent);
-  // anything else that is not the expected type throws decode_error naming the field.
+  // Readers: true when the field was read, false when it is null (treated as absent; an
+  // optional is then reset, a span emptied); anything else that is not the expected type
+  // throws decode_error naming the field's full path.
 
   /// Accepts any JSON number: 135647456, 1748755.0, 1.0e+06.
   [[gnu::always_inline]] bool read_double(od::value v, std::string_view key, double& out) {
@@ -91,6 +117,15 @@ class row_context {
     }
     return true;
   }
+  [[gnu::always_inline]] bool read_bool(od::value v, std::string_view key, std::optional<bool>& out) {
+    bool b = false;
+    if (v.get_bool().get(b) != simdjson::SUCCESS) [[unlikely]] {
+      out.reset();
+      return absent_or_fail(v.raw_json_token(), key, expected::boolean);
+    }
+    out = b;
+    return true;
+  }
   /// The unescaped string, copied into the page's arena.
   [[gnu::always_inline]] bool read_string(od::value v, std::string_view key, std::string_view& out) {
     std::string_view text;
@@ -98,6 +133,34 @@ class row_context {
       return absent_or_fail(v.raw_json_token(), key, expected::string);
     }
     out = builder_.store(text);
+    return true;
+  }
+  [[gnu::always_inline]] bool read_string(od::value v, std::string_view key, std::optional<std::string_view>& out) {
+    std::string_view text;
+    if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] {
+      out.reset();
+      return absent_or_fail(v.raw_json_token(), key, expected::string);
+    }
+    out = builder_.store(text);
+    return true;
+  }
+  /// A calendar date sent as "YYYY-MM-DD": a real day of years 1..9999.
+  [[gnu::always_inline]] bool read_date(od::value v, std::string_view key, std::chrono::year_month_day& out) {
+    std::string_view text;
+    if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] {
+      return absent_or_fail(v.raw_json_token(), key, expected::date);
+    }
+    out = to_date(text, key);
+    return true;
+  }
+  [[gnu::always_inline]] bool read_date(od::value v, std::string_view key,
+                                        std::optional<std::chrono::year_month_day>& out) {
+    std::string_view text;
+    if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] {
+      out.reset();
+      return absent_or_fail(v.raw_json_token(), key, expected::date);
+    }
+    out = to_date(text, key);
     return true;
   }
   /// An array of int32 codes, copied into the page's arena.
@@ -120,6 +183,95 @@ class row_context {
     out = {first, static_cast<std::size_t>(next - first)};
     return true;
   }
+  /// Exact int64 elements, with read_int64's rule for float forms.
+  [[gnu::always_inline]] bool read_int64_array(od::value v, std::string_view key,
+                                               std::span<const std::int64_t>& out) {
+    od::array array;
+    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
+      out = {};
+      return absent_or_fail(v.raw_json_token(), key, expected::integer_array);
+    }
+    auto* const first = builder_.arena_align<std::int64_t>();
+    auto* next = first;
+    for (auto element : array) {
+      std::int64_t x = 0;
+      if (element.get_int64().get(x) != simdjson::SUCCESS) [[unlikely]] {
+        const auto index = static_cast<std::size_t>(next - first);
+        if (const simdjson::error_code e = element.error()) fail_element_at(e, key, index, expected::integer_array);
+        x = element_integer(element.value_unsafe().raw_json_token(), key, index);
+      }
+      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
+      *next++ = x;
+    }
+    builder_.commit_arena(reinterpret_cast<char*>(next));
+    out = {first, static_cast<std::size_t>(next - first)};
+    return true;
+  }
+  [[gnu::always_inline]] bool read_double_array(od::value v, std::string_view key, std::span<const double>& out) {
+    od::array array;
+    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
+      out = {};
+      return absent_or_fail(v.raw_json_token(), key, expected::number_array);
+    }
+    auto* const first = builder_.arena_align<double>();
+    auto* next = first;
+    for (auto element : array) {
+      double x = 0;
+      if (const simdjson::error_code e = element.get_double().get(x)) [[unlikely]] {
+        fail_element_at(e, key, static_cast<std::size_t>(next - first), expected::number_array);
+      }
+      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
+      *next++ = x;
+    }
+    builder_.commit_arena(reinterpret_cast<char*>(next));
+    out = {first, static_cast<std::size_t>(next - first)};
+    return true;
+  }
+  [[gnu::always_inline]] bool read_bool_array(od::value v, std::string_view key, std::span<const bool>& out) {
+    od::array array;
+    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
+      out = {};
+      return absent_or_fail(v.raw_json_token(), key, expected::boolean_array);
+    }
+    auto* const first = builder_.arena_align<bool>();
+    auto* next = first;
+    for (auto element : array) {
+      bool x = false;
+      if (const simdjson::error_code e = element.get_bool().get(x)) [[unlikely]] {
+        fail_element_at(e, key, static_cast<std::size_t>(next - first), expected::boolean_array);
+      }
+      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
+      *next++ = x;
+    }
+    builder_.commit_arena(reinterpret_cast<char*>(next));
+    out = {first, static_cast<std::size_t>(next - first)};
+    return true;
+  }
+  /// Unescaped strings in the page's arena: the views first, the texts after them.
+  [[gnu::always_inline]] bool read_string_array(od::value v, std::string_view key,
+                                                std::span<const std::string_view>& out) {
+    od::array array;
+    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
+      out = {};
+      return absent_or_fail(v.raw_json_token(), key, expected::string_array);
+    }
+    auto* const first = builder_.arena_align<std::string_view>();
+    auto* next = first;
+    for (auto element : array) {
+      std::string_view text;
+      if (const simdjson::error_code e = element.get_string().get(text)) [[unlikely]] {
+        fail_element_at(e, key, static_cast<std::size_t>(next - first), expected::string_array);
+      }
+      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
+      // Points into the parser's string buffer, which lasts as long as the document: one
+      // pass over the JSON, and the texts are copied behind the views once they are known.
+      ::new (static_cast<void*>(next++)) std::string_view(text);
+    }
+    builder_.commit_arena(reinterpret_cast<char*>(next));
+    for (auto* s = first; s != next; ++s) *s = builder_.store(*s);
+    out = {first, static_cast<std::size_t>(next - first)};
+    return true;
+  }
   /// A decimal string ("100.0"), or a JSON number read exactly from its text.
   [[gnu::always_inline]] bool read_decimal(od::value v, std::string_view key, std::optional<decimal>& out) {
     std::string_view text;
@@ -127,6 +279,161 @@ class row_context {
       return decimal_fallback(v.raw_json_token(), key, out);
     }
     out = to_decimal(text, key);
+    return true;
+  }
+  [[gnu::always_inline]] bool read_decimal(od::value v, std::string_view key, decimal& out) {
+    std::optional<decimal> read;
+    if (!read_decimal(v, key, read)) return false;
+    out = *read;
+    return true;
+  }
+  /// A nested object, decoded in place by the nested model's decoder (forced inline, like a
+  /// row decoder) with a child context.
+  template <class T, void (*Decode)(row_context&, od::object&, T&)>
+  [[gnu::always_inline]] bool read_object(od::value v, std::string_view key, T& out) {
+    od::object object;
+    if (v.get_object().get(object) != simdjson::SUCCESS) [[unlikely]] {
+      return absent_or_fail(v.raw_json_token(), key, expected::object);
+    }
+    row_context nested = child(key);
+    Decode(nested, object, out);
+    return true;
+  }
+  template <class T, void (*Decode)(row_context&, od::object&, T&)>
+  [[gnu::always_inline]] bool read_object(od::value v, std::string_view key, std::optional<T>& out) {
+    od::object object;
+    if (v.get_object().get(object) != simdjson::SUCCESS) [[unlikely]] {
+      out.reset();
+      return absent_or_fail(v.raw_json_token(), key, expected::object);
+    }
+    row_context nested = child(key);
+    Decode(nested, object, out.emplace());
+    return true;
+  }
+  /// An array of nested objects in the page's arena: counted, reserved, then each element
+  /// created from a blank T (as decode_rows creates rows) and decoded in place.
+  template <class T, void (*Decode)(row_context&, od::object&, T&)>
+  [[gnu::always_inline]] bool read_object_array(od::value v, std::string_view key, std::span<const T>& out) {
+    static_assert(std::is_trivially_copyable_v<T>, "elements are created by copying a blank element");
+    od::array array;
+    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
+      out = {};
+      return absent_or_fail(v.raw_json_token(), key, expected::object_array);
+    }
+    std::size_t count = 0;
+    if (const simdjson::error_code e = array.count_elements().get(count)) [[unlikely]] fail_at(e, key);
+    T* const first = reserve<T>(count);
+    std::size_t index = 0;
+    for (auto element : array) {
+      od::object object;
+      if (const simdjson::error_code e = element.get_object().get(object)) [[unlikely]] {
+        fail_element_at(e, key, index, expected::object_array);
+      }
+      static constexpr T blank{};
+      std::memcpy(first + index, &blank, sizeof(T));
+      row_context nested = child(key, index);
+      Decode(nested, object, *std::launder(first + index));
+      ++index;
+    }
+    out = {first, index};
+    return true;
+  }
+  /// An object whose keys are data, each value a nested object: entries in wire order in
+  /// the page's arena, reserved first, each value decoded in place like read_object_array's.
+  template <class T, void (*Decode)(row_context&, od::object&, T&)>
+  [[gnu::always_inline]] bool read_string_map(od::value v, std::string_view key, std::span<const keyed<T>>& out) {
+    static_assert(std::is_trivially_copyable_v<T>, "entries are created by copying a blank entry");
+    od::object object;
+    if (v.get_object().get(object) != simdjson::SUCCESS) [[unlikely]] {
+      out = {};
+      return absent_or_fail(v.raw_json_token(), key, expected::object);
+    }
+    std::size_t count = 0;
+    if (const simdjson::error_code e = object.count_fields().get(count)) [[unlikely]] fail_at(e, key);
+    keyed<T>* const first = reserve<keyed<T>>(count);
+    std::size_t index = 0;
+    for (auto item : object) {
+      od::field field;
+      std::string_view name;
+      if (simdjson::error_code e = std::move(item).get(field); e || (e = field.unescaped_key().get(name))) [[unlikely]] {
+        fail_at(e, key);
+      }
+      od::object entry_object;
+      if (const simdjson::error_code e = field.value().get_object().get(entry_object)) [[unlikely]] {
+        fail_entry(e, key, name, expected::object);
+      }
+      static constexpr keyed<T> blank{};
+      std::memcpy(first + index, &blank, sizeof blank);
+      keyed<T>& entry = *std::launder(first + index);
+      entry.key = builder_.store(name);
+      const row_context map = child(key);
+      row_context nested = map.child(entry.key);
+      Decode(nested, entry_object, entry.value);
+      ++index;
+    }
+    out = {first, index};
+    return true;
+  }
+  /// An object whose keys are data and whose values are numbers.
+  [[gnu::always_inline]] bool read_double_map(od::value v, std::string_view key, std::span<const keyed<double>>& out) {
+    od::object object;
+    if (v.get_object().get(object) != simdjson::SUCCESS) [[unlikely]] {
+      out = {};
+      return absent_or_fail(v.raw_json_token(), key, expected::object);
+    }
+    auto* const first = builder_.arena_align<keyed<double>>();
+    auto* next = first;
+    for (auto item : object) {
+      od::field field;
+      std::string_view name;
+      if (simdjson::error_code e = std::move(item).get(field); e || (e = field.unescaped_key().get(name))) [[unlikely]] {
+        fail_at(e, key);
+      }
+      double x = 0;
+      if (const simdjson::error_code e = field.value().get_double().get(x)) [[unlikely]] {
+        fail_entry(e, key, name, expected::number);
+      }
+      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
+      // The key points into the parser's string buffer until copied below (see read_string_array).
+      ::new (static_cast<void*>(next++)) keyed<double>{name, x};
+    }
+    builder_.commit_arena(reinterpret_cast<char*>(next));
+    for (auto* entry = first; entry != next; ++entry) entry->key = builder_.store(entry->key);
+    out = {first, static_cast<std::size_t>(next - first)};
+    return true;
+  }
+  /// Any JSON value, kept as its raw text (checked to be well-formed JSON) in the arena.
+  [[gnu::always_inline]] bool read_json(od::value v, std::string_view key, json_value& out) {
+    std::string_view text;
+    od::json_type type{};
+    simdjson::error_code e = v.type().get(type);
+    if (e == simdjson::SUCCESS) {
+      if (type == od::json_type::object) {
+        od::object object;
+        if ((e = v.get_object().get(object)) == simdjson::SUCCESS) e = object.raw_json().get(text);
+      } else if (type == od::json_type::array) {
+        od::array array;
+        if ((e = v.get_array().get(array)) == simdjson::SUCCESS) e = array.raw_json().get(text);
+      } else {
+        text = v.raw_json_token();
+      }
+    }
+    if (e != simdjson::SUCCESS) [[unlikely]] fail_at(e, key);
+    text = checked_json(text, key);
+    if (text.empty()) {
+      out = {};
+      return false;
+    }
+    out = json_value(builder_.store(text));
+    return true;
+  }
+  [[gnu::always_inline]] bool read_json(od::value v, std::string_view key, std::optional<json_value>& out) {
+    json_value read;
+    if (!read_json(v, key, read)) {
+      out.reset();
+      return false;
+    }
+    out = read;
     return true;
   }
 
@@ -140,24 +447,93 @@ class row_context {
   [[noreturn, gnu::cold]] void missing(std::uint64_t seen, std::uint64_t required,
                                        std::span<const std::string_view> names) const;
   [[noreturn, gnu::cold]] void fail(decode_errc code, std::string_view key, const char* detail) const;
+  /// The full path of `key` in this object, e.g. "results[3].day.c"; "results[3].day" for
+  /// an empty key.
+  std::string path_of(std::string_view key) const;
 
  private:
-  enum class expected : std::uint8_t { number, boolean, string, integer_array };
+  enum class expected : std::uint8_t {
+    number,
+    boolean,
+    string,
+    integer_array,
+    date,
+    object,
+    number_array,
+    boolean_array,
+    string_array,
+    object_array,
+  };
+
+  row_context(const row_context& parent, std::string_view key, std::size_t index) noexcept
+      : builder_(parent.builder_), path_(parent.path_), row_(parent.row_), parent_(&parent), key_(key), index_(index) {}
+
+  /// There is no room in the arena for one more T at next.
+  template <class T>
+  [[gnu::always_inline]] bool full_at(const T* next) const noexcept {
+    return builder_.arena_limit() - reinterpret_cast<const char*>(next) < static_cast<std::ptrdiff_t>(sizeof(T));
+  }
+  /// Room for count T at the arena's end, committed (uninitialised).
+  template <class T>
+  [[gnu::always_inline]] T* reserve(std::size_t count) {
+    T* const first = builder_.arena_align<T>();
+    const auto room = static_cast<std::size_t>(builder_.arena_limit() - reinterpret_cast<char*>(first));
+    if (count > room / sizeof(T)) [[unlikely]] throw_page_full("strings and arrays");
+    builder_.commit_arena(reinterpret_cast<char*>(first + count));
+    return first;
+  }
+  /// "YYYY-MM-DD" with every digit and separator in place and a real calendar day.
+  [[gnu::always_inline]] std::chrono::year_month_day to_date(std::string_view text, std::string_view key) const {
+    if (text.size() == 10 && text[4] == '-' && text[7] == '-') {
+      const auto digit = [&](std::size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(text[i]) - '0'); };
+      bool digits = true;
+      for (const std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) digits = digits && digit(i) < 10;
+      if (digits) {
+        const std::chrono::year_month_day date{
+            std::chrono::year{static_cast<int>(digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3))},
+            std::chrono::month{digit(5) * 10 + digit(6)}, std::chrono::day{digit(8) * 10 + digit(9)}};
+        if (date.ok() && date.year() >= std::chrono::year{1}) return date;
+      }
+    }
+    fail_date(text, key);
+  }
+
+  static const char* expectation(expected what) noexcept;
 
   /// A read failed: false when the token is null (absent); throws otherwise.
   [[gnu::cold]] bool absent_or_fail(std::string_view token, std::string_view key, expected what) const;
   /// get_int64 failed: null is absent; an integral float form within 2^53 is accepted.
   [[gnu::cold]] bool integer_fallback(std::string_view token, std::string_view key, std::int64_t& out) const;
+  /// get_int64 failed on element `index` of the array at key: as integer_fallback, but null
+  /// is not an integer.
+  [[gnu::cold]] std::int64_t element_integer(std::string_view token, std::string_view key, std::size_t index) const;
   /// get_string failed: null is absent; a JSON number is read exactly from its text.
   [[gnu::cold]] bool decimal_fallback(std::string_view token, std::string_view key,
                                       std::optional<decimal>& out) const;
   [[noreturn, gnu::cold]] void fail_element_of(simdjson::error_code e, std::string_view key) const;
+  /// This context's own value (an element or entry) is not of type `what`, or broken.
+  [[noreturn, gnu::cold]] void fail_value(simdjson::error_code e, expected what) const;
+  /// Element `index` of the array at key is not what the array holds, or broken.
+  [[noreturn, gnu::cold]] void fail_element_at(simdjson::error_code e, std::string_view key, std::size_t index,
+                                               expected what) const;
+  /// The value of entry `name` of the object at key is not what the object holds, or broken.
+  [[noreturn, gnu::cold]] void fail_entry(simdjson::error_code e, std::string_view key, std::string_view name,
+                                          expected what) const;
+  /// simdjson failed inside the value at key (broken JSON).
+  [[noreturn, gnu::cold]] void fail_at(simdjson::error_code e, std::string_view key) const;
+  [[noreturn, gnu::cold]] void fail_date(std::string_view text, std::string_view key) const;
   /// decimal::parse, throwing when the text is not an exact decimal.
   decimal to_decimal(std::string_view text, std::string_view key) const;
+  /// The text of one JSON value without trailing whitespace, or empty for null; throws
+  /// naming key unless the text is exactly one well-formed JSON value.
+  std::string_view checked_json(std::string_view text, std::string_view key) const;
 
   page_builder& builder_;
   const row_path& path_;
   std::size_t row_;
+  const row_context* parent_ = nullptr;  // null for a row
+  std::string_view key_;                 // where this object is in its parent
+  std::size_t index_ = no_index;         // and at which index of the array there
 };
 
 /// The raw key (as sent, just past its opening quote) is exactly `name`: its bytes and then

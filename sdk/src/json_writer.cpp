@@ -1,0 +1,190 @@
+#include "massive/json_writer.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+#include <system_error>
+
+namespace massive {
+namespace {
+
+template <class Int>
+void append_integer(std::string& out, Int v) {
+  std::array<char, 24> buffer;
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v);
+  out.append(buffer.data(), result.ptr);
+}
+
+void append_padded(std::string& out, unsigned v, int width) {
+  char digits[4];
+  for (int i = width - 1; i >= 0; --i, v /= 10) digits[i] = static_cast<char>('0' + v % 10);
+  out.append(digits, static_cast<std::size_t>(width));
+}
+
+}  // namespace
+
+void json_writer::open(char bracket, bool object) {
+  before_value();
+  if (depth_ == max_depth) throw std::length_error("massive::json_writer: nesting deeper than max_depth");
+  const std::uint64_t bit = std::uint64_t{1} << depth_;
+  objects_ = object ? objects_ | bit : objects_ & ~bit;
+  nonempty_ &= ~bit;
+  ++depth_;
+  out_ += bracket;
+}
+
+void json_writer::close(char bracket, bool object) {
+  if (depth_ == 0 || after_key_ || ((objects_ >> (depth_ - 1)) & 1) != std::uint64_t{object}) {
+    throw std::logic_error(std::string("massive::json_writer: unmatched ") + bracket);
+  }
+  --depth_;
+  out_ += bracket;
+}
+
+void json_writer::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (depth_ == 0) {
+    if (wrote_) throw std::logic_error("massive::json_writer: a second top-level value");
+    wrote_ = true;
+    return;
+  }
+  const std::uint64_t bit = std::uint64_t{1} << (depth_ - 1);
+  if (objects_ & bit) throw std::logic_error("massive::json_writer: a value in an object without its key");
+  if (nonempty_ & bit) out_ += ',';
+  nonempty_ |= bit;
+}
+
+void json_writer::key(std::string_view name) {
+  const std::uint64_t bit = depth_ == 0 ? 0 : std::uint64_t{1} << (depth_ - 1);
+  if (depth_ == 0 || after_key_ || !(objects_ & bit)) {
+    throw std::logic_error("massive::json_writer: a key outside an object, or two keys in a row");
+  }
+  if (nonempty_ & bit) out_ += ',';
+  nonempty_ |= bit;
+  escaped(name);
+  out_ += ':';
+  after_key_ = true;
+}
+
+void json_writer::escaped(std::string_view s) {
+  static constexpr char hex[] = "0123456789abcdef";
+  out_ += '"';
+  std::size_t run = 0;  // start of the bytes not yet copied
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out_.append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out_ += "\\\""; break;
+      case '\\': out_ += "\\\\"; break;
+      case '\b': out_ += "\\b"; break;
+      case '\f': out_ += "\\f"; break;
+      case '\n': out_ += "\\n"; break;
+      case '\r': out_ += "\\r"; break;
+      case '\t': out_ += "\\t"; break;
+      default: {
+        const char code[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
+        out_.append(code, sizeof code);
+      }
+    }
+  }
+  out_.append(s.data() + run, s.size() - run);
+  out_ += '"';
+}
+
+void json_writer::value(double v) {
+  if (!std::isfinite(v)) {
+    value(nullptr);
+    return;
+  }
+  before_value();
+  std::array<char, 32> buffer;
+  auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v);
+  // The shortest form of a large integral double can be all digits ("18446744073709552000"),
+  // which readers take for an integer and may reject as beyond int64/uint64: from 16 digits
+  // on (2^53 has 16) the exponent form is written instead.
+  const std::string_view text(buffer.data(), static_cast<std::size_t>(result.ptr - buffer.data()));
+  const std::size_t digits = text.size() - (v < 0 ? 1 : 0);
+  if (digits > 15 && text.find_first_of(".e") == std::string_view::npos) {
+    result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v, std::chars_format::scientific);
+  }
+  out_.append(buffer.data(), result.ptr);
+}
+
+void json_writer::value(std::int64_t v) {
+  before_value();
+  append_integer(out_, v);
+}
+
+void json_writer::value(std::int32_t v) {
+  before_value();
+  append_integer(out_, v);
+}
+
+void json_writer::value(bool v) {
+  before_value();
+  out_ += v ? "true" : "false";
+}
+
+void json_writer::value(std::string_view v) {
+  before_value();
+  escaped(v);
+}
+
+void json_writer::value(const char* v) {
+  if (v == nullptr) {
+    value(nullptr);
+  } else {
+    value(std::string_view(v));
+  }
+}
+
+void json_writer::value(std::nullptr_t) {
+  before_value();
+  out_ += "null";
+}
+
+void json_writer::value(const std::chrono::year_month_day& v) {
+  // Written as is, even when not a valid date, so that what was decoded is what is shown;
+  // a year outside 0..9999 keeps its sign and digits.
+  before_value();
+  out_ += '"';
+  const int year = int{v.year()};
+  if (year < 0 || year > 9999) {
+    append_integer(out_, year);
+  } else {
+    append_padded(out_, static_cast<unsigned>(year), 4);
+  }
+  out_ += '-';
+  append_padded(out_, unsigned{v.month()} % 100, 2);
+  out_ += '-';
+  append_padded(out_, unsigned{v.day()} % 100, 2);
+  out_ += '"';
+}
+
+void json_writer::value(const decimal& v) {
+  // A string, as the API sends decimals: a reader that takes JSON numbers as doubles would
+  // lose the exactness the type exists for.
+  before_value();
+  out_ += '"';
+  std::array<char, decimal::max_chars> buffer;
+  const auto result = v.to_chars(buffer.data(), buffer.data() + buffer.size());
+  out_.append(buffer.data(), result.ptr);
+  out_ += '"';
+}
+
+void json_writer::value(const json_value& v) {
+  if (v.empty()) {
+    value(nullptr);
+    return;
+  }
+  before_value();
+  out_ += v.text();
+}
+
+}  // namespace massive
