@@ -25,8 +25,8 @@ void append_padded(std::string& out, unsigned v, int width) {
 }  // namespace
 
 void json_writer::open(char bracket, bool object) {
-  before_value();
   if (depth_ == max_depth) throw std::length_error("massive::json_writer: nesting deeper than max_depth");
+  before_value();
   const std::uint64_t bit = std::uint64_t{1} << depth_;
   objects_ = object ? objects_ | bit : objects_ & ~bit;
   nonempty_ &= ~bit;
@@ -103,6 +103,11 @@ void json_writer::value(double v) {
     return;
   }
   before_value();
+  if (v == 0 && std::signbit(v)) {
+    // "-0" reads back as the integer 0 in most parsers (simdjson's included).
+    out_ += "-0.0";
+    return;
+  }
   std::array<char, 32> buffer;
   auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v);
   // The shortest form of a large integral double can be all digits ("18446744073709552000"),
