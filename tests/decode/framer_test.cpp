@@ -16,25 +16,38 @@ struct expectation {
   std::vector<std::size_t> separators;  // positions of separator commas before the end
   std::size_t close = framer::npos;     // position of the closing bracket
   framer::fault failure = framer::fault::none;
+  std::size_t fault_at = 0;             // the bracket, or the opening quote of the long string
 };
 
 // The framer's rules, one byte at a time: a quote not escaped by an odd backslash run
-// toggles the string state; outside strings, brackets nest (and must match) and commas at
-// the array's own depth separate elements.
-expectation reference(const std::string& text, std::size_t outer_depth, std::size_t max_depth) {
+// toggles the string state; a string fails as soon as it has more than max_string bytes;
+// outside strings, brackets nest (and must match) and commas at the array's own depth
+// separate elements.
+expectation reference(const std::string& text, std::size_t outer_depth, std::size_t max_depth,
+                      std::size_t max_string) {
   expectation out;
   std::vector<bool> square{true};
   bool in_string = false;
   bool escaped = false;
+  std::size_t string_start = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     const bool this_escaped = escaped;
     escaped = c == '\\' && !this_escaped;
     if (c == '"' && !this_escaped) {
       in_string = !in_string;
+      string_start = i;
       continue;
     }
-    if (in_string) continue;
+    if (in_string) {
+      if (i - string_start > max_string) {
+        out.failure = framer::fault::too_long;
+        out.fault_at = string_start;
+        return out;
+      }
+      continue;
+    }
+    out.fault_at = i;
     if (c == '{' || c == '[') {
       if (outer_depth + square.size() + 1 > max_depth) {
         out.failure = framer::fault::too_deep;
@@ -73,12 +86,14 @@ std::string soup(std::mt19937_64& rng, std::size_t length) {
   return s;
 }
 
-// Rows of scalars, the aggregates' shape, which the framer frames without looping over its
-// brackets: strings holding brackets and commas, escapes, and now and then a nested value or
-// a stray bracket that must send it back to the loop.
+// Rows of scalars and arrays of scalars, the shapes of aggregates, trades and quotes, which
+// the framer frames without looping over its brackets: strings holding brackets and commas,
+// escapes, and now and then a deeper value or a stray bracket that must send it back to the
+// loop.
 std::string flat_rows(std::mt19937_64& rng, std::size_t rows) {
-  static constexpr const char* values[] = {"1",         "2.5e3",     R"("a,b")", R"("}{][,")", R"("x\"y,")",
-                                           R"("\\")", "null",      "[1,2]",    "{\"n\":{}}", "]"};
+  static constexpr const char* values[] = {"1",         "2.5e3", R"("a,b")", R"("}{][,")", R"("x\"y,")",
+                                           R"("\\")", "null",  "[1,2]",    R"([",]",[]])", "[]",
+                                           "{\"n\":{}}", "]", "[[1]]", "[1}"};
   std::string s;
   for (std::size_t r = 0; r < rows; ++r) {
     if (r != 0) s += rng() % 5 == 0 ? " , " : ",";
@@ -87,9 +102,10 @@ std::string flat_rows(std::mt19937_64& rng, std::size_t rows) {
     for (std::size_t f = 0; f < fields; ++f) {
       if (f != 0) s += ',';
       s += "\"k\":";
-      // Mostly scalars; the last two values (nesting, a stray bracket) are rare.
+      // Mostly scalars and flat arrays; the last four values (deeper nesting, stray or
+      // mismatched brackets) are rare.
       const std::size_t pick = rng() % 100;
-      s += values[pick < 97 ? pick % 8 : (pick == 99 ? 9 : 8)];
+      s += values[pick < 96 ? pick % 10 : 10 + (pick - 96)];
     }
     s += '}';
   }
@@ -99,13 +115,17 @@ std::string flat_rows(std::mt19937_64& rng, std::size_t rows) {
 void check_against_reference(bool avx512, bool copy) {
   std::mt19937_64 rng(avx512 ? 11 : 12);
   constexpr std::size_t max_depth = 40;
+  // String limits below one block (every string measured), around it, and far above it.
+  constexpr std::size_t max_strings[] = {0, 3, 8, 30, 61, 62, 63, 70, std::size_t{1} << 30, std::size_t{1} << 30};
   for (int round = 0; round < 400; ++round) {
     const std::string text = round % 2 == 0 ? soup(rng, 50 + rng() % 700) : flat_rows(rng, 1 + rng() % 40);
-    const expectation want = reference(text, 2, max_depth);
+    const std::size_t max_string = max_strings[rng() % std::size(max_strings)];
+    CAPTURE(max_string);
+    const expectation want = reference(text, 2, max_depth, max_string);
     // The window: one reserved byte, the text, then padding the framer may read and write.
     std::string window(1 + text.size() + 128, '\0');
     if (!copy) window.replace(1, text.size(), text);
-    framer f(max_depth, std::size_t{1} << 30, std::size_t{1} << 30, avx512);
+    framer f(max_depth, max_string, std::size_t{1} << 30, avx512);
     f.start_array(2, 1);
     std::size_t at = 1;
     std::size_t close = framer::npos;
@@ -135,6 +155,13 @@ void check_against_reference(bool avx512, bool copy) {
       at += n;
     }
     CHECK(f.failure() == want.failure);
+    if (want.failure != framer::fault::none && f.failure() == want.failure) {
+      // Where, and after how many elements: the same whatever the pieces were.
+      CHECK(f.fault_position() == want.fault_at + 1);
+      std::uint64_t before = 0;
+      for (const std::size_t p : want.separators) before += p < want.fault_at ? 1 : 0;
+      CHECK(f.separators() == before);
+    }
     if (want.failure == framer::fault::none) CHECK(close == (want.close == framer::npos ? framer::npos : want.close + 1));
     if (copy) CHECK(window.compare(1, at - 1, text, 0, at - 1) == 0);
   }

@@ -8,6 +8,7 @@
 // The window is followed by `window_padding` readable bytes: simdjson needs 64 past the
 // batch, the framer loads whole 64-byte blocks, and a single object writes ']' one past its
 // closing brace.
+#include "decode/fault_path.hpp"
 #include "decode/framer.hpp"
 #include "decode/page_builder.hpp"
 #include "decode/row_codec.hpp"
@@ -276,14 +277,39 @@ struct decoder_core::impl {
     return decode_error(code, where, std::nullopt, detail);
   }
 
-  void check_framer() const {
-    switch (framer_.failure()) {
+  // A string or key is named by at most this many of its bytes.
+  std::size_t shown_bytes() const noexcept { return std::min<std::size_t>(limits.max_string_bytes, 64); }
+
+  std::string string_too_long(bool is_key) const {
+    return std::string(is_key ? "a key" : "a string") + " longer than " + std::to_string(limits.max_string_bytes) +
+           " bytes";
+  }
+
+  void check_framer() {
+    const framer::fault fault = framer_.failure();
+    if (fault == framer::fault::none) return;
+    // The elements that ended before the fault come first in the body: a problem in one of
+    // them is the one to report, however the body was split.
+    if (mode_ == mode::elements && framer_.last_separator() != framer::npos) {
+      const std::size_t cut = framer_.last_separator();
+      framer_.consume_separator();
+      decode_elements(begin, cut, false);
+      begin = cut + 1;
+    }
+    switch (fault) {
       case framer::fault::none: return;
       case framer::fault::too_deep:
         throw error_here(decode_errc::too_deep, "nesting deeper than " + std::to_string(limits.max_depth));
-      case framer::fault::too_long:
-        throw error_here(decode_errc::too_long,
-                         "a string longer than " + std::to_string(limits.max_string_bytes) + " bytes");
+      case framer::fault::too_long: {
+        const std::size_t start = framer_.element_start();
+        const std::size_t quote = framer_.fault_position();
+        const std::size_t shown = shown_bytes();
+        const fault_location at =
+            locate_string({window.get() + start, quote - start}, {window.get() + quote + 1, shown + 1}, shown);
+        std::string where = element_path();
+        where += where.empty() && !at.path.empty() ? at.path.substr(1) : at.path;
+        throw decode_error(decode_errc::too_long, where, element_row(), string_too_long(at.is_key));
+      }
       case framer::fault::element_too_long:
         throw error_here(decode_errc::too_long,
                          "an element longer than " + std::to_string(limits.max_element_bytes) + " bytes");
@@ -494,10 +520,18 @@ struct decoder_core::impl {
     }
   }
 
-  void count_string_byte() {
-    if (++value_bytes > limits.max_string_bytes) {
-      fail_here(decode_errc::too_long, "a string longer than " + std::to_string(limits.max_string_bytes) + " bytes");
+  void key_byte(char c) {
+    if (key.size() >= limits.max_string_bytes) {
+      key += c;
+      throw decode_error(decode_errc::too_long, (level == 2 ? "results." : "") + key_name(key, shown_bytes()),
+                         std::nullopt, string_too_long(true));
     }
+    key += c;
+  }
+
+  // Strings are measured between their quotes, as in the rows (the framer).
+  void count_string_byte() {
+    if (++value_bytes > limits.max_string_bytes) fail_here(decode_errc::too_long, string_too_long(false));
   }
 
   void end_atom() {
@@ -519,14 +553,15 @@ struct decoder_core::impl {
   void nested_byte(char c) {
     put(c);
     if (nested_in_string) {
-      count_string_byte();
       if (nested_escape) {
         nested_escape = false;
       } else if (c == '\\') {
         nested_escape = true;
       } else if (c == '"') {
         nested_in_string = false;
+        return;
       }
+      count_string_byte();
       return;
     }
     switch (c) {
@@ -601,14 +636,11 @@ struct decoder_core::impl {
             break;
           }
           if (static_cast<unsigned char>(c) < 0x20) fail_here(decode_errc::invalid_json, "control character in a key");
-          if (key.size() >= limits.max_string_bytes) {
-            fail_here(decode_errc::too_long, "a key longer than " + std::to_string(limits.max_string_bytes) + " bytes");
-          }
-          key += c;
+          key_byte(c);
           if (c == '\\') st = state::key_escape;
           break;
         case state::key_escape:
-          key += c;
+          key_byte(c);
           st = state::key;
           break;
         case state::colon:
@@ -623,7 +655,7 @@ struct decoder_core::impl {
           start_value(c);
           continue;
         case state::string_value:
-          count_string_byte();
+          if (c != '"') count_string_byte();
           put(c);
           if (c == '\\') {
             st = state::string_escape;
@@ -644,7 +676,10 @@ struct decoder_core::impl {
             continue;  // the delimiter belongs to what follows
           }
           if (!is_atom_char(c)) fail_here(decode_errc::invalid_json, "unexpected character");
-          count_string_byte();
+          // A number is not a string: its bound is the element's (it is kept whole to parse).
+          if (++value_bytes > limits.max_element_bytes) {
+            fail_here(decode_errc::too_long, "a value longer than " + std::to_string(limits.max_element_bytes) + " bytes");
+          }
           put(c);
           break;
         case state::nested_value:

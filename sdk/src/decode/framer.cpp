@@ -154,6 +154,7 @@ framer::framer(std::size_t max_depth, std::size_t max_string_bytes, std::size_t 
     : max_depth_(max_depth),
       max_string_bytes_(max_string_bytes),
       max_element_bytes_(max_element_bytes),
+      short_strings_(max_string_bytes < 62),
       kinds_(max_depth + 2, 0),
       avx512_(allow_avx512 && cpu_has_avx512()) {}
 
@@ -175,6 +176,11 @@ void framer::start_value(std::size_t outer_depth, std::size_t first) noexcept {
 // One block's masks, of which the first n bits are valid (all 64 when Full: the common case,
 // compiled without the masking), at window[pos]. Returns the offset of the bracket that ends
 // the framed value, 64 when the block does not end it, or -1 on a fault.
+//
+// Faults are taken in stream order, so that the outcome does not depend on where blocks
+// start (and so on how the body was split): a string that is too long stops the block at its
+// opening quote (structural bytes after it are not looked at), a bracket fault stops it at
+// the bracket, and the separators before the stop are counted either way.
 template <bool Full>
 [[gnu::always_inline]] inline int framer::block(carry& c, std::uint8_t* kinds, const block_input& in) const noexcept {
   const unsigned n = Full ? 64 : in.n;
@@ -186,35 +192,68 @@ template <bool Full>
     // In a partial block the byte after the last valid one starts the next call.
     c.escape = Full ? escape : (escaped >> n) & 1;
   }
-  const std::uint64_t in_string = prefix_xor(quote) ^ c.string;
+  const std::uint64_t carried = c.string;
+  const std::size_t carried_start = c.string_start;
+  const std::uint64_t in_string = prefix_xor(quote) ^ carried;
   c.string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
-  if (c.string != 0) {
-    c.string_bytes = quote != 0 ? n - (63 - static_cast<unsigned>(std::countl_zero(quote)))
-                                : c.string_bytes + n;
-    if (c.string_bytes > max_string_bytes_) {
-      c.failure = fault::too_long;
-      return -1;
+
+  // String lengths, as sent, between the quotes. `stop`: offset of the opening quote of the
+  // first string that is too long (0 for one that began in an earlier block), else 64.
+  unsigned stop = 64;
+  if (carried != 0 && quote != 0 &&
+      in.pos + static_cast<unsigned>(std::countr_zero(quote)) - carried_start - 1 > max_string_bytes_) {
+    stop = 0;
+  }
+  if (short_strings_) [[unlikely]] {
+    // A run of max + 2 in-string bits (opening quote and max + 1 bytes) within the block.
+    const std::size_t run = max_string_bytes_ + 2;
+    std::uint64_t x = Full ? in_string : in_string & bits_below(n);
+    std::size_t have = 1;
+    while (x != 0 && have * 2 <= run) {
+      x &= x >> have;
+      have *= 2;
     }
+    if (have < run) x &= x >> (run - have);
+    if (x != 0) stop = std::min(stop, static_cast<unsigned>(std::countr_zero(x)));
+  }
+  if (c.string != 0) {
+    // Still open at the end of the block: too long already counts, wherever blocks end.
+    const unsigned opened = quote != 0 ? 63 - static_cast<unsigned>(std::countl_zero(quote)) : 0;
+    if (quote != 0) c.string_start = in.pos + opened;
+    if (in.pos + n - c.string_start - 1 > max_string_bytes_) stop = std::min(stop, opened);
   }
 
-  const std::uint64_t outside = Full ? ~in_string : ~in_string & bits_below(n);
+  const std::uint64_t before_stop = bits_below(stop);
+  std::uint64_t outside = Full ? ~in_string : ~in_string & bits_below(n);
+  outside &= before_stop;
   const std::uint64_t comma = in.comma & outside;
   const std::uint64_t open = in.open & outside;
   std::uint64_t brackets = (open | in.close) & outside;
   std::uint64_t separators = 0;
   unsigned stretch_start = 0;
   int result = 64;
-  // Flat rows (objects of scalars, the aggregates' shape) alternate '{' and '}' between the
-  // array's depth and one below it; then the depth at every byte is a prefix XOR of the
-  // bracket bits and no loop over them is needed. Anything else takes the loop.
-  if (brackets != 0 && separator_depth_ == 1 && (brackets & in.square) == 0 && (c.depth == 1 || c.depth == 2) &&
-      (c.depth == 1 || kinds[1] == 0) && outer_depth_ + 2 <= max_depth_) {
-    const std::uint64_t inside = prefix_xor(brackets) ^ (c.depth == 2 ? ~std::uint64_t{0} : 0);
-    const std::uint64_t inside_before = inside ^ brackets;
-    if ((open & inside_before) == 0 && (in.close & outside & ~inside_before) == 0) {
-      separators = comma & ~inside;
-      c.depth = 1 + ((inside >> (n - 1)) & 1);
+  fault failure = stop < 64 ? fault::too_long : fault::none;
+  // Rows that are objects of scalars and of arrays of scalars (aggregates; trades and quotes
+  // with their conditions) keep '{' '}' alternating between the array's depth and one below,
+  // and '[' ']' alternating inside an object: then the depth at every byte is two prefix XORs
+  // of the bracket bits, and no loop over them is needed. Anything else takes the loop.
+  if (brackets != 0 && separator_depth_ == 1 && c.depth - 1 <= 2 && (c.depth == 1 || kinds[1] == 0) &&
+      (c.depth != 3 || kinds[2] == 1) && outer_depth_ + 2 <= max_depth_) {
+    const std::uint64_t square = brackets & in.square;
+    const std::uint64_t curly = brackets & ~in.square;
+    const std::uint64_t in_object = prefix_xor(curly) ^ (c.depth >= 2 ? ~std::uint64_t{0} : 0);
+    const std::uint64_t in_array = prefix_xor(square) ^ (c.depth == 3 ? ~std::uint64_t{0} : 0);
+    const std::uint64_t object_before = in_object ^ curly;
+    const std::uint64_t array_before = in_array ^ square;
+    const std::uint64_t closing = brackets & ~open;
+    const bool valid = (open & curly & object_before) == 0 && (closing & curly & (~object_before | in_array)) == 0 &&
+                       (open & square & (~in_object | array_before)) == 0 && (closing & square & ~array_before) == 0 &&
+                       (square == 0 || outer_depth_ + 3 <= max_depth_);
+    if (valid) {
+      separators = comma & ~in_object;
+      c.depth = 1 + ((in_object >> (n - 1)) & 1) + ((in_array >> (n - 1)) & 1);
       kinds[1] = 0;
+      kinds[2] = 1;
       brackets = 0;
       stretch_start = 64;  // every stretch is done
     }
@@ -226,15 +265,19 @@ template <bool Full>
     if ((open >> i) & 1) {
       // Push: remember whether this level opened with '['.
       if (outer_depth_ + c.depth + 1 > max_depth_) {
-        c.failure = fault::too_deep;
-        return -1;
+        failure = fault::too_deep;
+        stop = i;
+        stretch_start = 64;
+        break;
       }
       kinds[c.depth++] = square;
     } else {
       // Pop: the bracket must close what its level opened.
       if (c.depth == 0 || kinds[c.depth - 1] != square) {
-        c.failure = fault::mismatched_bracket;
-        return -1;
+        failure = fault::mismatched_bracket;
+        stop = i;
+        stretch_start = 64;
+        break;
       }
       if (--c.depth == 0) {
         result = static_cast<int>(i);
@@ -244,20 +287,28 @@ template <bool Full>
     stretch_start = i + 1;
     brackets &= brackets - 1;
   }
+  if (result != 64) failure = fault::none;  // the value closed before any string fault
   if (result == 64 && c.depth == separator_depth_) separators |= comma & bits_from(stretch_start);
   if (separators != 0) {
     // Only the first element ending here can be long: the others lie within this block.
     const std::size_t first = in.pos + static_cast<unsigned>(std::countr_zero(separators));
     if (first - c.element_start > max_element_bytes_) {
       c.failure = fault::element_too_long;
+      c.fault_at = first;
       return -1;
     }
     c.last_separator = in.pos + 63 - static_cast<unsigned>(std::countl_zero(separators));
     c.element_start = c.last_separator + 1;
     c.separators += static_cast<unsigned>(std::popcount(separators));
   }
+  if (failure != fault::none) [[unlikely]] {
+    c.failure = failure;
+    c.fault_at = failure == fault::too_long && stop == 0 && carried != 0 ? carried_start : in.pos + stop;
+    return -1;
+  }
   if (result != 64 && in.pos + static_cast<unsigned>(result) - c.element_start > max_element_bytes_) {
     c.failure = fault::element_too_long;
+    c.fault_at = in.pos + static_cast<unsigned>(result);
     return -1;
   }
   return result;

@@ -40,6 +40,12 @@ class framer {
   std::size_t scan(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
 
   fault failure() const noexcept { return carry_.failure; }
+  /// After a fault: the window index of the bracket, separator or opening quote (of the
+  /// string or key that is too long) where it was found. Faults are reported in stream
+  /// order, and the separators before the fault are counted, however the bytes were split.
+  std::size_t fault_position() const noexcept { return carry_.fault_at; }
+  /// Window index of the first byte of the element being framed.
+  std::size_t element_start() const noexcept { return carry_.element_start; }
   /// Index of the last separator comma found and not yet consumed, or npos.
   std::size_t last_separator() const noexcept { return carry_.last_separator; }
   void consume_separator() noexcept { carry_.last_separator = npos; }
@@ -49,6 +55,7 @@ class framer {
   void shift(std::size_t by) noexcept {
     if (carry_.last_separator != npos) carry_.last_separator -= by;
     carry_.element_start -= by;
+    carry_.string_start -= by;
   }
 
  private:
@@ -63,11 +70,12 @@ class framer {
     std::size_t depth = 0;            // relative to outer_depth_
     std::uint64_t escape = 0;         // 1: the next byte is escaped
     std::uint64_t string = 0;         // all ones: the next byte is inside a string
-    std::size_t string_bytes = 0;     // length so far of the string still open
+    std::size_t string_start = 0;     // window index of the opening quote of the string still open
     std::size_t last_separator = npos;
     std::uint64_t separators = 0;
     std::size_t element_start = 0;    // window index where the element being framed starts
     fault failure = fault::none;
+    std::size_t fault_at = 0;
   };
   template <bool Full>
   int block(carry& c, std::uint8_t* kinds, const block_input& in) const noexcept;
@@ -77,6 +85,9 @@ class framer {
   std::size_t max_depth_;
   std::size_t max_string_bytes_;
   std::size_t max_element_bytes_;
+  // A string inside one 64-byte block has at most 62 bytes: only a limit below that needs
+  // every string measured; above it only strings that cross a block boundary can be too long.
+  bool short_strings_;
   std::size_t outer_depth_ = 0;
   std::size_t separator_depth_ = 1;   // relative depth of the array's own commas
   carry carry_;
