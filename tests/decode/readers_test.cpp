@@ -359,6 +359,8 @@ TEST_CASE("free-form values of every JSON type keep their text") {
     const sample r = h.one(R"({"listed":"2024-01-02","extra":)" + std::string(text) + " \n\t,\"name\":\"after\"}");
     CHECK(r.extra.text() == text);
     CHECK(r.name == "after");  // the field after the free-form value is still read
+    const sample last = h.one(R"({"listed":"2024-01-02","extra":)" + std::string(text) + "}");
+    CHECK(last.extra.text() == text);
   }
 }
 
