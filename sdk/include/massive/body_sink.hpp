@@ -12,7 +12,9 @@ namespace massive {
 class body_sink {
  public:
   virtual ~body_sink() = default;
+  /// Takes the next chunk of the body; `chunk` is valid only during the call.
   virtual void feed(std::span<const char> chunk) = 0;
+  /// The body is complete: checks that nothing is left unfinished.
   virtual void finish() = 0;
 };
 

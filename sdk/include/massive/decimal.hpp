@@ -19,6 +19,7 @@ namespace massive {
 /// Equality is numeric: 100.0 == 100.
 class decimal {
  public:
+  /// The largest scale: a step of 10^-18.
   static constexpr int max_scale = 18;
   /// Enough for any decimal's text: sign, 19 digits, "0." and the point.
   static constexpr std::size_t max_chars = 23;
@@ -32,7 +33,9 @@ class decimal {
   /// (it never rounds).
   static constexpr std::optional<decimal> parse(std::string_view text) noexcept;
 
+  /// The integer m of m x 10^-scale.
   constexpr std::int64_t mantissa() const noexcept { return mantissa_; }
+  /// Digits after the decimal point, trailing zeros included (1 for "100.0").
   constexpr int scale() const noexcept { return scale_; }
 
   /// The nearest double: correctly rounded (one IEEE division of two exact values) when
@@ -41,8 +44,10 @@ class decimal {
 
   /// Writes the shortest text that keeps the scale, e.g. "100.0", "-0.25", "7".
   std::to_chars_result to_chars(char* first, char* last) const noexcept;
+  /// The text to_chars() writes.
   std::string to_string() const;
 
+  /// Numeric equality, whatever the scales: 100.0 == 100.
   friend constexpr bool operator==(const decimal& a, const decimal& b) noexcept {
     if (a.scale_ == b.scale_) return a.mantissa_ == b.mantissa_;
     const decimal& fine = a.scale_ > b.scale_ ? a : b;

@@ -35,6 +35,7 @@ enum class errc {
 /// The category of massive::errc; its name is "massive".
 const boost::system::error_category& category() noexcept;
 
+/// Makes `e` an error_code in the massive category (found by argument-dependent lookup).
 inline boost::system::error_code make_error_code(errc e) noexcept {
   return {static_cast<int>(e), category()};
 }
@@ -48,6 +49,7 @@ class error : public std::runtime_error {
 /// The API answered with a non-2xx status.
 class api_error : public error {
  public:
+  /// `message` is the server's own, `retry_after` its Retry-After when it sent one.
   api_error(int status, std::string request_id, std::string message,
             std::optional<std::chrono::seconds> retry_after = std::nullopt);
 
@@ -84,9 +86,11 @@ enum class decode_errc {
 /// A response body could not be decoded. Names the field path and the row.
 class decode_error : public error {
  public:
+  /// `detail` completes what(); `field_path` and `row` say where the failure is.
   decode_error(decode_errc code, std::string field_path, std::optional<std::size_t> row,
                std::string detail);
 
+  /// Why the body could not be decoded.
   decode_errc code() const noexcept { return code_; }
   /// JSON path of the offending field, e.g. "results[3].v" or "next_url"; may be empty.
   const std::string& field_path() const noexcept { return field_path_; }
@@ -103,7 +107,9 @@ class decode_error : public error {
 /// (foreign next_url, repeated cursor). code() is in the massive category.
 class transport_error : public error {
  public:
+  /// `code` is normally a massive::errc; `what` is the message what() returns.
   transport_error(boost::system::error_code code, const std::string& what);
+  /// What failed, in the massive category: compare it with massive::errc values.
   const boost::system::error_code& code() const noexcept { return code_; }
 
  private:
@@ -112,5 +118,9 @@ class transport_error : public error {
 
 }  // namespace massive
 
+// Lets errc values convert to error_code. Kept out of the reference: Doxygen cannot
+// place a specialisation whose namespace it does not document.
+/// @cond
 template <>
 struct boost::system::is_error_code_enum<massive::errc> : std::true_type {};
+/// @endcond

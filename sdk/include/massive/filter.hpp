@@ -189,8 +189,10 @@ enum class bound : unsigned char { gt, gte, lt, lte };
 template <class T>
 class range_bounds {
  public:
+  /// The type of the bound values.
   using value_type = T;
 
+  /// One bound: `which` of `value`. massive::gt(), gte(), lt() and lte() make these.
   constexpr range_bounds(bound which, T value) { slot(which).emplace(std::move(value)); }
   /// From bounds of another value type, e.g. int into long.
   template <class U>
@@ -220,14 +222,20 @@ class range_bounds {
     return *this;
   }
 
+  /// The bound `which`, when set.
   constexpr const std::optional<T>& operator[](bound which) const noexcept {
     return slot_of(*this, which);
   }
+  /// The strict lower bound (`name.gt`), when set.
   constexpr const std::optional<T>& gt() const noexcept { return gt_; }
+  /// The inclusive lower bound (`name.gte`), when set.
   constexpr const std::optional<T>& gte() const noexcept { return gte_; }
+  /// The strict upper bound (`name.lt`), when set.
   constexpr const std::optional<T>& lt() const noexcept { return lt_; }
+  /// The inclusive upper bound (`name.lte`), when set.
   constexpr const std::optional<T>& lte() const noexcept { return lte_; }
 
+  /// Equal when the same bounds are set to equal values.
   friend constexpr bool operator==(const range_bounds&, const range_bounds&) = default;
 
  private:
@@ -495,6 +503,7 @@ class all_of_slot {
 template <filter_value T>
 class range_filter : public detail::equality_slot<T>, public detail::range_slots<T> {
  public:
+  /// The type of the parameter's values.
   using value_type = T;
 
   /// No condition: the parameter is not sent.
@@ -510,6 +519,7 @@ class range_filter : public detail::equality_slot<T>, public detail::range_slots
 
   /// True when no comparator is set: the parameter is not sent.
   constexpr bool empty() const noexcept { return this->eq_empty() && this->range_empty(); }
+  /// Equal when the same comparators are set to equal values.
   friend constexpr bool operator==(const range_filter&, const range_filter&) = default;
 };
 
@@ -517,17 +527,23 @@ class range_filter : public detail::equality_slot<T>, public detail::range_slots
 template <filter_value T>
 class set_filter : public detail::equality_slot<T>, public detail::any_of_slot<T> {
  public:
+  /// The type of the parameter's values.
   using value_type = T;
 
+  /// No condition: the parameter is not sent.
   constexpr set_filter() = default;
+  /// Equality, `name=value`.
   template <class U>
     requires filter_value_for<U, T>
   constexpr set_filter(U&& value) { this->set_eq(std::forward<U>(value)); }
+  /// Any of several values, `name.any_of=a,b`, from massive::any_of().
   template <class U>
     requires filter_value_for<U, T>
   constexpr set_filter(any_of_values<U> values) { this->set_any_of(std::move(values)); }
 
+  /// True when no comparator is set: the parameter is not sent.
   constexpr bool empty() const noexcept { return this->eq_empty() && this->any_of().empty(); }
+  /// Equal when the same comparators are set to equal values.
   friend constexpr bool operator==(const set_filter&, const set_filter&) = default;
 };
 
@@ -537,22 +553,29 @@ class filter : public detail::equality_slot<T>,
                public detail::range_slots<T>,
                public detail::any_of_slot<T> {
  public:
+  /// The type of the parameter's values.
   using value_type = T;
 
+  /// No condition: the parameter is not sent.
   constexpr filter() = default;
+  /// Equality, `name=value`.
   template <class U>
     requires filter_value_for<U, T>
   constexpr filter(U&& value) { this->set_eq(std::forward<U>(value)); }
+  /// From gt/gte/lt/lte/between, combined with &&.
   template <class U>
     requires filter_value_for<U, T>
   constexpr filter(const range_bounds<U>& bounds) { this->set_bounds(bounds); }
+  /// Any of several values, `name.any_of=a,b`, from massive::any_of().
   template <class U>
     requires filter_value_for<U, T>
   constexpr filter(any_of_values<U> values) { this->set_any_of(std::move(values)); }
 
+  /// True when no comparator is set: the parameter is not sent.
   constexpr bool empty() const noexcept {
     return this->eq_empty() && this->range_empty() && this->any_of().empty();
   }
+  /// Equal when the same comparators are set to equal values.
   friend constexpr bool operator==(const filter&, const filter&) = default;
 };
 
@@ -562,22 +585,29 @@ class array_filter : public detail::equality_slot<T>,
                      public detail::any_of_slot<T>,
                      public detail::all_of_slot<T> {
  public:
+  /// The type of the array's elements.
   using value_type = T;
 
+  /// No condition: the parameter is not sent.
   constexpr array_filter() = default;
+  /// The array contains `value`: `name=value`.
   template <class U>
     requires filter_value_for<U, T>
   constexpr array_filter(U&& value) { this->set_eq(std::forward<U>(value)); }
+  /// The array contains any of the values: `name.any_of=a,b`, from massive::any_of().
   template <class U>
     requires filter_value_for<U, T>
   constexpr array_filter(any_of_values<U> values) { this->set_any_of(std::move(values)); }
+  /// The array contains all of the values: `name.all_of=a,b`, from massive::all_of().
   template <class U>
     requires filter_value_for<U, T>
   constexpr array_filter(all_of_values<U> values) { this->set_all_of(std::move(values)); }
 
+  /// True when no comparator is set: the parameter is not sent.
   constexpr bool empty() const noexcept {
     return this->eq_empty() && this->any_of().empty() && this->all_of().empty();
   }
+  /// Equal when the same comparators are set to equal values.
   friend constexpr bool operator==(const array_filter&, const array_filter&) = default;
 };
 

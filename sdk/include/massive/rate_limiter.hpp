@@ -13,17 +13,21 @@ enum class rate_limit_mode {
   fail_fast,  ///< fail at once with transport_error(errc::rate_limited)
 };
 
+/// A client-side rate limit (options::rate_limit): a token bucket shared by every call
+/// of the client.
 struct rate_limit_policy {
   /// Tokens added per second, continuously (the free tier: 5.0 / 60).
   double requests_per_second = 5.0;
   /// Bucket capacity: how many calls may go back to back after an idle period (>= 1).
   double burst = 1.0;
+  /// What a call does when the bucket is empty.
   rate_limit_mode mode = rate_limit_mode::queue;
 };
 
 /// Not thread-safe; the transport guards its bucket with a mutex.
 class token_bucket {
  public:
+  /// The clock every reading comes from.
   using clock = std::chrono::steady_clock;
 
   /// Starts full.

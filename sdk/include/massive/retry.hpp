@@ -33,14 +33,18 @@ std::chrono::milliseconds backoff_delay(const retry_policy& policy, unsigned att
 
 /// What to do after an attempt answered with a non-2xx status.
 struct retry_decision {
+  /// The decision, and why there is no retry when there is none.
   enum class outcome {
     retry,                  ///< wait `delay`, then try again
     not_retryable,          ///< the status is never retried
     attempts_exhausted,     ///< max_attempts reached (or retry disabled)
     retry_after_too_long,   ///< Retry-After exceeds max_backoff: surface now
   };
+  /// What to do.
   outcome what = outcome::not_retryable;
+  /// How long to wait before the next attempt; zero unless `what` is outcome::retry.
   std::chrono::milliseconds delay{0};
+  /// True when another attempt is to be made.
   bool retry() const noexcept { return what == outcome::retry; }
 };
 

@@ -21,10 +21,13 @@ namespace massive {
 template <class Duration>
 class unix_time {
  public:
+  /// The unit: one count on the wire is one Duration.
   using duration = Duration;
+  /// The same instant as a std::chrono time point.
   using sys_time = std::chrono::sys_time<Duration>;
 
   constexpr unix_time() noexcept = default;
+  /// From a std::chrono time point of exactly this unit.
   constexpr explicit unix_time(sys_time t) noexcept : time_(t) {}
   /// From the wire's integer count in this unit.
   static constexpr unix_time from_count(std::int64_t count) noexcept {
@@ -38,17 +41,23 @@ class unix_time {
     requires(!std::same_as<Other, Duration>)
   unix_time(std::chrono::sys_time<Other>) = delete;
 
+  /// The instant as a std::chrono time point, for calendar arithmetic and printing.
   constexpr sys_time to_sys_time() const noexcept { return time_; }
+  /// Counts of Duration since the Unix epoch, as on the wire.
   constexpr std::int64_t count() const noexcept { return time_.time_since_epoch().count(); }
 
+  /// Ordered by instant.
   friend constexpr auto operator<=>(const unix_time&, const unix_time&) noexcept = default;
 
  private:
   sys_time time_{};
 };
 
+/// Unix milliseconds, e.g. the `t` of aggregate bars.
 using timestamp_ms = unix_time<std::chrono::milliseconds>;
+/// Unix microseconds.
 using timestamp_us = unix_time<std::chrono::microseconds>;
+/// Unix nanoseconds, e.g. the SIP timestamps of trades and quotes.
 using timestamp_ns = unix_time<std::chrono::nanoseconds>;
 
 namespace detail {
@@ -102,11 +111,15 @@ constexpr void require_wire_date(const std::chrono::year_month_day& d) {
 template <class Duration>
 class date_or_time {
  public:
+  /// The timestamp alternative, in this unit only.
   using timestamp_type = unix_time<Duration>;
 
+  /// A calendar date, sent as YYYY-MM-DD. Throws std::invalid_argument for a date that
+  /// is not one (Feb 30) or a year outside 1..9999.
   constexpr date_or_time(std::chrono::year_month_day date) : date_(date), is_date_(true) {
     require_wire_date(date);
   }
+  /// A timestamp, sent as its integer count.
   constexpr date_or_time(timestamp_type timestamp) noexcept : timestamp_(timestamp) {}
   template <class Other>
     requires(!std::same_as<Other, Duration>)
@@ -117,6 +130,7 @@ class date_or_time {
   template <class D>
   date_or_time(std::chrono::sys_time<D>) = delete;
 
+  /// True when this holds a date, false when a timestamp.
   constexpr bool is_date() const noexcept { return is_date_; }
   /// The date, when this holds one.
   constexpr std::optional<std::chrono::year_month_day> date() const noexcept {
@@ -129,6 +143,7 @@ class date_or_time {
     return timestamp_;
   }
 
+  /// Equal when both hold the same alternative with the same value.
   friend constexpr bool operator==(const date_or_time&, const date_or_time&) noexcept = default;
 
  private:
@@ -137,8 +152,11 @@ class date_or_time {
   bool is_date_ = false;
 };
 
+/// A calendar date or a Unix millisecond timestamp (e.g. aggregates' `from` and `to`).
 using date_or_ms = date_or_time<std::chrono::milliseconds>;
+/// A calendar date or a Unix microsecond timestamp.
 using date_or_us = date_or_time<std::chrono::microseconds>;
+/// A calendar date or a Unix nanosecond timestamp (e.g. trades' `timestamp`).
 using date_or_ns = date_or_time<std::chrono::nanoseconds>;
 
 }  // namespace massive

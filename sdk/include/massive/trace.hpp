@@ -10,11 +10,14 @@
 
 namespace massive {
 
+/// One attempt of a call, passed to options::trace when the attempt ends. Views are valid
+/// only during the hook's call.
 struct trace_event {
   std::string_view method{};                ///< "GET"
   std::string_view target{};                ///< origin-form target, key redacted
   std::string_view host{};                  ///< host[:port] the request went to
   unsigned attempt = 1;                   ///< 1-based, every request sent counts
+  /// The attempt ran on a keep-alive connection taken from the pool.
   bool reused_connection = false;
   int status = 0;                         ///< 0 when no response head arrived
   std::string_view request_id{};            ///< X-Request-Id, when sent

@@ -90,6 +90,9 @@ template <class Render>
   requires std::invocable<Render&, uri_builder&>
 std::string build_target(Render&& render);
 
+/// Renders an origin-form request target into a caller-owned buffer: path literals,
+/// percent-encoded path segments, then query parameters (a filter expands to each of its
+/// comparators; an empty optional or filter is left out). See the file comment.
 class uri_builder {
  public:
   /// Builds into buffer, which is cleared first (keeping its capacity). buffer must outlive

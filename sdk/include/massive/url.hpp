@@ -11,10 +11,14 @@ namespace massive {
 
 /// Scheme and host in lower case, port explicit (80 for http, 443 for https when absent).
 struct origin {
+  /// "http" or "https".
   std::string scheme{};
+  /// Host name or IP address, in lower case.
   std::string host{};
+  /// Port, explicit even when it is the scheme's default.
   std::uint16_t port = 0;
 
+  /// Same scheme, host and port.
   friend bool operator==(const origin&, const origin&) = default;
 };
 

@@ -19,11 +19,14 @@
 
 namespace massive::mock {
 
+/// One answer of the market: what the server sends back.
 struct response {
+  /// 200, 400 for a bad parameter, 404 for an unknown route.
   int status = 200;
   std::string body{};  ///< JSON
 };
 
+/// What the market serves and where its next_url points.
 struct market_options {
   /// Scheme, host and port that next_url points at: the server's own base URL.
   std::string base_url{};
@@ -33,8 +36,11 @@ struct market_options {
   std::string default_day = "2024-01-12";
 };
 
+/// The mock's data: answers a GET target with a JSON body, without I/O, deterministically
+/// (the routes are listed in the file comment).
 class market {
  public:
+  /// Serves the data `options` describes.
   explicit market(market_options options);
 
   /// The answer to GET `target`.

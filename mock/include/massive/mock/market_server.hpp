@@ -14,12 +14,16 @@
 
 namespace massive::mock {
 
+/// The mock market behind a loopback HTTPS server on its own thread: what the quickstart,
+/// the samples and users' tests point a client at (see the file comment).
 class market_server {
  public:
   /// market.base_url is ignored: next_url points at this server.
   explicit market_server(market_options market = {}, server_options options = {});
 
+  /// "https://127.0.0.1:<port>": the client's options::base_url.
   std::string base_url() const { return server_.base_url(); }
+  /// The server's certificate: the client's options::ca_pem.
   const std::string& certificate_pem() const noexcept { return server_.certificate_pem(); }
   /// The server underneath: recorded requests, queued (faulty) replies.
   mock::server& server() noexcept { return server_; }

@@ -34,8 +34,10 @@ enum class after_response {
 /// One scripted response. Byte counts of faults are of the wire body (after gzip and chunk
 /// framing), counted from the first byte after the head.
 struct reply {
+  /// HTTP status code.
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers{};  ///< added as given
+  /// The body, before gzip and chunk framing.
   std::string body{};
   bool gzip = false;                    ///< compress and send Content-Encoding: gzip
   std::vector<std::size_t> chunks{};      ///< chunked, with these chunk sizes (the last repeats)
@@ -47,36 +49,49 @@ struct reply {
   std::optional<std::size_t> truncate_after{};  ///< then TCP close without TLS close_notify
   std::optional<std::size_t> stall_after{};     ///< then silence until the client leaves
   bool keep_alive = true;               ///< false: Connection: close, then close
+  /// What happens to the connection once this response is written.
   after_response after = after_response::keep_open;
   std::optional<std::string> raw{};       ///< sent verbatim instead of a response, then close
 };
 
+/// A request the server received, as it arrived.
 struct recorded_request {
+  /// The method, e.g. "GET".
   std::string method{};
+  /// The request target as sent, e.g. "/v3/trades/AAPL?limit=10".
   std::string target{};
+  /// Header fields in arrival order, names as sent.
   std::vector<std::pair<std::string, std::string>> headers;
   std::size_t connection = 0;  ///< 1-based id of the connection it arrived on
 
   /// First value of the header `name` (case-insensitive); empty when absent.
   std::string header(std::string_view name) const;
+  /// True when the header `name` (case-insensitive) was sent.
   bool has_header(std::string_view name) const;
 };
 
+/// How the server listens and what it presents.
 struct server_options {
+  /// HTTPS when true, plain HTTP when false.
   bool tls = true;
   /// Certificate and key the server presents; default: self-signed for loopback_names().
   std::optional<pem_pair> identity{};
 };
 
+/// A scriptable HTTP/1.1 server on 127.0.0.1 and an ephemeral port, on its own thread (see
+/// the file comment). Destroying it stops it and closes every connection.
 class server {
  public:
+  /// Makes the reply to a request for which no reply is queued.
   using responder = std::function<reply(const recorded_request&)>;
 
+  /// Starts listening at once.
   explicit server(server_options options = {});
   ~server();
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
+  /// The port it listens on.
   std::uint16_t port() const noexcept;
   /// "https://127.0.0.1:<port>" (or http://).
   std::string base_url() const;
@@ -88,13 +103,19 @@ class server {
   /// Queues a reply for the next request (FIFO); queued replies go before the responder.
   void enqueue(reply r);
 
+  /// Every request received so far, in order.
   std::vector<recorded_request> requests() const;
+  /// How many requests were received so far.
   std::size_t request_count() const;
+  /// TLS handshakes completed so far.
   std::size_t tls_handshakes() const;
   /// The SNI host name of each completed handshake, in order ("" when none was sent).
   std::vector<std::string> server_names() const;
+  /// TCP connections accepted so far.
   std::size_t connections_accepted() const;
+  /// The most connections that were open at the same time.
   std::size_t max_concurrent_connections() const;
+  /// Connections open now.
   std::size_t open_connections() const;
 
  private:
