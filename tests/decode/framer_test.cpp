@@ -86,10 +86,10 @@ std::string soup(std::mt19937_64& rng, std::size_t length) {
   return s;
 }
 
-// Rows of scalars and arrays of scalars, the shapes of aggregates, trades and quotes, which
-// the framer frames without looping over its brackets: strings holding brackets and commas,
-// escapes, and now and then a deeper value or a stray bracket that must send it back to the
-// loop.
+// Rows of scalars, the aggregates' shape, which the framer frames without looping over its
+// brackets, and of arrays of scalars (trades' conditions), which take the loop: strings
+// holding brackets and commas, escapes, and now and then a deeper value or a stray or
+// mismatched bracket.
 std::string flat_rows(std::mt19937_64& rng, std::size_t rows) {
   static constexpr const char* values[] = {"1",         "2.5e3", R"("a,b")", R"("}{][,")", R"("x\"y,")",
                                            R"("\\")", "null",  "[1,2]",    R"([",]",[]])", "[]",
