@@ -26,7 +26,11 @@ namespace massive {
 /// Ceilings that bound what a hostile or broken body can make the decoder do.
 struct decode_limits {
   std::size_t max_depth = 64;                ///< nesting of objects and arrays, envelope included
-  std::size_t max_string_bytes = 1 << 20;    ///< one string or key, as sent (escaped)
+  /// One string or key, measured as sent between its quotes (an escape counts its
+  /// backslash), in rows and envelope alike, whatever the split: a longer one is too_long,
+  /// naming the field (e.g. "results[3].conditions[1]") or, for a key, its first bytes and
+  /// "..." (with a limit of 8: "results[3].particip...").
+  std::size_t max_string_bytes = 1 << 20;
   std::size_t max_element_bytes = 16 << 20;  ///< one element of the results array, as sent
 };
 
