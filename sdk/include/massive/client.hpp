@@ -53,7 +53,7 @@ class client {
           auto decoder = decoders_.take<T>(pool_, shape);
           body_sink& sink = *decoder;
           const auto associations = detail::associations_of(handler, get_executor());
-          http_.async_get(target, sink,
+          http_.initiate_get(target, sink,
                           detail::continuation(
                               associations,
                               [this, shape, decoder = std::move(decoder),

@@ -9,6 +9,10 @@
 
 #include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/prefer.hpp>
+#include <boost/asio/system_executor.hpp>
 #include <boost/asio/async_result.hpp>
 
 #include <chrono>
@@ -17,6 +21,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 namespace massive {
 
@@ -38,8 +44,26 @@ struct response_info {
 namespace detail {
 struct client_state;
 using get_handler = boost::asio::any_completion_handler<void(std::exception_ptr, response_info)>;
-void start_get(const std::shared_ptr<client_state>& state, std::string target, body_sink& sink,
-               get_handler handler);
+/// `target` is read before this returns. The handler runs on `work` (the handler's own
+/// executor, kept busy meanwhile), or on the call's strand when `work` is empty.
+void start_get(const std::shared_ptr<client_state>& state, std::string_view target, body_sink& sink,
+               get_handler handler, boost::asio::any_io_executor work);
+
+template <class Handler>
+void launch_get(const std::shared_ptr<client_state>& state, std::string_view target,
+                body_sink& sink, Handler&& handler) {
+  // The handler's executor, kept busy, taken while the handler's type is known: through the
+  // type-erased handler, Asio wrapped it in an any_completion_executor too big for its
+  // small-object buffer, two operator new calls per call. Empty when the handler has no
+  // executor of its own: it then runs on the call's strand.
+  using none = boost::asio::system_executor;
+  boost::asio::any_io_executor work;
+  if constexpr (!std::is_same_v<boost::asio::associated_executor_t<std::decay_t<Handler>, none>, none>) {
+    work = boost::asio::prefer(boost::asio::any_io_executor(boost::asio::get_associated_executor(handler)),
+                               boost::asio::execution::outstanding_work.tracked);
+  }
+  start_get(state, target, sink, get_handler(std::forward<Handler>(handler)), std::move(work));
+}
 }  // namespace detail
 
 /// Thread-safety: an http_client may be used from any number of threads at once (its pool
@@ -85,11 +109,15 @@ class http_client {
   auto async_get(std::string_view target, body_sink& sink, Token&& token) {
     return boost::asio::async_initiate<Token, void(std::exception_ptr, response_info)>(
         [](auto handler, std::shared_ptr<detail::client_state> state, std::string target,
-           body_sink* sink) {
-          detail::start_get(state, std::move(target), *sink,
-                            detail::get_handler(std::move(handler)));
-        },
+           body_sink* sink) { detail::launch_get(state, target, *sink, std::move(handler)); },
         token, state_, std::string(target), &sink);
+  }
+
+  /// As async_get with a completion handler rather than a token: the call starts at once and
+  /// `target` is read before this returns, so it is not copied. For composed operations.
+  template <class Handler>
+  void initiate_get(std::string_view target, body_sink& sink, Handler&& handler) {
+    detail::launch_get(state_, target, sink, std::forward<Handler>(handler));
   }
 
  private:

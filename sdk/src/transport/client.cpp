@@ -33,10 +33,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <memory_resource>
 #include <mutex>
 #include <optional>
 #include <random>
 #include <span>
+#include <tuple>
+#include <utility>
 
 namespace massive::detail {
 
@@ -52,6 +55,81 @@ using transport::call_executor;
 using transport::call_awaitable;
 using call_timer = asio::basic_waitable_timer<clock_type, asio::wait_traits<clock_type>, call_executor>;
 
+// Why a call was aborted from outside the coroutine.
+enum class abort_reason { none, deadline, connect_timeout, cancelled };
+
+struct call_control;
+
+// A counted reference to a call_control. When the last one goes, the control returns to its
+// client's idle list (or is freed when the list is full).
+class control_ref {
+ public:
+  explicit control_ref(call_control* c) noexcept;
+  control_ref(const control_ref& other) noexcept : control_ref(other.c_) {}
+  control_ref(control_ref&& other) noexcept : c_(std::exchange(other.c_, nullptr)) {}
+  control_ref& operator=(const control_ref&) = delete;
+  control_ref& operator=(control_ref&&) = delete;
+  ~control_ref();
+
+  call_control* operator->() const noexcept { return c_; }
+  call_control& operator*() const noexcept { return *c_; }
+
+ private:
+  call_control* c_;
+};
+
+// The per-call state that outlives the call's coroutine while any handler may still touch it
+// (each holds a control_ref). Everything but the request head runs on the call's strand.
+// Recycled call after call with its strand, timer and strings' capacity: a fresh one cost an
+// operator new for itself, one for the request head and one or two for the target.
+struct call_control {
+  call_control(client_state& owner, call_executor s)
+      : owner(owner), strand(std::move(s)), timer(strand) {}
+
+  void arm(clock_type::time_point at, abort_reason reason) {
+    const unsigned generation = ++timer_generation;
+    timer.expires_at(at);
+    timer.async_wait([self = control_ref(this), generation, reason](error_code ec) {
+      if (!ec && generation == self->timer_generation) self->abort(reason);
+    });
+  }
+
+  void abort(abort_reason reason) {
+    if (why != abort_reason::none || done) return;
+    why = reason;
+    // The resolver ignores per-operation cancellation, and closing the socket ends any
+    // operation on it whatever layer started it; the signal reaches everything else.
+    if (resolver != nullptr) resolver->cancel();
+    if (socket != nullptr) {
+      error_code ignored;
+      socket->close(ignored);
+    }
+    signal.emit(asio::cancellation_type::terminal);
+  }
+
+  // After this, nothing is emitted: the coroutine's cancellation state is gone.
+  void finish() {
+    done = true;
+    ++timer_generation;
+    timer.cancel();
+  }
+
+  client_state& owner;
+  std::shared_ptr<client_state> keep_owner;  // while in use: the last call may outlive the client
+  std::atomic<std::size_t> refs{0};
+  call_executor strand;
+  call_timer timer;
+  asio::cancellation_signal signal;
+  abort_reason why = abort_reason::none;
+  bool done = false;
+  unsigned timer_generation = 0;
+  tcp::resolver* resolver = nullptr;
+  tcp::socket* socket = nullptr;
+  std::string head;             // the request head, built before the call starts
+  std::string redacted_target;  // for traces; empty without a trace hook
+  std::exception_ptr rejected;  // the target was refused before anything was sent
+};
+
 struct client_state {
   client_state(asio::any_io_executor ex, options opts)
       : executor(std::move(ex)),
@@ -63,6 +141,7 @@ struct client_state {
     const std::size_t count = std::clamp<std::size_t>(cfg.opts.connections_per_origin * 2, 2, 64);
     strands.reserve(count);
     for (std::size_t i = 0; i < count; ++i) strands.push_back(asio::make_strand(transport::call_base_executor(executor)));
+    idle_controls.reserve(count);
     if (cfg.tls) tls.emplace(make_tls_context());
     if (cfg.opts.rate_limit) {
       limiter.emplace(cfg.opts.rate_limit->requests_per_second, cfg.opts.rate_limit->burst,
@@ -104,6 +183,33 @@ struct client_state {
     return strands[next_strand_index.fetch_add(1, std::memory_order_relaxed) % strands.size()];
   }
 
+  control_ref take_control(const std::shared_ptr<client_state>& self) {
+    std::unique_ptr<call_control> c;
+    {
+      std::lock_guard lock(controls_mutex);
+      if (!idle_controls.empty()) {
+        c = std::move(idle_controls.back());
+        idle_controls.pop_back();
+      }
+    }
+    if (!c) c = std::make_unique<call_control>(*this, next_strand());
+    c->keep_owner = self;
+    return control_ref(c.release());
+  }
+
+  void recycle(call_control* c) noexcept {
+    // Destroyed last: the state may go with its last call, idle controls included.
+    const std::shared_ptr<client_state> keep = std::move(c->keep_owner);
+    std::unique_ptr<call_control> owned(c);
+    owned->why = abort_reason::none;
+    owned->done = false;
+    owned->resolver = nullptr;
+    owned->socket = nullptr;
+    owned->rejected = nullptr;
+    std::lock_guard lock(controls_mutex);
+    if (idle_controls.size() < idle_controls.capacity()) idle_controls.push_back(std::move(owned));
+  }
+
   double jitter() {
     std::lock_guard lock(random_mutex);
     return std::uniform_real_distribution<double>(0.0, 1.0)(random);
@@ -119,55 +225,19 @@ struct client_state {
   std::optional<token_bucket> limiter;
   std::mutex random_mutex;
   std::minstd_rand random;
+  std::mutex controls_mutex;
+  std::vector<std::unique_ptr<call_control>> idle_controls;  // reserved: recycling never allocates
 };
+
+control_ref::control_ref(call_control* c) noexcept : c_(c) {
+  if (c_ != nullptr) c_->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+control_ref::~control_ref() {
+  if (c_ != nullptr && c_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) c_->owner.recycle(c_);
+}
 
 namespace {
-
-// Why a call was aborted from outside the coroutine.
-enum class abort_reason { none, deadline, connect_timeout, cancelled };
-
-// Lives as long as the call's coroutine and every handler that may touch it (each holds a
-// shared_ptr). Everything here runs on the call's strand.
-struct call_control : std::enable_shared_from_this<call_control> {
-  explicit call_control(call_executor s) : strand(std::move(s)), timer(strand) {}
-
-  void arm(clock_type::time_point at, abort_reason reason) {
-    const unsigned generation = ++timer_generation;
-    timer.expires_at(at);
-    timer.async_wait([self = shared_from_this(), generation, reason](error_code ec) {
-      if (!ec && generation == self->timer_generation) self->abort(reason);
-    });
-  }
-
-  void abort(abort_reason reason) {
-    if (why != abort_reason::none || done) return;
-    why = reason;
-    // The resolver ignores per-operation cancellation, and closing the socket ends any
-    // operation on it whatever layer started it; the signal reaches everything else.
-    if (resolver != nullptr) resolver->cancel();
-    if (socket != nullptr) {
-      error_code ignored;
-      socket->close(ignored);
-    }
-    signal.emit(asio::cancellation_type::terminal);
-  }
-
-  // After this, nothing is emitted: the coroutine's cancellation state is gone.
-  void finish() {
-    done = true;
-    ++timer_generation;
-    timer.cancel();
-  }
-
-  call_executor strand;
-  call_timer timer;
-  asio::cancellation_signal signal;
-  abort_reason why = abort_reason::none;
-  bool done = false;
-  unsigned timer_generation = 0;
-  tcp::resolver* resolver = nullptr;
-  tcp::socket* socket = nullptr;
-};
 
 std::string millis(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
 
@@ -256,7 +326,11 @@ call_awaitable<exchange_result> exchange(Stream& stream, connection& conn, const
     fail(errc::connection_reset, "sending the request: " + wec.message());
   }
 
-  http::response_parser<http::buffer_body> parser;
+  // Declared before the parser, which keeps its fields there until it is destroyed.
+  std::pmr::monotonic_buffer_resource fields_memory(conn.fields_memory.data(), conn.fields_memory.size());
+  http::response_parser<http::buffer_body, std::pmr::polymorphic_allocator<char>> parser(
+      std::piecewise_construct, std::make_tuple(),
+      std::make_tuple(std::pmr::polymorphic_allocator<char>(&fields_memory)));
   parser.header_limit(64 * 1024);
   const auto& max_body = st.cfg.opts.max_body_size;
   parser.body_limit(max_body ? boost::optional<std::uint64_t>(*max_body) : boost::none);
@@ -504,20 +578,29 @@ call_awaitable<void> take_rate_token(client_state& st, clock_type::time_point de
   rec.wait += clock_type::now() - now;
 }
 
-std::string resolve_target(const transport::config& cfg, std::string_view target) {
+// An origin-form target as two pieces sent back to back; views into the base URL's
+// configuration and the caller's target, so nothing is copied.
+struct origin_form {
+  std::string_view prefix;
+  std::string_view rest;
+};
+
+origin_form resolve_target(const transport::config& cfg, std::string_view target) {
   if (!target.empty() && target.front() != '/') {
     // Any absolute URL (whatever its scheme) is a next_url: it must have the base's origin.
-    if (!boost::urls::parse_absolute_uri(target)) {
-      throw std::invalid_argument("request target must start with '/' or be an absolute URL");
-    }
+    const auto parsed = boost::urls::parse_absolute_uri(target);
+    if (!parsed) throw std::invalid_argument("request target must start with '/' or be an absolute URL");
     if (!same_origin(target, cfg.base)) {
       fail(errc::foreign_next_url, "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header);
     }
-    const auto u = *boost::urls::parse_absolute_uri(target);
-    std::string out(u.encoded_path());
-    if (out.empty()) out = "/";
-    if (u.has_query()) out.append("?").append(u.encoded_query());
-    return out;
+    const std::string_view path = parsed->encoded_path();
+    std::string_view rest = path;
+    if (parsed->has_query()) {
+      // In a URI the query follows the path, after its '?'.
+      const std::string_view query = parsed->encoded_query();
+      rest = std::string_view(path.data(), static_cast<std::size_t>(query.data() + query.size() - path.data()));
+    }
+    return {path.empty() ? std::string_view("/") : std::string_view(), rest};
   }
   if (target.empty()) throw std::invalid_argument("request target is empty");
   for (unsigned char c : target) {
@@ -525,11 +608,30 @@ std::string resolve_target(const transport::config& cfg, std::string_view target
       throw std::invalid_argument("request target contains a space, a control, non-ASCII or '#' byte");
     }
   }
-  return cfg.path_prefix + std::string(target);
+  return {cfg.path_prefix, target};
 }
 
-call_awaitable<response_info> run_call(std::shared_ptr<client_state> state,
-                                        std::shared_ptr<call_control> control, std::string raw_target,
+// Before the call starts: the head into the control's reused buffer, or why the target is
+// refused (delivered by the call, so that the handler never runs inside the initiation).
+void prepare_request(const client_state& st, call_control& ctl, std::string_view raw_target) {
+  const auto& opts = st.cfg.opts;
+  try {
+    const origin_form target = resolve_target(st.cfg, raw_target);
+    transport::build_request_head(ctl.head, {.host = st.cfg.host_header, .target = target.rest,
+                                             .target_prefix = target.prefix, .api_key = opts.api_key,
+                                             .auth = opts.auth, .user_agent = opts.user_agent,
+                                             .gzip = opts.gzip});
+    // Only traces show the target; without a hook, no copy is made.
+    ctl.redacted_target.clear();
+    if (opts.trace) {
+      ctl.redacted_target = transport::redact_target(std::string(target.prefix).append(target.rest));
+    }
+  } catch (...) {
+    ctl.rejected = std::current_exception();
+  }
+}
+
+call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, control_ref control,
                                         body_sink& sink) {
   client_state& st = *state;
   call_control& ctl = *control;
@@ -542,13 +644,9 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state,
     ~finish_on_exit() { c.finish(); }
   } finish{ctl};
 
-  const std::string target = resolve_target(st.cfg, raw_target);
-  // Only traces show the target; without a hook, no copy is made.
-  const std::string redacted = opts.trace ? transport::redact_target(target) : std::string();
-  std::string head;
-  transport::build_request_head(head, {.host = st.cfg.host_header, .target = target,
-                                       .api_key = opts.api_key, .auth = opts.auth,
-                                       .user_agent = opts.user_agent, .gzip = opts.gzip});
+  if (ctl.rejected) std::rethrow_exception(ctl.rejected);
+  const std::string& head = ctl.head;
+  const std::string& redacted = ctl.redacted_target;
   response_info info;
   unsigned policy_attempts = 0;
   bool stale_retried = false;
@@ -648,10 +746,11 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state,
 
 }  // namespace
 
-void start_get(const std::shared_ptr<client_state>& state, std::string target, body_sink& sink,
-               get_handler handler) {
-  auto strand = state->next_strand();
-  auto control = std::make_shared<call_control>(strand);
+void start_get(const std::shared_ptr<client_state>& state, std::string_view target, body_sink& sink,
+               get_handler handler, asio::any_io_executor work) {
+  control_ref control = state->take_control(state);
+  prepare_request(*state, *control, target);
+  const call_executor strand = control->strand;
   auto slot = asio::get_associated_cancellation_slot(handler);
   // co_spawn's own forwarding of the handler's slot dispatches a raw pointer to the signal
   // (asio 1.26), which dangles if the call completes first; this forwarder owns the state.
@@ -661,19 +760,22 @@ void start_get(const std::shared_ptr<client_state>& state, std::string target, b
       asio::dispatch(control->strand, [control] { control->abort(abort_reason::cancelled); });
     });
   }
-  auto work = asio::prefer(asio::get_associated_executor(handler, strand),
-                           asio::execution::outstanding_work.tracked);
+  auto cancel_slot = control->signal.slot();
   asio::co_spawn(
-      strand, run_call(state, control, std::move(target), sink),
+      strand, run_call(state, std::move(control), sink),
       asio::bind_cancellation_slot(
-          control->signal.slot(),
+          cancel_slot,
           [handler = std::move(handler), work = std::move(work), slot, strand](
               std::exception_ptr e, response_info info) mutable {
             if (slot.is_connected()) slot.clear();
-            auto ex = asio::get_associated_executor(handler, strand);
-            asio::dispatch(ex, [handler = std::move(handler), e, info = std::move(info)]() mutable {
+            auto complete = [handler = std::move(handler), e, info = std::move(info)]() mutable {
               std::move(handler)(e, std::move(info));
-            });
+            };
+            if (work) {
+              asio::dispatch(work, std::move(complete));
+            } else {
+              asio::dispatch(strand, std::move(complete));
+            }
           }));
 }
 

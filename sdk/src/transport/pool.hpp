@@ -15,7 +15,9 @@
 
 #include "inflater.hpp"
 
+#include <array>
 #include <concepts>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <variant>
@@ -95,6 +97,10 @@ class connection {
   std::vector<char> body_buffer;
   /// Created on the first gzip body; reset per exchange.
   std::unique_ptr<inflater> gzip;
+  /// Where the parser keeps each response's header fields (a monotonic arena rebuilt per
+  /// exchange): Beast's default allocator made three operator new calls per response.
+  /// Heads beyond this size spill to operator new.
+  std::array<std::byte, 4096> fields_memory;
 
  private:
   std::variant<tcp::socket, tls_stream> stream_;

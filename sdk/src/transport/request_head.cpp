@@ -37,11 +37,10 @@ void append_encoded(std::string& out, std::string_view text) {
   }
 }
 
-}  // namespace
-
-std::string with_api_key_parameter(std::string_view target, std::string_view key) {
+// Appends `target` without its apiKey parameters, then apiKey=<key>.
+void append_with_api_key_parameter(std::string& out, std::string_view target, std::string_view key) {
   const auto q = target.find('?');
-  std::string out(target.substr(0, q));
+  out += target.substr(0, q);
   char separator = '?';
   if (q != std::string_view::npos) {
     for_each_parameter(target.substr(q + 1), [&](std::string_view pair) {
@@ -55,6 +54,13 @@ std::string with_api_key_parameter(std::string_view target, std::string_view key
   out += key_parameter;
   out += '=';
   append_encoded(out, key);
+}
+
+}  // namespace
+
+std::string with_api_key_parameter(std::string_view target, std::string_view key) {
+  std::string out;
+  append_with_api_key_parameter(out, target, key);
   return out;
 }
 
@@ -78,12 +84,18 @@ std::string redact_target(std::string_view target) {
 
 void build_request_head(std::string& out, const request_head_input& in) {
   out.clear();
-  // One allocation: the fixed lines are under 128 bytes.
-  out.reserve(128 + in.host.size() + in.target.size() + in.api_key.size() * 3 + in.user_agent.size());
+  // At most one allocation, none when `out` is reused: the fixed lines are under 128 bytes,
+  // and rounding up lets a reused buffer take the next page's slightly longer cursor.
+  const std::size_t longest = 128 + in.host.size() + in.target_prefix.size() + in.target.size() +
+                              in.api_key.size() * 3 + in.user_agent.size();
+  out.reserve((longest + 255) / 256 * 256);
   out += "GET ";
   if (in.auth == auth_scheme::query_parameter) {
-    out += with_api_key_parameter(in.target, in.api_key);
+    // The prefix is a path: it holds no query, so no apiKey to drop.
+    out += in.target_prefix;
+    append_with_api_key_parameter(out, in.target, in.api_key);
   } else {
+    out += in.target_prefix;
     out += in.target;
   }
   out += " HTTP/1.1\r\nHost: ";

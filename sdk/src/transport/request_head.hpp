@@ -11,13 +11,14 @@ namespace massive::transport {
 struct request_head_input {
   std::string_view host{};        ///< Host header value: host, or host:port when not default
   std::string_view target{};      ///< origin-form, already percent-encoded
+  std::string_view target_prefix{};  ///< sent before `target` (the base URL's path prefix)
   std::string_view api_key{};
   auth_scheme auth = auth_scheme::bearer_header;
   std::string_view user_agent{};  ///< empty: no User-Agent header
   bool gzip = true;
 };
 
-/// Replaces `out` with the request head. Under auth_scheme::query_parameter, every apiKey
+/// Replaces `out` with the request head, reusing its capacity. Under auth_scheme::query_parameter, every apiKey
 /// parameter already in the target is dropped and one apiKey=<key> (percent-encoded) is
 /// appended; under bearer_header the key goes in Authorization and the target is sent as is.
 void build_request_head(std::string& out, const request_head_input& in);
