@@ -9,7 +9,7 @@ jobs=$(nproc)
 scripts/install-deps.sh
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=ON -DMASSIVE_BUILD_BENCHMARKS=ON
+  -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=ON -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_CODEGEN=ON
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 

@@ -258,6 +258,8 @@ TEST_CASE("completion tokens: callback and future") {
   asio::io_context io;
   massive::client client{io.get_executor(), s.options()};
   const massive::stocks_aggregates_params params{.ticker = "MSFT",
+                                                 .multiplier = 1,
+                                                 .timespan = massive::timespan::day,
                                                  .from = 2024y / January / 2,
                                                  .to = 2024y / January / 5};
   std::size_t bars = 0;

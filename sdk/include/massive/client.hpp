@@ -7,8 +7,9 @@
 #include "massive/cursor.hpp"
 #include "massive/decoder.hpp"
 #include "massive/decoder_cache.hpp"
+#include "massive/groups.hpp"
 #include "massive/http_client.hpp"
-#include "massive/options.hpp"
+#include "massive/client_options.hpp"
 #include "massive/page.hpp"
 
 #include <boost/asio/async_result.hpp>
@@ -20,22 +21,19 @@
 
 namespace massive {
 
-class stocks_group;
-
 /// Thread-safety: as http_client. A client may be shared by any number of calls and threads;
 /// each cursor is used by one caller at a time. Lifetime: the client must outlive its calls
 /// and its cursors (they give their decoders back to it).
-class client {
+class client : public detail::client_groups {
  public:
   using executor_type = boost::asio::any_io_executor;
 
   /// Throws transport_error(errc::invalid_option) naming an invalid option.
-  client(executor_type executor, options opts = {});
+  client(executor_type executor, massive::options opts = {});
 
   executor_type get_executor() const noexcept { return http_.get_executor(); }
 
-  /// Stock endpoints; defined in <massive/stocks.hpp>. Navigation allocates nothing.
-  stocks_group stocks() noexcept;
+  // The groups (client.stocks(), client.options(), ...) come from detail::client_groups.
 
   /// The transport, for requests the generated endpoints do not cover.
   http_client& transport() noexcept { return http_; }
@@ -78,5 +76,7 @@ class client {
   detail::decoder_cache decoders_;
   http_client http_;
 };
+
+inline client& detail::client_groups::self() noexcept { return static_cast<client&>(*this); }
 
 }  // namespace massive

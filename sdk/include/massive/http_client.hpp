@@ -4,7 +4,7 @@
 #pragma once
 
 #include "massive/body_sink.hpp"
-#include "massive/options.hpp"
+#include "massive/client_options.hpp"
 #include "massive/url.hpp"
 
 #include <boost/asio/any_completion_handler.hpp>

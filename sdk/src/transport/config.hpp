@@ -1,7 +1,7 @@
 // Validated, normalised options: what the transport works from.
 #pragma once
 
-#include "massive/options.hpp"
+#include "massive/client_options.hpp"
 #include "massive/url.hpp"
 
 #include <string>

@@ -1,0 +1,31 @@
+// The emitters: the generated files, as relative path -> content, in a fixed order so that the
+// same inputs give byte-identical output.
+#pragma once
+
+#include "ir.hpp"
+
+#include <map>
+#include <string>
+
+namespace massive::codegen {
+
+using file_set = std::map<std::string, std::string>;
+
+/// generated/include/massive/models/<m>.hpp, generated/src/models/<m>_decode.hpp and
+/// generated/src/models/<m>.cpp for every model.
+void emit_models(const api& a, file_set& out);
+/// generated/include/massive/<group>.hpp, enums.hpp, groups.hpp and the operation table.
+void emit_groups(const api& a, file_set& out);
+
+namespace text {
+
+/// The banner every generated file starts with.
+std::string banner();
+/// `prefix` + text, greedily wrapped to 100 columns, each line indented by `indent` spaces.
+std::string comment(int indent, std::string_view text, std::string_view prefix = "/// ");
+/// A C++ string literal's body for `s` (quotes and backslashes escaped).
+std::string literal(std::string_view s);
+
+}  // namespace text
+
+}  // namespace massive::codegen

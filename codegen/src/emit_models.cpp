@@ -1,0 +1,389 @@
+// The model files. Each model gets its struct (public header), its decoder (a private header,
+// so that a parent's decoder can inline it) and a source with its JSON writer and, for models
+// that are some operation's rows, its row codec. The decoder's form is the one
+// sdk/src/decode/row_decoding.hpp describes; codegen/golden/ holds the hand-written originals
+// the generator reproduces.
+#include "emit.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace massive::codegen {
+
+namespace {
+
+bool is_integer(scalar s) {
+  return s == scalar::int64 || s == scalar::int32 || s == scalar::timestamp_ns || s == scalar::timestamp_us ||
+         s == scalar::timestamp_ms;
+}
+
+bool is_timestamp(scalar s) {
+  return s == scalar::timestamp_ns || s == scalar::timestamp_us || s == scalar::timestamp_ms;
+}
+
+enum class read_kind { number, integer, other };
+
+read_kind read_kind_of(const field& f) {
+  if (f.type.shape != field_type::form::scalar) return read_kind::other;
+  if (f.type.element == scalar::number) return read_kind::number;
+  if (is_integer(f.type.element)) return read_kind::integer;
+  return read_kind::other;
+}
+
+std::string scalar_type(scalar s) {
+  switch (s) {
+    case scalar::int64: return "std::int64_t";
+    case scalar::int32: return "std::int32_t";
+    case scalar::number: return "double";
+    case scalar::boolean: return "bool";
+    case scalar::string: return "std::string_view";
+    case scalar::date: return "std::chrono::year_month_day";
+    case scalar::timestamp_ns: return "timestamp_ns";
+    case scalar::timestamp_us: return "timestamp_us";
+    case scalar::timestamp_ms: return "timestamp_ms";
+    case scalar::decimal: return "decimal";
+    case scalar::json: return "json_value";
+  }
+  return "json_value";
+}
+
+/// Fields whose absence shows without std::optional: spans, json_value, and absent=false bools.
+bool plain(const field& f) {
+  if (f.required || f.absent_false) return true;
+  if (f.type.shape == field_type::form::array || f.type.shape == field_type::form::map) return true;
+  return f.type.shape == field_type::form::scalar && f.type.element == scalar::json;
+}
+
+std::string member_type(const field& f) {
+  std::string t;
+  switch (f.type.shape) {
+    case field_type::form::scalar: t = scalar_type(f.type.element); break;
+    case field_type::form::object: t = "massive::" + f.type.object->name; break;
+    case field_type::form::array:
+      return "std::span<const " + (f.type.object != nullptr ? "massive::" + f.type.object->name : scalar_type(f.type.element)) + ">";
+    case field_type::form::map:
+      return "std::span<const keyed<" + (f.type.object != nullptr ? "massive::" + f.type.object->name : scalar_type(f.type.element)) + ">>";
+  }
+  return plain(f) ? t : "std::optional<" + t + ">";
+}
+
+std::string member_default(const field& f) {
+  if (!plain(f) || f.type.shape != field_type::form::scalar) return "";
+  switch (f.type.element) {
+    case scalar::int64:
+    case scalar::int32:
+    case scalar::number: return " = 0";
+    case scalar::boolean: return " = false";
+    default: return "";
+  }
+}
+
+std::string reader_call(const field& f) {
+  const std::string args = "(value, \"" + text::literal(f.key) + "\", row." + f.name + ")";
+  if (f.type.object != nullptr) {
+    const std::string tmpl = "<massive::" + f.type.object->name + ", decode_" + f.type.object->name + ">";
+    switch (f.type.shape) {
+      case field_type::form::object: return "ctx.read_object" + tmpl + args;
+      case field_type::form::array: return "ctx.read_object_array" + tmpl + args;
+      default: return "ctx.read_string_map" + tmpl + args;
+    }
+  }
+  if (f.type.shape == field_type::form::map) return "ctx.read_double_map" + args;
+  if (f.type.shape == field_type::form::array) {
+    switch (f.type.element) {
+      case scalar::number: return "ctx.read_double_array" + args;
+      case scalar::int32: return "ctx.read_int32_array" + args;
+      case scalar::boolean: return "ctx.read_bool_array" + args;
+      case scalar::string: return "ctx.read_string_array" + args;
+      default: return "ctx.read_int64_array" + args;
+    }
+  }
+  switch (f.type.element) {
+    case scalar::boolean: return "ctx.read_bool" + args;
+    case scalar::string: return "ctx.read_string" + args;
+    case scalar::date: return "ctx.read_date" + args;
+    case scalar::decimal: return "ctx.read_decimal" + args;
+    default: return "ctx.read_json" + args;
+  }
+}
+
+std::string names_array(const std::string& decl, const std::vector<std::string>& names) {
+  std::string one = decl + " = {";
+  for (std::size_t i = 0; i < names.size(); ++i) one += (i ? ", " : "") + std::string("\"") + names[i] + "\"";
+  one += "};\n";
+  if (one.size() <= 101) return one;
+  std::string out = decl + " = {\n";
+  for (const std::string& n : names) out += "    \"" + n + "\",\n";
+  return out + "};\n";
+}
+
+std::string enum_list(const std::string& decl, const std::vector<std::string>& names) {
+  std::string one = decl + " {";
+  for (std::size_t i = 0; i < names.size(); ++i) one += (i ? ", " : " ") + names[i];
+  one += " };\n";
+  if (one.size() <= 101) return one;
+  std::string out = decl + " {\n";
+  for (const std::string& n : names) out += "  " + n + ",\n";
+  return out + "};\n";
+}
+
+std::set<const model*> nested_models(const model& m) {
+  std::set<const model*> out;
+  for (const field& f : m.fields) {
+    if (f.type.object != nullptr) out.insert(f.type.object);
+  }
+  return out;
+}
+
+std::vector<std::string> sorted_names(const std::set<const model*>& models) {
+  std::vector<std::string> out;
+  for (const model* n : models) out.push_back(n->name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string header(const model& m) {
+  bool ints = false, optional = false, span = false, strings = false, time = false, date = false, dec = false, js = false;
+  for (const field& f : m.fields) {
+    const scalar e = f.type.element;
+    const bool scalar_like = f.type.object == nullptr;
+    if (!plain(f)) optional = true;
+    if (f.type.shape == field_type::form::array || f.type.shape == field_type::form::map) span = true;
+    if (f.type.shape == field_type::form::map) js = true;
+    if (!scalar_like) continue;
+    if (e == scalar::int64 || e == scalar::int32) ints = true;
+    if (e == scalar::string) strings = true;
+    if (is_timestamp(e)) time = true;
+    if (e == scalar::date) date = true;
+    if (e == scalar::decimal) dec = true;
+    if (e == scalar::json) js = true;
+  }
+  std::string out = text::banner() + "#pragma once\n\n";
+  std::vector<std::string> own;
+  if (dec) own.push_back("massive/decimal.hpp");
+  if (js) own.push_back("massive/json_value.hpp");
+  for (const std::string& n : sorted_names(nested_models(m))) own.push_back("massive/models/" + n + ".hpp");
+  if (time) own.push_back("massive/time.hpp");
+  for (const std::string& h : own) out += "#include \"" + h + "\"\n";
+  if (!own.empty()) out += "\n";
+  if (date) out += "#include <chrono>\n";
+  if (ints) out += "#include <cstdint>\n";
+  if (optional) out += "#include <optional>\n";
+  if (span) out += "#include <span>\n";
+  if (strings) out += "#include <string_view>\n";
+  if (m.row) out += "#include <type_traits>\n";
+  out += "\nnamespace massive {\n\nclass json_writer;\n";
+  if (m.row) out += "\nnamespace detail {\nstruct row_codec;\n}\n";
+  out += "\n" + text::comment(0, m.doc.empty() ? "One " + m.name + " object." : m.doc);
+  out += "struct " + m.name + " {\n";
+  for (const field& f : m.fields) {
+    std::string doc = f.key != f.name ? "[" + f.key + "] " : "";
+    if (f.required) doc += "Required. ";
+    doc += f.doc.empty() ? "Wire key " + f.key + "." : f.doc;
+    out += text::comment(2, doc);
+    out += "  " + member_type(f) + " " + f.name + member_default(f) + ";\n";
+  }
+  out += "};\n\n";
+  if (m.row) {
+    out += "/// The decoder of " + m.name + " rows (defined in generated/src/models/" + m.name + ".cpp).\n";
+    out += "const detail::row_codec& row_codec_for(std::type_identity<" + m.name + ">) noexcept;\n";
+  }
+  out += "/// Writes one " + m.name + " as a JSON object with its wire keys; absent fields are left out.\n";
+  out += "void write_json(json_writer& w, const " + m.name + "& row);\n\n}  // namespace massive\n";
+  return out;
+}
+
+std::string decoder(const model& m) {
+  std::vector<const field*> required, integers;
+  bool required_number = false, optional_number = false, any_number = false, int32 = false, required_integer = false;
+  for (const field& f : m.fields) {
+    if (f.required) required.push_back(&f);
+    const read_kind k = read_kind_of(f);
+    if (k == read_kind::number) {
+      any_number = true;
+      (f.required ? required_number : optional_number) = true;
+    }
+    if (k == read_kind::integer) {
+      integers.push_back(&f);
+      if (f.type.element == scalar::int32) int32 = true;
+      if (f.required) required_integer = true;
+    }
+  }
+  std::sort(integers.begin(), integers.end(), [](const field* a, const field* b) { return a->key < b->key; });
+  const std::string ns = m.name + "_decoding";
+  const std::string type = "massive::" + m.name;
+
+  std::string out = text::banner() + "#pragma once\n\n#include \"decode/row_decoding.hpp\"\n";
+  out += "#include \"massive/models/" + m.name + ".hpp\"\n";
+  for (const std::string& n : sorted_names(nested_models(m))) out += "#include \"models/" + n + "_decode.hpp\"\n";
+  out += "\nnamespace massive::detail {\n";
+  const bool has_helpers = !required.empty() || !integers.empty();
+  if (has_helpers) out += "namespace " + ns + " {\n";
+  if (!required.empty()) {
+    std::vector<std::string> keys, bits;
+    for (const field* f : required) keys.push_back(text::literal(f->key));
+    out += "\n" + names_array("inline constexpr std::string_view required_names[]", keys);
+    out += "enum : std::uint64_t {\n";
+    for (std::size_t i = 0; i < required.size(); ++i) {
+      out += "  req_" + required[i]->name + " = std::uint64_t{1} << " + std::to_string(i) + ",\n";
+    }
+    out += "};\ninline constexpr std::uint64_t required = (std::uint64_t{1} << " + std::to_string(required.size()) +
+           ") - 1;\n";
+  }
+  if (!integers.empty()) {
+    std::vector<std::string> enumerators{"none"}, keys{""};
+    for (const field* f : integers) enumerators.push_back(f->name), keys.push_back(text::literal(f->key));
+    out += "\n// The integer fields, read at the one read_int64() call site after the switch and stored by\n"
+           "// store_integer().\n";
+    out += enum_list("enum class integer_field : std::uint8_t", enumerators);
+    out += names_array("inline constexpr std::string_view integer_names[]", keys);
+    out += "\n[[gnu::always_inline]] inline void store_integer(";
+    if (int32) out += "row_context& ctx, ";
+    out += type + "& row, integer_field field, std::int64_t v";
+    if (required_integer) out += ", std::uint64_t& seen";
+    out += ") {\n  switch (field) {\n    case integer_field::none: break;\n";
+    for (const field* f : integers) {
+      std::string value = "v";
+      if (is_timestamp(f->type.element)) value = scalar_type(f->type.element) + "::from_count(v)";
+      if (f->type.element == scalar::int32) value = "ctx.narrow(v, \"" + text::literal(f->key) + "\")";
+      out += "    case integer_field::" + f->name + ": row." + f->name + " = " + value;
+      if (f->required) out += ", seen |= req_" + f->name;
+      out += "; break;\n";
+    }
+    out += "  }\n}\n";
+  }
+  if (has_helpers) out += "\n}  // namespace " + ns + "\n";
+
+  out += "\n// Inlined into its caller: as a call, the object's iterator would live in memory.\n";
+  out += "[[gnu::always_inline]] inline void decode_" + m.name + "(row_context& ctx, od::object& object, " + type +
+         "& row) {\n";
+  if (has_helpers) out += "  using namespace " + ns + ";\n";
+  if (!required.empty()) out += "  std::uint64_t seen = 0;\n";
+  out += "  for (auto item : object) {\n";
+  out += "    od::field field;\n";
+  out += "    if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);\n";
+  out += "    const char* const key = field.key().raw();\n";
+  out += "    od::value& value = field.value();\n";
+  if (any_number) {
+    out += "    double* number = nullptr;  // the double field this key names\n";
+    out += "    std::string_view number_key;\n";
+    if (required_number) out += "    std::uint64_t number_bit = 0;\n";
+    if (optional_number) out += "    std::optional<double>* optional_number = nullptr;\n";
+  }
+  if (!integers.empty()) out += "    integer_field integer = integer_field::none;  // the integer field this key names\n";
+
+  // The switch on the key's first byte; within a case, fields in declaration order.
+  std::vector<unsigned char> firsts;
+  for (const field& f : m.fields) {
+    if (!f.key.empty()) firsts.push_back(static_cast<unsigned char>(f.key[0]));
+  }
+  std::sort(firsts.begin(), firsts.end());
+  firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());
+  out += "    switch (key[0]) {\n";
+  for (unsigned char c : firsts) {
+    std::vector<const field*> here;
+    for (const field& f : m.fields) {
+      if (!f.key.empty() && static_cast<unsigned char>(f.key[0]) == c) here.push_back(&f);
+    }
+    std::string label(1, static_cast<char>(c));
+    if (c == '\'' || c == '\\') label = "\\" + label;
+    out += "      case '" + label + "':\n";
+    const auto statement = [&](const field& f, bool alone) -> std::string {
+      const std::string test = "key_is(key, \"" + text::literal(f.key) + "\")";
+      std::string action;
+      switch (read_kind_of(f)) {
+        case read_kind::number:
+          if (f.required) {
+            action = "number = &row." + f.name + ", number_key = \"" + text::literal(f.key) + "\", number_bit = req_" + f.name;
+          } else {
+            action = "optional_number = &row." + f.name + ", number = &row." + f.name + ".emplace(), number_key = \"" +
+                     text::literal(f.key) + "\"";
+          }
+          break;
+        case read_kind::integer: action = "integer = integer_field::" + f.name; break;
+        case read_kind::other:
+          if (f.required) {
+            if (alone) return "if (" + test + " && " + reader_call(f) + ") seen |= req_" + f.name + ";";
+            action = "if (" + reader_call(f) + ") seen |= req_" + f.name;
+          } else {
+            action = reader_call(f);
+          }
+          break;
+      }
+      return alone ? "if (" + test + ") " + action + ";" : action + ";";
+    };
+    if (here.size() == 1) {
+      out += "        " + statement(*here[0], true) + "\n";
+    } else {
+      for (std::size_t i = 0; i < here.size(); ++i) {
+        out += std::string(i == 0 ? "        if (" : "} else if (") + "key_is(key, \"" + text::literal(here[i]->key) +
+               "\")) {\n";
+        out += "          " + statement(*here[i], false) + "\n        ";
+      }
+      out += "}\n";
+    }
+    out += "        break;\n";
+  }
+  out += "      default: break;\n    }\n";
+  std::string tail;
+  if (any_number) {
+    if (required_number && optional_number) {
+      out += "    if (number != nullptr) {\n"
+             "      if (ctx.read_double(value, number_key, *number)) {\n"
+             "        seen |= number_bit;\n"
+             "      } else if (optional_number != nullptr) {\n"
+             "        optional_number->reset();\n"
+             "      }\n";
+    } else if (required_number) {
+      out += "    if (number != nullptr) {\n"
+             "      if (ctx.read_double(value, number_key, *number)) seen |= number_bit;\n";
+    } else {
+      out += "    if (number != nullptr) {\n"
+             "      if (!ctx.read_double(value, number_key, *number)) optional_number->reset();\n";
+    }
+  }
+  if (!integers.empty()) {
+    out += any_number ? "    } else if (integer != integer_field::none) {\n" : "    if (integer != integer_field::none) {\n";
+    std::string store = "store_integer(";
+    if (int32) store += "ctx, ";
+    store += "row, integer, v";
+    if (required_integer) store += ", seen";
+    store += ")";
+    out += "      std::int64_t v = 0;\n";
+    out += "      if (ctx.read_int64(value, integer_names[static_cast<std::size_t>(integer)], v)) " + store + ";\n";
+  }
+  if (any_number || !integers.empty()) out += "    }\n";
+  out += "  }\n";
+  if (!required.empty()) out += "  if (seen != required) ctx.missing(seen, required, required_names);\n";
+  out += "}\n\n}  // namespace massive::detail\n";
+  return out;
+}
+
+std::string source(const model& m) {
+  std::string out = text::banner() + "#include \"massive/models/" + m.name + ".hpp\"\n\n";
+  out += "#include \"massive/json_writer.hpp\"\n";
+  if (m.row) out += "#include \"models/" + m.name + "_decode.hpp\"\n";
+  out += "\nnamespace massive {\n\n";
+  if (m.row) {
+    out += "const detail::row_codec& row_codec_for(std::type_identity<" + m.name + ">) noexcept {\n";
+    out += "  static constexpr detail::row_codec codec = detail::make_row_codec<" + m.name + ", detail::decode_" +
+           m.name + ">();\n";
+    out += "  return codec;\n}\n\n";
+  }
+  out += "void write_json(json_writer& w, const " + m.name + "& row) {\n  w.begin_object();\n";
+  for (const field& f : m.fields) out += "  w.field(\"" + text::literal(f.key) + "\", row." + f.name + ");\n";
+  out += "  w.end_object();\n}\n\n}  // namespace massive\n";
+  return out;
+}
+
+}  // namespace
+
+void emit_models(const api& a, file_set& out) {
+  for (const auto& m : a.models) {
+    out["include/massive/models/" + m->name + ".hpp"] = header(*m);
+    out["src/models/" + m->name + "_decode.hpp"] = decoder(*m);
+    out["src/models/" + m->name + ".cpp"] = source(*m);
+  }
+}
+
+}  // namespace massive::codegen

@@ -1,0 +1,97 @@
+// What the generator knows after reading the description and the map: models (deduplicated
+// object shapes), enumerations and operations. The emitters only read this.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace massive::codegen {
+
+enum class scalar { int64, int32, number, boolean, string, date, timestamp_ns, timestamp_us, timestamp_ms, decimal, json };
+
+struct model;
+
+/// A field's type: a scalar, a nested model, an array of either, or an object whose keys are
+/// data (the description's "*" key) with scalar or model values.
+struct field_type {
+  enum class form { scalar, object, array, map };
+  form shape = form::scalar;
+  scalar element = scalar::json;  // the scalar, or the element/value scalar when object is null
+  model* object = nullptr;        // the model, or the element/value model
+};
+
+struct field {
+  std::string key;   // as sent
+  std::string name;  // the C++ member
+  field_type type;
+  bool required = false;      // the map says the wire always carries it
+  bool absent_false = false;  // a bool the server leaves off when false: plain bool
+  std::string doc;
+};
+
+struct model {
+  std::string name;
+  std::string signature;  // the structural identity used for deduplication
+  std::string location;   // where it first occurs: "<path> <json path>"
+  std::string doc;
+  std::vector<field> fields;
+  bool row = false;  // some operation returns it as its rows: it gets a row decoder
+};
+
+struct enum_def {
+  std::string name;
+  std::vector<std::string> values;  // wire spellings, in the description's order
+};
+
+enum class shape { results_array, results_object, document, top_level_array, results_values };
+
+enum class filter_kind { none, range, set, full, array };
+
+struct param_type {
+  enum class kind { string, int64, int32, number, boolean, date, enumeration, date_or_ms, date_or_ns, string_list };
+  kind what = kind::string;
+  const enum_def* enumeration = nullptr;
+};
+
+struct param {
+  std::string wire;  // the query name, or the path template's parameter name
+  std::string name;  // the C++ member
+  bool in_path = false;
+  bool required = false;
+  param_type type;
+  filter_kind filter = filter_kind::none;
+  std::string doc;
+};
+
+struct operation {
+  std::string path;  // the template as in the description
+  std::string operation_id;
+  std::string group;
+  std::string name;
+  std::string summary;
+  shape payload = shape::results_array;
+  model* row = nullptr;
+  bool paginated = false;
+  bool page_style = false;  // paginated, yet the map asks for a one-page method (plus <name>_pages)
+  bool ignored = false;     // x-polygon-ignore: a variant of a route another operation shares
+  bool experimental = false;
+  std::string deprecated_use;  // the replacement, when deprecated ("" = not deprecated)
+  bool deprecated = false;
+  std::vector<param> path_params;  // in route order
+  std::vector<param> query_params;
+};
+
+struct group_def {
+  std::string name;
+  std::string doc;
+};
+
+struct api {
+  std::vector<std::unique_ptr<model>> models;  // sorted by name
+  std::vector<std::unique_ptr<enum_def>> enums;
+  std::vector<operation> operations;  // in the description's order
+  std::vector<group_def> groups;      // in the map's order
+};
+
+}  // namespace massive::codegen

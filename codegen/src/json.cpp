@@ -1,0 +1,82 @@
+#include "json.hpp"
+
+#include <simdjson.h>
+
+#include <stdexcept>
+
+namespace massive::codegen {
+
+struct json_builder {
+  static json from(simdjson::dom::element e) {
+    json out;
+    switch (e.type()) {
+      case simdjson::dom::element_type::ARRAY: {
+        out.kind_ = json::kind::array;
+        const simdjson::dom::array array = e.get_array().value_unsafe();
+        for (auto item : array) out.items_.push_back(from(item));
+        break;
+      }
+      case simdjson::dom::element_type::OBJECT: {
+        out.kind_ = json::kind::object;
+        const simdjson::dom::object object = e.get_object().value_unsafe();
+        for (auto field : object) {
+          out.members_.emplace_back(std::string(field.key), from(field.value));
+        }
+        break;
+      }
+      case simdjson::dom::element_type::STRING:
+        out.kind_ = json::kind::string;
+        out.text_ = std::string(e.get_string().value_unsafe());
+        break;
+      case simdjson::dom::element_type::INT64:
+      case simdjson::dom::element_type::UINT64:
+      case simdjson::dom::element_type::DOUBLE:
+        out.kind_ = json::kind::number;
+        out.text_ = simdjson::minify(e);
+        break;
+      case simdjson::dom::element_type::BOOL:
+        out.kind_ = json::kind::boolean;
+        out.boolean_ = e.get_bool().value_unsafe();
+        break;
+      case simdjson::dom::element_type::NULL_VALUE: break;
+    }
+    return out;
+  }
+};
+
+json json::load(const std::string& path) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (auto e = parser.load(path).get(root)) {
+    throw std::runtime_error("cannot read " + path + ": " + simdjson::error_message(e));
+  }
+  return json_builder::from(root);
+}
+
+json json::parse(std::string_view text) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (auto e = parser.parse(simdjson::padded_string(text)).get(root)) {
+    throw std::runtime_error(std::string("invalid JSON: ") + simdjson::error_message(e));
+  }
+  return json_builder::from(root);
+}
+
+const json* json::find(std::string_view key) const noexcept {
+  for (const auto& [name, value] : members_) {
+    if (name == key) return &value;
+  }
+  return nullptr;
+}
+
+std::string_view json::text(std::string_view key) const noexcept {
+  const json* v = find(key);
+  return v != nullptr && v->is_string() ? std::string_view(v->text_) : std::string_view();
+}
+
+bool json::flag(std::string_view key) const noexcept {
+  const json* v = find(key);
+  return v != nullptr && v->kind_ == kind::boolean && v->boolean_;
+}
+
+}  // namespace massive::codegen

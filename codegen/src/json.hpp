@@ -1,0 +1,54 @@
+// A small owning JSON tree for the generator. The description is read once with simdjson's
+// DOM and copied into this tree because the generator walks it many times, follows $refs and
+// merges allOf parts, and needs object members in document order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace massive::codegen {
+
+class json {
+ public:
+  enum class kind { null, boolean, number, string, array, object };
+
+  /// Parses a file; throws std::runtime_error naming the file and simdjson's error.
+  static json load(const std::string& path);
+  /// Parses text (used by tests and for example bodies).
+  static json parse(std::string_view text);
+
+  kind type() const noexcept { return kind_; }
+  bool is_object() const noexcept { return kind_ == kind::object; }
+  bool is_array() const noexcept { return kind_ == kind::array; }
+  bool is_string() const noexcept { return kind_ == kind::string; }
+
+  /// The member `key` of an object, or nullptr (also for a non-object).
+  const json* find(std::string_view key) const noexcept;
+  /// The string value of member `key`, or "" when absent or not a string.
+  std::string_view text(std::string_view key) const noexcept;
+  bool flag(std::string_view key) const noexcept;
+
+  const std::string& string() const noexcept { return text_; }
+  bool boolean() const noexcept { return boolean_; }
+  /// The number as written (kept as text so integers beyond 2^53 are not rounded).
+  const std::string& number_text() const noexcept { return text_; }
+  const std::vector<json>& items() const noexcept { return items_; }
+  const std::vector<std::pair<std::string, json>>& members() const noexcept { return members_; }
+
+  json() = default;
+
+ private:
+  kind kind_ = kind::null;
+  bool boolean_ = false;
+  std::string text_;
+  std::vector<json> items_;
+  std::vector<std::pair<std::string, json>> members_;
+
+  friend struct json_builder;
+};
+
+}  // namespace massive::codegen

@@ -1,0 +1,48 @@
+// The curated map (codegen/map.txt): what the description cannot say. Names of groups,
+// methods, models, fields and parameters; element types of string-typed dates and timestamps;
+// which fields the wire always carries. Every row must name something in the description and
+// every operation must have a row: checked here (see docs/codegen.md for the format).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace massive::codegen {
+
+/// One row of the map: its kind (first word), its words, and the rest of the line for `doc`.
+struct map_row {
+  std::size_t line = 0;
+  std::string kind;
+  std::vector<std::string> words;  // after the kind
+  std::string text;                // for doc/group rows: everything after the first word
+  mutable bool used = false;
+
+  /// `key=value` among the words, or nullopt.
+  std::optional<std::string> option(std::string_view key) const;
+  bool has(std::string_view word) const;
+};
+
+class curated_map {
+ public:
+  /// Reads the map; throws std::runtime_error naming the line of a malformed row.
+  static curated_map load(const std::string& path);
+
+  const std::vector<map_row>& rows() const noexcept { return rows_; }
+  /// The rows of one kind whose first word is `first` (or all of that kind when first is empty).
+  std::vector<const map_row*> find(std::string_view kind, std::string_view first = {}) const;
+  /// The single row of `kind` whose first words are `a` (and `b` when given); marks it used.
+  const map_row* lookup(std::string_view kind, std::string_view a, std::string_view b = {}) const;
+  /// Every row never looked up, as "line N: row" descriptions.
+  std::vector<std::string> unused() const;
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+  std::vector<map_row> rows_;
+};
+
+}  // namespace massive::codegen

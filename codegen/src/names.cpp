@@ -1,0 +1,42 @@
+#include "names.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace massive::codegen {
+
+bool is_keyword(std::string_view word) {
+  static constexpr std::string_view keywords[] = {
+      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class",
+      "concept", "const", "consteval", "constexpr", "constinit", "continue", "decltype", "default",
+      "delete", "do", "double", "else", "enum", "explicit", "export", "extern", "false", "float",
+      "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
+      "noexcept", "not", "nullptr", "operator", "or", "private", "protected", "public", "register",
+      "requires", "return", "short", "signed", "sizeof", "static", "struct", "switch", "template",
+      "this", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+      "virtual", "void", "volatile", "while", "xor"};
+  return std::find(std::begin(keywords), std::end(keywords), word) != std::end(keywords);
+}
+
+std::string identifier(std::string_view wire) {
+  std::string out;
+  for (std::size_t i = 0; i < wire.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(wire[i]);
+    if (std::isupper(c)) {
+      const bool after_lower = i > 0 && (std::islower(static_cast<unsigned char>(wire[i - 1])) ||
+                                         std::isdigit(static_cast<unsigned char>(wire[i - 1])));
+      if (after_lower && !out.empty() && out.back() != '_') out += '_';
+      out += static_cast<char>(std::tolower(c));
+    } else if (std::isalnum(c)) {
+      out += static_cast<char>(c);
+    } else if (!out.empty() && out.back() != '_') {
+      out += '_';
+    }
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out.front()))) out.insert(out.begin(), '_');
+  if (is_keyword(out)) out += '_';
+  return out;
+}
+
+}  // namespace massive::codegen

@@ -1,0 +1,30 @@
+# Runs the generator on a map without the row of GET /v1/summaries and with a row for an
+# operation the description does not have, and checks both are refused with the row to add.
+file(MAKE_DIRECTORY "${WORK}")
+file(STRINGS "${MAP}" lines)
+set(trimmed "")
+foreach(line IN LISTS lines)
+  if(NOT line MATCHES "^op GET /v1/summaries ")
+    string(APPEND trimmed "${line}\n")
+  endif()
+endforeach()
+string(APPEND trimmed "op GET /v9/nowhere reference nowhere\n")
+file(WRITE "${WORK}/map.txt" "${trimmed}")
+execute_process(COMMAND "${CODEGEN}" --spec "${SPEC}" --map "${WORK}/map.txt" --out "${WORK}/out"
+                RESULT_VARIABLE status ERROR_VARIABLE errors)
+if(NOT status EQUAL 1)
+  message(FATAL_ERROR "expected exit 1, got ${status}: ${errors}")
+endif()
+foreach(expected
+    "operation GET /v1/summaries (operationId GetSnapshotSummary) has no map row: add `op GET /v1/summaries <group> <method>`"
+    "op GET /v9/nowhere reference nowhere names nothing in the description"
+    # The nested objects first named under /v1/summaries now need rows where they remain.
+    "unbound nested object at GET /v3/snapshot results[].session: add `model session /v3/snapshot results[].session`")
+  string(FIND "${errors}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "message missing: ${expected}\ngot:\n${errors}")
+  endif()
+endforeach()
+if(EXISTS "${WORK}/out")
+  message(FATAL_ERROR "a refused generation wrote files")
+endif()
