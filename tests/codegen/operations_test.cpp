@@ -2,13 +2,10 @@
 // the description is reachable through the generated table (its typed parameters render its
 // route), and the generated decoders decode every recorded response with values equal to a
 // DOM parse of the same bytes.
-#include <massive/client.hpp>
-#include <massive/mock/server.hpp>
+#include "wire_compare.hpp"
+
 #include <massive/operation_table.hpp>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/use_future.hpp>
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
@@ -19,17 +16,7 @@
 
 namespace {
 
-namespace asio = boost::asio;
 using massive::operation_entry;
-
-/// A value a path parameter of this name accepts, and how it appears in the path.
-std::string sample_value(std::string_view name) {
-  if (name == "multiplier") return "1";
-  if (name == "timespan") return "day";
-  if (name == "from" || name == "to" || name == "date") return "2024-01-02";
-  if (name == "direction") return "gainers";
-  return "X1";
-}
 
 std::vector<std::string> path_parameters(std::string_view path) {
   std::vector<std::string> out;
@@ -77,7 +64,7 @@ TEST_CASE("coverage: every operation of the description is reachable through the
     values.reserve(names.size());
     std::string expected = path;
     for (const std::string& name : names) {
-      values.push_back(sample_value(name));
+      values.push_back(massive::test::sample_value(name));
       args.emplace_back(name, values.back());
       expected.replace(expected.find("{" + name + "}"), name.size() + 2, values.back());
     }
@@ -115,69 +102,6 @@ TEST_CASE("coverage: bad arguments are refused by name") {
   CHECK(trades->target(range) == "/v3/trades/AAPL?timestamp.gte=2024-01-02&timestamp.lt=1704240000000000000");
 }
 
-namespace {
-
-/// Compares what the generated writer wrote for one value with the same value as sent.
-void compare(simdjson::dom::element written, simdjson::dom::element sent, const std::string& path,
-             std::vector<std::string>& differences) {
-  using T = simdjson::dom::element_type;
-  const auto numeric = [](T t) { return t == T::INT64 || t == T::UINT64 || t == T::DOUBLE; };
-  if (numeric(written.type()) && numeric(sent.type())) {
-    std::int64_t a = 0, b = 0;
-    if (written.get_int64().get(a) == simdjson::SUCCESS && sent.get_int64().get(b) == simdjson::SUCCESS) {
-      if (a != b) differences.push_back(path + ": " + std::to_string(a) + " != " + std::to_string(b));
-      return;
-    }
-    if (double(written) != double(sent)) differences.push_back(path + ": numbers differ");
-    return;
-  }
-  if (written.type() == T::STRING && numeric(sent.type())) {
-    // A decimal is written as its exact text; the wire may send it as a number.
-    if (std::string_view(written) != simdjson::minify(sent)) differences.push_back(path + ": decimal text differs");
-    return;
-  }
-  if (written.type() != sent.type()) {
-    differences.push_back(path + ": type differs");
-    return;
-  }
-  switch (written.type()) {
-    case T::STRING:
-      if (std::string_view(written) != std::string_view(sent)) differences.push_back(path + ": strings differ");
-      break;
-    case T::BOOL:
-      if (bool(written) != bool(sent)) differences.push_back(path + ": booleans differ");
-      break;
-    case T::ARRAY: {
-      simdjson::dom::array a = written, b = sent;
-      if (a.size() != b.size()) {
-        differences.push_back(path + ": array sizes differ");
-        break;
-      }
-      for (std::size_t i = 0; i < a.size(); ++i) compare(a.at(i), b.at(i), path + "[" + std::to_string(i) + "]", differences);
-      break;
-    }
-    case T::OBJECT: {
-      const simdjson::dom::object fields = written;
-      for (auto [key, value] : fields) {
-        simdjson::dom::element other;
-        if (sent[key].get(other) != simdjson::SUCCESS) {
-          // The models give absent spans as empty and absent=false booleans as false.
-          const bool empty_array = value.is_array() && simdjson::dom::array(value).size() == 0;
-          const bool plain_false = value.is_bool() && !bool(value);
-          if (empty_array || plain_false) continue;
-          differences.push_back(path + "." + std::string(key) + ": written but not sent");
-          continue;
-        }
-        compare(value, other, path + "." + std::string(key), differences);
-      }
-      break;
-    }
-    default: break;
-  }
-}
-
-}  // namespace
-
 TEST_CASE("wire truth: the generated decoders decode every recorded response like a DOM parse") {
   const std::string dir = MASSIVE_WIRE_SAMPLES;
   std::ifstream manifest(dir + "/MANIFEST.tsv");
@@ -213,52 +137,8 @@ TEST_CASE("wire truth: the generated decoders decode every recorded response lik
     INFO("sample " << file << " (" << request << ")");
     REQUIRE(entry != nullptr);
     const std::string body = read_text(dir + "/" + file);
-    massive::mock::server server;
-    server.respond_with([&](const auto&) { return massive::mock::reply{.body = body}; });
-    asio::io_context io;
-    massive::client client{io.get_executor(), massive::options{.api_key = "k", .base_url = server.base_url(),
-                                                               .ca_pem = server.certificate_pem()}};
-    std::string written;
-    std::size_t rows = 0;
-    auto done = asio::co_spawn(io, entry->run(client, request, entry->shape, entry->paginated, {},
-                                             [&](const massive::json_page& p) {
-                                               written = std::string(p.rows_json);
-                                               rows = p.rows;
-                                             }),
-                               asio::use_future);
-    io.run();
-    REQUIRE_NOTHROW(done.get());
-    simdjson::dom::parser sent_parser, written_parser;
-    simdjson::dom::element sent, out;
-    REQUIRE(sent_parser.parse(body).get(sent) == simdjson::SUCCESS);
-    REQUIRE(written_parser.parse(written).get(out) == simdjson::SUCCESS);
-    std::vector<simdjson::dom::element> sent_rows;
-    switch (entry->shape) {
-      case massive::payload_shape::results_array:
-        if (simdjson::dom::array list; sent["results"].get(list) == simdjson::SUCCESS) {
-          for (auto r : list) sent_rows.push_back(r);
-        }
-        break;
-      case massive::payload_shape::results_object: sent_rows.push_back(sent["results"].value_unsafe()); break;
-      case massive::payload_shape::document: sent_rows.push_back(sent); break;
-      case massive::payload_shape::top_level_array: {
-        const simdjson::dom::array list = sent.get_array().value_unsafe();
-        for (auto r : list) sent_rows.push_back(r);
-        break;
-      }
-      case massive::payload_shape::results_values: {
-        const simdjson::dom::array list = sent["results"]["values"].get_array().value_unsafe();
-        for (auto r : list) sent_rows.push_back(r);
-        break;
-      }
-    }
-    simdjson::dom::array written_rows = out;
-    REQUIRE(rows == sent_rows.size());
-    REQUIRE(written_rows.size() == sent_rows.size());
     std::vector<std::string> differences;
-    for (std::size_t i = 0; i < rows; ++i) {
-      compare(written_rows.at(i), sent_rows[i], "[" + std::to_string(i) + "]", differences);
-    }
+    REQUIRE_NOTHROW(differences = massive::test::decode_differences(*entry, request, body));
     std::string list;
     for (const std::string& d : differences) list += d + "\n";
     INFO("differences:\n" << list);
