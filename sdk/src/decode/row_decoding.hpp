@@ -1,5 +1,5 @@
-// What a model's row decoder is written with (sdk/src/models/<model>.cpp, the form the
-// generator emits): the batch loop, the field readers, and the errors they raise.
+// What a model's row decoder is written with (generated/src/models/<model>_decode.hpp, the
+// form the generator emits): the batch loop, the field readers, and the errors they raise.
 //
 // A model decoder walks the object's fields once, in wire order, and dispatches on the raw
 // key: a switch on its first byte, then key_is() against each name starting with it (bytes
