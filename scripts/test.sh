@@ -14,6 +14,6 @@ cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMASSIVE_SANITIZE=ON \
-  -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF
+  -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF -DMASSIVE_BUILD_CLI=OFF
 cmake --build build-asan -j "$jobs"
 ctest --test-dir build-asan --output-on-failure -j "$jobs" -L sanitize
