@@ -1,5 +1,7 @@
 # Runs the generator on a map without the row of GET /v1/summaries and with a row for an
-# operation the description does not have, and checks both are refused with the row to add.
+# operation the description does not have, and checks both are refused with the row to add;
+# then on a description whose GET /v3/trades/{stockTicker} gains a parameter with a comparator
+# set no filter type covers (`size.gt` alone), and checks that it is refused by name.
 file(MAKE_DIRECTORY "${WORK}")
 file(STRINGS "${MAP}" lines)
 set(trimmed "")
@@ -26,5 +28,25 @@ foreach(expected
   endif()
 endforeach()
 if(EXISTS "${WORK}/out")
+  message(FATAL_ERROR "a refused generation wrote files")
+endif()
+
+# An unknown comparator set: a greater-than with neither equality nor the other bounds.
+file(READ "${SPEC}" spec)
+string(JSON count LENGTH "${spec}" paths "/v3/trades/{stockTicker}" get parameters)
+string(JSON spec SET "${spec}" paths "/v3/trades/{stockTicker}" get parameters ${count}
+       [=[{"in": "query", "name": "size.gt", "schema": {"type": "integer"}}]=])
+file(WRITE "${WORK}/comparator-spec.json" "${spec}")
+execute_process(COMMAND "${CODEGEN}" --spec "${WORK}/comparator-spec.json" --map "${MAP}" --out "${WORK}/comparator-out"
+                RESULT_VARIABLE status ERROR_VARIABLE errors)
+if(NOT status EQUAL 1)
+  message(FATAL_ERROR "unknown comparator set: expected exit 1, got ${status}: ${errors}")
+endif()
+set(expected "operation GET /v3/trades/{stockTicker}: parameter size has the unknown comparator set {gt}")
+string(FIND "${errors}" "${expected}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "message missing: ${expected}\ngot:\n${errors}")
+endif()
+if(EXISTS "${WORK}/comparator-out")
   message(FATAL_ERROR "a refused generation wrote files")
 endif()
