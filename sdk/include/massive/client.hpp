@@ -26,11 +26,13 @@ namespace massive {
 /// and its cursors (they give their decoders back to it).
 class client : public detail::client_groups {
  public:
+  /// The executor the client's calls run on.
   using executor_type = boost::asio::any_io_executor;
 
   /// Throws transport_error(errc::invalid_option) naming an invalid option.
   client(executor_type executor, massive::options opts = {});
 
+  /// The executor given at construction.
   executor_type get_executor() const noexcept { return http_.get_executor(); }
 
   // The groups (client.stocks(), client.options(), ...) come from detail::client_groups.

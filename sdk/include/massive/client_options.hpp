@@ -19,15 +19,18 @@ namespace massive {
 
 /// Where the API key goes.
 enum class auth_scheme {
-  bearer_header,    ///< Authorization: Bearer <key> (default)
-  query_parameter,  ///< apiKey=<key> appended once to every target; it ends up in proxy logs
+  bearer_header,    ///< `Authorization: Bearer <key>` (default)
+  query_parameter,  ///< `apiKey=<key>` appended once to every target; it ends up in proxy logs
 };
 
+/// How a client reaches the API: key, origin, timeouts, trust, retries and rate limit.
+/// Validated when the client is made.
 struct options {
   /// Empty: read MASSIVE_API_KEY at construction; still empty is an error. Never printed.
   std::string api_key{};
   /// Scheme, host, optional port and optional path prefix; https, or http for test servers.
   std::string base_url = "https://api.massive.com";
+  /// Where the key goes on every request.
   auth_scheme auth = auth_scheme::bearer_header;
   /// Sent as User-Agent; empty sends none.
   std::string user_agent = "massive-cpp/0.1";
@@ -50,7 +53,9 @@ struct options {
   std::optional<std::uint64_t> max_body_size{};
   /// Send Accept-Encoding: gzip (bodies are inflated before the sink either way).
   bool gzip = true;
+  /// Which failures are retried, how often and with what backoff (default: no retry).
   retry_policy retry{};
+  /// A client-side token bucket shared by the client's calls; none when empty.
   std::optional<rate_limit_policy> rate_limit{};
   /// Called once per attempt, from the thread running the call; must be thread-safe when the
   /// executor has several threads. Exceptions it throws are swallowed.

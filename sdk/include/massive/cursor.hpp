@@ -32,6 +32,7 @@
 
 namespace massive {
 
+/// How a cursor traverses pages: a cap on their number and prefetching.
 struct traversal_options {
   /// Stop after this many pages even when the server offers more; reached_page_cap() then
   /// says so. A guard against a server whose next_url never ends.
@@ -83,6 +84,7 @@ class cursor {
       decoder_ = decoders.take<T>(pool, shape);
     }
   }
+  /// Takes over the traversal; `other` is left finished.
   cursor(cursor&& other) noexcept
       : http_(other.http_),
         decoders_(other.decoders_),

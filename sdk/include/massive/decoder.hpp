@@ -83,6 +83,7 @@ class decoder_core {
 template <class T>
 class page_decoder final : public body_sink {
  public:
+  /// Decodes `shape` bodies into pages drawn from `pool`, refusing what exceeds `limits`.
   explicit page_decoder(std::shared_ptr<page_pool> pool,
                         payload_shape shape = payload_shape::results_array,
                         decode_limits limits = {})

@@ -28,7 +28,7 @@ namespace massive {
 
 /// What a successful call (2xx, body delivered, sink finished) reports.
 struct response_info {
-  int status = 0;
+  int status = 0;                   ///< the HTTP status (2xx)
   std::string request_id{};         ///< X-Request-Id header, when sent
   std::string content_encoding{};   ///< as sent by the server ("gzip" or empty)
   std::uint64_t wire_bytes = 0;   ///< body bytes received (before inflation)
@@ -75,6 +75,7 @@ void launch_get(const std::shared_ptr<client_state>& state, std::string_view tar
 /// what they need alive and complete normally.
 class http_client {
  public:
+  /// The executor the calls and connections run on.
   using executor_type = boost::asio::any_io_executor;
 
   /// Validates `opts` (throws transport_error(errc::invalid_option) naming the option),
@@ -84,6 +85,7 @@ class http_client {
   http_client(const http_client&) = delete;
   http_client& operator=(const http_client&) = delete;
 
+  /// The executor given at construction.
   executor_type get_executor() const noexcept;
   /// The base URL's origin: the only one that requests (and the key) go to.
   const massive::origin& base_origin() const noexcept;

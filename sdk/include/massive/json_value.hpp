@@ -17,7 +17,9 @@ class json_value {
   /// Wraps text, which must be one JSON value; the caller keeps it alive.
   constexpr explicit json_value(std::string_view text) noexcept : text_(text) {}
 
+  /// The raw JSON text, as sent.
   constexpr std::string_view text() const noexcept { return text_; }
+  /// True when absent (the key was missing or null).
   constexpr bool empty() const noexcept { return text_.empty(); }
 
   /// Byte equality of the texts: `{"a":1}` and `{ "a": 1 }` differ.
@@ -34,8 +36,8 @@ class json_value {
 /// key points into the page's arena, like every string of a row.
 template <class T>
 struct keyed {
-  std::string_view key;
-  T value{};
+  std::string_view key;  ///< the key as sent
+  T value{};             ///< its value
 };
 
 }  // namespace massive

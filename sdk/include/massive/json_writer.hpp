@@ -48,19 +48,26 @@ concept writable_model = std::is_class_v<T> && requires(json_writer& w, const T&
 /// is how generated models write themselves and their nested models.
 class json_writer {
  public:
+  /// Nesting deeper than this throws std::length_error (a guard against cyclic writers).
   static constexpr int max_depth = 64;
 
+  /// Appends to `out`, which must outlive the writer.
   explicit json_writer(std::string& out) noexcept : out_(out) {}
   json_writer(const json_writer&) = delete;
   json_writer& operator=(const json_writer&) = delete;
 
-  void begin_object() { open('{', true); }
-  void end_object() { close('}', true); }
-  void begin_array() { open('[', false); }
-  void end_array() { close(']', false); }
+  // Objects and arrays open and close in matching pairs; a key comes before each value of an
+  // object.
+  void begin_object() { open('{', true); }  ///< `{`
+  void end_object() { close('}', true); }   ///< `}`
+  void begin_array() { open('[', false); }  ///< `[`
+  void end_array() { close(']', false); }   ///< `]`
   /// The key of the next value of the current object.
   void key(std::string_view name);
 
+  /// @name Values
+  ///@{
+  /// The next array element, or the value of the last key (see the class comment).
   void value(double v);
   void value(std::int64_t v);
   void value(std::int32_t v);
@@ -103,8 +110,9 @@ class json_writer {
   void value(const T& model) {
     write_json(*this, model);
   }
+  ///@}
 
-  /// key, then the value; nothing at all when v is absent.
+  /// The key, then the value; nothing at all when v is absent.
   template <class T>
   void field(std::string_view name, const std::optional<T>& v) {
     if (v) {
@@ -112,6 +120,7 @@ class json_writer {
       value(*v);
     }
   }
+  /// The key, then the value.
   template <class T>
   void field(std::string_view name, const T& v) {
     key(name);

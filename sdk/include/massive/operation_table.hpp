@@ -42,7 +42,7 @@ using argument_list = std::span<const std::pair<std::string_view, std::string_vi
 struct json_page {
   std::string_view rows_json;  ///< valid during the handler's call only
   std::size_t rows = 0;        ///< the number of rows in rows_json
-  const page_envelope& envelope;
+  const page_envelope& envelope;  ///< the response fields around the rows
 };
 
 /// Receives each page of operation_entry::run.
@@ -51,7 +51,7 @@ using json_page_handler = std::function<void(const json_page&)>;
 /// How operation_entry::run fetches.
 struct run_options {
   bool all_pages = false;  ///< follow next_url through every page (paginated operations)
-  traversal_options traversal{};
+  traversal_options traversal{};  ///< page cap and prefetch, with all_pages
 };
 
 /// One operation of the description.

@@ -53,6 +53,7 @@ struct page_pool_stats {
 /// decoders hold a shared_ptr to their pool, so it lives as long as the last of them.
 class page_pool {
  public:
+  /// How a pool reserves, keeps and returns memory.
   struct options {
     /// Address space reserved per region; a page's rows, and separately its arena, must fit
     /// in one region (else decode_error too_long). Reserved, not committed.
@@ -64,7 +65,9 @@ class page_pool {
     std::size_t max_free_regions = 8;
   };
 
+  /// A pool with default options.
   page_pool();
+  /// A pool configured by `config`.
   explicit page_pool(const options& config);
   page_pool(const page_pool&) = delete;
   page_pool& operator=(const page_pool&) = delete;
@@ -72,7 +75,9 @@ class page_pool {
   /// shared_ptr, so this runs after the last page is gone.
   ~page_pool();
 
+  /// What the pool has mapped, touched, kept and given back so far.
   page_pool_stats stats() const noexcept;
+  /// The options the pool was made with.
   const options& config() const noexcept { return config_; }
   /// Unmaps every free region now.
   void trim() noexcept;
@@ -95,16 +100,20 @@ class page_pool {
 
 /// A pool with default options.
 std::shared_ptr<page_pool> make_page_pool();
+/// A pool configured by `config`.
 std::shared_ptr<page_pool> make_page_pool(const page_pool::options& config);
 
 /// The response fields around the rows. Strings live in the page's arena; an absent or null
 /// field is empty / nullopt.
 struct page_envelope {
-  std::string_view status, request_id, next_url, ticker;
+  std::string_view status;      ///< `status`, e.g. "OK" or "DELAYED"
+  std::string_view request_id;  ///< `request_id`
+  std::string_view next_url;    ///< `next_url`: the next page, to follow verbatim
+  std::string_view ticker;      ///< `ticker` (aggregates)
   std::optional<std::int64_t> count;          ///< `count`
   std::optional<std::int64_t> query_count;    ///< `queryCount`
   std::optional<std::int64_t> results_count;  ///< `resultsCount`
-  std::optional<bool> adjusted;
+  std::optional<bool> adjusted;               ///< `adjusted` (aggregates)
   /// payload_shape::results_values only: the members of `results` other than `values` (the
   /// indicators' `underlying`), as the raw JSON text of one object, e.g.
   /// `{"underlying":{"url":"..."}}`; empty when there are none and for other shapes.
@@ -164,15 +173,18 @@ class page {
   static_assert(std::is_trivially_destructible_v<T>, "page rows must be trivially destructible");
 
  public:
-  using value_type = T;
-  using const_iterator = const T*;
+  using value_type = T;             ///< the row type
+  using const_iterator = const T*;  ///< rows are contiguous
 
+  /// An empty page holding no memory.
   page() noexcept = default;
+  /// Takes the rows and their memory; `other` becomes empty. Views into the rows stay valid.
   page(page&& other) noexcept
       : memory_(std::move(other.memory_)),
         rows_(std::exchange(other.rows_, nullptr)),
         size_(std::exchange(other.size_, 0)),
         envelope_(std::exchange(other.envelope_, {})) {}
+  /// Returns this page's memory to its pool, then takes `other`'s.
   page& operator=(page&& other) noexcept {
     if (this != &other) {
       memory_ = std::move(other.memory_);
@@ -183,16 +195,19 @@ class page {
     return *this;
   }
 
-  std::span<const T> rows() const noexcept { return {rows_, size_}; }
-  const T* begin() const noexcept { return rows_; }
-  const T* end() const noexcept { return rows_ + size_; }
-  std::size_t size() const noexcept { return size_; }
-  bool empty() const noexcept { return size_ == 0; }
-  const T& operator[](std::size_t i) const noexcept { return rows_[i]; }
+  // Rows are in wire order and valid while the page lives.
+  std::span<const T> rows() const noexcept { return {rows_, size_}; }      ///< every row
+  const T* begin() const noexcept { return rows_; }                        ///< the first row
+  const T* end() const noexcept { return rows_ + size_; }                  ///< past the last row
+  std::size_t size() const noexcept { return size_; }                      ///< the number of rows
+  bool empty() const noexcept { return size_ == 0; }                       ///< no rows
+  const T& operator[](std::size_t i) const noexcept { return rows_[i]; }   ///< row i (unchecked)
 
+  /// The response fields around the rows.
   const page_envelope& envelope() const noexcept { return envelope_; }
   /// The next page's URL, to follow verbatim; empty on the last page.
   std::string_view next_url() const noexcept { return envelope_.next_url; }
+  /// The response's `request_id`, for support requests.
   std::string_view request_id() const noexcept { return envelope_.request_id; }
 
  private:
