@@ -1,5 +1,7 @@
 #include "bodies.hpp"
 
+#include "rng.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -7,23 +9,6 @@
 
 namespace massive::bench {
 namespace {
-
-// splitmix64: a fixed seed gives the same body on every machine and standard library.
-class rng {
- public:
-  explicit rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  std::uint64_t state_;
-};
 
 void append_int(std::string& out, std::int64_t v) {
   char buf[24];

@@ -3,7 +3,7 @@
 // decode/<model>/<rows>/<arm>; scripts/bench-decode.sh turns the JSON output into the ratios
 // that docs/performance.md reports. Before anything is timed, every arm decodes every body
 // once and the run stops unless all arms return the same rows.
-#include "allocation_counter.hpp"
+#include "allocation_counter.hpp"  // tests/support: the counter the allocation gates use
 #include "arms.hpp"
 #include "bodies.hpp"
 #include "checksum.hpp"
@@ -59,14 +59,14 @@ void measure(benchmark::State& state, const body& b, Decode decode, Touched touc
     }
   };
   benchmark::DoNotOptimize(decode());  // warm: parser capacity, pool, arena
-  const allocation_totals before = allocated_on_this_thread();
+  const test::allocation_totals before = test::thread_totals();
   const std::uint64_t touched_before = pool_bytes();
   for (auto _ : state) {
     auto result = decode();
     benchmark::DoNotOptimize(result);
     benchmark::ClobberMemory();
   }
-  const allocation_totals after = allocated_on_this_thread();
+  const test::allocation_totals after = test::thread_totals();
   const auto iterations = static_cast<double>(state.iterations());
   if (has_pool) {
     state.counters["pool_bytes_touched_per_iter"] =

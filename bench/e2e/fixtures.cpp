@@ -8,6 +8,7 @@
 // Files go under <out_dir>/www/<request path>/<cursor or "first">.json; the nginx config maps
 // `?cursor=` onto that layout. The expected digest is computed from the text as written,
 // parsed back with std::from_chars, so it is independent of every client's JSON parser.
+#include "../rng.hpp"
 #include "digest.hpp"
 
 #include <zlib.h>
@@ -30,23 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using massive::bench::e2e::digest;
 using massive::bench::e2e::row_hasher;
-
-// splitmix64: the same bytes on every machine and standard library.
-class rng {
- public:
-  explicit rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  std::uint64_t state_;
-};
+using massive::bench::rng;
 
 double parse_double(std::string_view text) {
   double v = 0;

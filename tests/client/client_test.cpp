@@ -3,6 +3,8 @@
 // market (or from scripted replies where a test needs a misbehaving server).
 #include "allocation_counter.hpp"
 
+#include "client_support.hpp"
+
 #include <massive/client.hpp>
 #include <massive/mock/market_server.hpp>
 #include <massive/stocks.hpp>
@@ -26,45 +28,10 @@ namespace {
 using namespace std::chrono;
 namespace asio = boost::asio;
 
-constexpr std::string_view api_key = "mk_CLIENTKEY_51e0c9";
-
-// The mock market on a trusted HTTPS server; scripted replies, when queued, go first.
-struct market_server {
-  explicit market_server(std::int64_t ticks_per_day = 20'000)
-      : local({.ticks_per_day = ticks_per_day}), server(local.server()) {}
-
-  massive::options options() const {
-    return {.api_key = std::string(api_key),
-            .base_url = local.base_url(),
-            .ca_pem = local.certificate_pem()};
-  }
-
-  massive::mock::market_server local;
-  massive::mock::server& server;
-};
-
-// Runs `body` as a coroutine on `io` to completion, rethrowing what it throws.
-void run(asio::io_context& io, std::function<asio::awaitable<void>()> body) {
-  std::exception_ptr failure;
-  asio::co_spawn(io, std::move(body), [&](std::exception_ptr e) { failure = e; });
-  io.restart();
-  io.run();
-  if (failure) std::rethrow_exception(failure);
-}
-
-// The errc of a transport_error thrown by `f`, or a failed check.
-template <class F>
-std::optional<massive::errc> transport_errc_of(F&& f) {
-  try {
-    f();
-  } catch (const massive::transport_error& e) {
-    CHECK(std::string(e.what()).find(api_key) == std::string::npos);
-    if (e.code().category() == massive::category()) {
-      return static_cast<massive::errc>(e.code().value());
-    }
-  }
-  return std::nullopt;
-}
+using massive::test::api_key;
+using massive::test::market_server;
+using massive::test::run;
+using massive::test::transport_errc_of;
 
 }  // namespace
 

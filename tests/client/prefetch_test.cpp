@@ -2,6 +2,8 @@
 // page N is handed over, every traversal rule still holds, a request in flight is cancelled
 // cleanly when the cursor goes, and memory stays at two pages. The server is the in-process
 // test server, which records every request it receives.
+#include "client_support.hpp"
+
 #include <massive/client.hpp>
 #include <massive/mock/market_server.hpp>
 #include <massive/models/trade.hpp>
@@ -28,33 +30,14 @@ using namespace std::chrono;
 namespace asio = boost::asio;
 using trade_cursor = massive::cursor<massive::trade>;
 
-constexpr std::string_view api_key = "mk_PREFETCHKEY_77a1";
-
-struct market_server {
-  explicit market_server(std::int64_t ticks_per_day = 20'000)
-      : local({.ticks_per_day = ticks_per_day}), server(local.server()) {}
-
-  massive::options options() const {
-    return {.api_key = std::string(api_key),
-            .base_url = local.base_url(),
-            .ca_pem = local.certificate_pem()};
-  }
-
-  massive::mock::market_server local;
-  massive::mock::server& server;
-};
+using massive::test::api_key;
+using massive::test::market_server;
+using massive::test::run;
+using massive::test::transport_errc_of;
 
 trade_cursor trades(massive::client& client, std::string target, massive::traversal_options opts = {}) {
   opts.prefetch = true;
   return client.traverse<massive::trade>(std::move(target), massive::payload_shape::results_array, opts);
-}
-
-void run(asio::io_context& io, std::function<asio::awaitable<void>()> body) {
-  std::exception_ptr failure;
-  asio::co_spawn(io, std::move(body), [&](std::exception_ptr e) { failure = e; });
-  io.restart();
-  io.run();
-  if (failure) std::rethrow_exception(failure);
 }
 
 // Polls `ready` between short waits, so that the server's thread and the client's I/O move on;
@@ -71,19 +54,6 @@ asio::awaitable<bool> eventually(std::function<bool()> ready) {
 bool eventually_here(std::function<bool()> ready) {
   for (int i = 0; i < 2'000 && !ready(); ++i) std::this_thread::sleep_for(milliseconds(5));
   return ready();
-}
-
-template <class F>
-std::optional<massive::errc> transport_errc_of(F&& f) {
-  try {
-    f();
-  } catch (const massive::transport_error& e) {
-    CHECK(std::string(e.what()).find(api_key) == std::string::npos);
-    if (e.code().category() == massive::category()) {
-      return static_cast<massive::errc>(e.code().value());
-    }
-  }
-  return std::nullopt;
 }
 
 std::string page_body(std::string_view next_url) {

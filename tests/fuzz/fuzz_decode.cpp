@@ -18,6 +18,8 @@
 #include <massive/models/trade.hpp>
 #include <massive/page.hpp>
 
+#include "row_digest.hpp"  // tests/support
+
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -45,92 +47,11 @@ constexpr decode_limits tight_long_strings{.max_depth = 4, .max_string_bytes = 7
 
 enum class limits_mode { defaults, tight_long_strings, tight };
 
-// FNV-1a; reading every byte of every string also lets ASan check that it is still alive.
-class hasher {
- public:
-  void bytes(const void* p, std::size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (std::size_t i = 0; i < n; ++i) h_ = (h_ ^ b[i]) * 0x100000001b3ULL;
-  }
-  void add(std::uint64_t v) { bytes(&v, sizeof v); }
-  void add(std::int64_t v) { add(static_cast<std::uint64_t>(v)); }
-  void add(std::int32_t v) { add(std::int64_t{v}); }
-  void add(double v) { add(std::bit_cast<std::uint64_t>(v)); }
-  void add(bool v) { add(std::uint64_t{v}); }
-  void add(std::string_view s) {
-    add(std::uint64_t{s.size()});
-    bytes(s.data(), s.size());
-  }
-  void add(std::span<const std::int32_t> s) {
-    add(std::uint64_t{s.size()});
-    for (std::int32_t v : s) add(v);
-  }
-  void add(decimal d) {
-    add(d.mantissa());
-    add(std::int64_t{d.scale()});
-  }
-  template <class D>
-  void add(unix_time<D> t) {
-    add(t.count());
-  }
-  template <class T>
-  void add(const std::optional<T>& v) {
-    add(v.has_value());
-    if (v) add(*v);
-  }
-  std::uint64_t value() const { return h_; }
-
- private:
-  std::uint64_t h_ = 0xcbf29ce484222325ULL;
-};
-
-void add_row(hasher& h, const agg& a) {
-  h.add(a.open);
-  h.add(a.high);
-  h.add(a.low);
-  h.add(a.close);
-  h.add(a.volume);
-  h.add(a.vwap);
-  h.add(a.timestamp);
-  h.add(a.transactions);
-  h.add(a.otc);
-}
-
-void add_row(hasher& h, const trade& t) {
-  h.add(t.id);
-  h.add(t.conditions);
-  h.add(t.sip_timestamp);
-  h.add(t.participant_timestamp);
-  h.add(t.trf_timestamp);
-  h.add(t.price);
-  h.add(t.size);
-  h.add(t.decimal_size);
-  h.add(t.exchange);
-  h.add(t.sequence_number);
-  h.add(t.correction);
-  h.add(t.trf_id);
-  h.add(t.tape);
-}
-
-void add_row(hasher& h, const quote& q) {
-  h.add(q.conditions);
-  h.add(q.indicators);
-  h.add(q.sip_timestamp);
-  h.add(q.participant_timestamp);
-  h.add(q.trf_timestamp);
-  h.add(q.sequence_number);
-  h.add(q.ask_price);
-  h.add(q.ask_size);
-  h.add(q.bid_price);
-  h.add(q.bid_size);
-  h.add(q.ask_exchange);
-  h.add(q.bid_exchange);
-  h.add(q.tape);
-}
+using test::row_hasher;
 
 template <class T>
 std::uint64_t digest(const page<T>& p) {
-  hasher h;
+  row_hasher h;
   h.add(std::uint64_t{p.size()});
   for (const T& row : p) add_row(h, row);
   const page_envelope& e = p.envelope();
