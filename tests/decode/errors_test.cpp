@@ -148,6 +148,29 @@ TEST_CASE("wrong types name the field and row") {
          decode_errc::out_of_range, "results[0].sip_timestamp", 0);
 }
 
+TEST_CASE("errors name the field whether the keys come in the server's order or not") {
+  // In the server's order.
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 2, R"({"v":1,"vw":2,"o":1,"c":"2","h":3,"l":0.5,"t":1})")),
+         decode_errc::wrong_type, "results[2].c", 2);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 3, R"({"v":1,"vw":[],"o":1,"c":2,"h":3,"l":0.5,"t":1})")),
+         decode_errc::wrong_type, "results[3].vw", 3);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1,"n":"many"})")),
+         decode_errc::wrong_type, "results[1].n", 1);
+  // Out of order, or after an unknown key.
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 2, R"({"o":1,"v":1,"vw":2,"c":"2","h":3,"l":0.5,"t":1})")),
+         decode_errc::wrong_type, "results[2].c", 2);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 1, R"({"zz":0,"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1,"n":"many"})")),
+         decode_errc::wrong_type, "results[1].n", 1);
+  // Required fields left out, or null in their place.
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 3, R"({"v":1,"o":1,"c":2,"h":null,"l":0.5,"t":1})")),
+         decode_errc::missing_field, "results[3].h", 3);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(4, 3, R"({"v":1,"o":1,"c":2,"l":0.5,"t":1,"zz":{"h":1}})")),
+         decode_errc::missing_field, "results[3].h", 3);
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[{"exchange":1,"id":"1","participant_timestamp":1,"price":1,"sequence_number":1,"size":1,"sip_timestamp":1},)"
+                                            R"({"exchange":1,"id":null,"participant_timestamp":1,"price":1,"sequence_number":1,"sip_timestamp":1,"size":1}]})"),
+         decode_errc::missing_field, "results[1].id", 1);
+}
+
 TEST_CASE("numbers out of range") {
   EXPECT_DECODE_ERROR(decode_failure(aggs_with(2, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":99999999999999999999})")),
          decode_errc::out_of_range, "results[1].t", 1);

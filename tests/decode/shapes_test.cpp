@@ -8,7 +8,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace massive::test {
 namespace {
@@ -90,6 +94,110 @@ TEST_CASE("agg fields: number forms, absent optionals, null as absent, unknown k
   CHECK(p[3].open == 2.0);
   CHECK(p[3].volume == 2'384'421.0);
   CHECK(p[3].transactions == 1000);
+}
+
+// The server sends a row's keys in one fixed order, but the decoders must not depend on it
+// (nor would a decoder that first expects that order: docs/performance.md). Whatever the
+// order, with optionals left out or unknown keys anywhere, the rows must be those of a DOM
+// parse and equal to the row read in the server's order.
+using key_values = std::vector<std::pair<std::string, std::string>>;
+
+std::string object_of(const key_values& fields) {
+  std::string out = "{";
+  for (const auto& [key, value] : fields) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    out += key;
+    out += "\":";
+    out += value;
+  }
+  out += '}';
+  return out;
+}
+
+// Rows of `fields` in other orders: every rotation, the reverse, each field moved to the
+// front, each optional one left out, an unknown key at every position, then `shuffles`
+// random orders (fixed seed).
+std::vector<key_values> reorderings(const key_values& fields, const std::vector<std::string>& optional, int shuffles) {
+  std::vector<key_values> out{fields};
+  for (std::size_t i = 1; i < fields.size(); ++i) {
+    key_values rotated = fields;
+    std::rotate(rotated.begin(), rotated.begin() + static_cast<std::ptrdiff_t>(i), rotated.end());
+    out.push_back(rotated);
+  }
+  out.emplace_back(fields.rbegin(), fields.rend());
+  for (std::size_t i = 1; i < fields.size(); ++i) {
+    key_values moved = fields;
+    std::rotate(moved.begin(), moved.begin() + static_cast<std::ptrdiff_t>(i), moved.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    out.push_back(moved);
+  }
+  for (const std::string& key : optional) {
+    key_values without = fields;
+    std::erase_if(without, [&](const auto& f) { return f.first == key; });
+    out.push_back(without);
+  }
+  for (std::size_t i = 0; i <= fields.size(); ++i) {
+    key_values with = fields;
+    with.insert(with.begin() + static_cast<std::ptrdiff_t>(i), {"zz", R"({"o":[7],"price":"x"})"});
+    out.push_back(with);
+  }
+  std::mt19937_64 rng(20260);
+  for (int i = 0; i < shuffles; ++i) {
+    key_values shuffled = fields;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    out.push_back(shuffled);
+  }
+  return out;
+}
+
+template <class T>
+void check_reorderings(const key_values& fields, const std::vector<std::string>& optional) {
+  const std::vector<key_values> rows = reorderings(fields, optional, 300);
+  std::string body = R"({"results":[)";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i != 0) body += ',';
+    body += object_of(rows[i]);
+  }
+  body += "]}";
+  const page<T> p = decode<T>(body, payload_shape::results_array, 7);
+  REQUIRE(p.size() == rows.size());
+  CHECK(dom_diff(body, p) == "");
+  // Every row holding the same fields decodes to the same row as the wire order.
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i].size() < fields.size()) continue;
+    CAPTURE(object_of(rows[i]));
+    CHECK(same_row(p[0], p[i]));
+  }
+}
+
+TEST_CASE("keys in any order, left out or unknown, decode as in the server's order") {
+  check_reorderings<agg>({{"v", "1748755.0"}, {"vw", "10.5"}, {"o", "10"}, {"c", "11"}, {"h", "12"}, {"l", "9"},
+                          {"t", "1600000000000"}, {"n", "5"}, {"otc", "true"}},
+                         {"vw", "n", "otc"});
+  check_reorderings<trade>({{"conditions", "[12,37]"}, {"correction", "1"}, {"decimal_size", "\"0.5\""}, {"exchange", "4"},
+                            {"id", "\"a1\""}, {"participant_timestamp", "1651181822461636581"}, {"price", "156.43"},
+                            {"sequence_number", "7179341"}, {"sip_timestamp", "1651181822461979401"}, {"size", "0.5"},
+                            {"tape", "3"}, {"trf_id", "2"}, {"trf_timestamp", "1651181557090806501"}},
+                           {"conditions", "correction", "decimal_size", "tape", "trf_id", "trf_timestamp"});
+  check_reorderings<quote>({{"ask_exchange", "15"}, {"ask_price", "155.87"}, {"ask_size", "3"}, {"bid_exchange", "19"},
+                            {"bid_price", "155.85"}, {"bid_size", "4"}, {"conditions", "[1]"}, {"indicators", "[604]"},
+                            {"participant_timestamp", "1652191872800402200"}, {"sequence_number", "19288684"},
+                            {"sip_timestamp", "1652191872800638700"}, {"tape", "3"}, {"trf_timestamp", "1652191872800000000"}},
+                           {"ask_exchange", "ask_price", "ask_size", "bid_exchange", "bid_price", "bid_size", "conditions",
+                            "indicators", "tape", "trf_timestamp"});
+}
+
+TEST_CASE("a repeated key: the last value wins, in the server's order or out of it") {
+  const page<agg> p = decode<agg>(
+      R"({"results":[{"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8,"o":30,"vw":null},)"
+      R"({"v":1,"v":10,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8,"n":null},)"
+      R"({"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"t":70}]})");
+  REQUIRE(p.size() == 3);
+  CHECK(p[0].open == 30.0);
+  CHECK_FALSE(p[0].vwap.has_value());
+  CHECK(p[1].volume == 10.0);
+  CHECK(p[1].transactions == 8);  // null is absent: it does not erase a value already read
+  CHECK(p[2].timestamp.count() == 70);
 }
 
 TEST_CASE("trade fields: escaped ids, conditions in the arena, exact decimals and timestamps") {
