@@ -99,7 +99,7 @@ matched match(const std::vector<std::string>& segments) {
     best.op = &op;
     best.ticker.clear();
     for (std::size_t i = 0; i < route.size(); ++i) {
-      if (route[i].find("icker") != std::string_view::npos) best.ticker = segments[i];
+      if (is_parameter(route[i]) && route[i].find("icker") != std::string_view::npos) best.ticker = segments[i];
     }
   }
   return best;
@@ -116,6 +116,7 @@ constexpr std::array<std::string_view, 8> names = {"Apple Inc.",      "Microsoft
 constexpr std::array<std::string_view, 8> words = {"alpha", "summit", "harbor", "meridian",
                                                    "granite", "cedar", "beacon", "atlas"};
 constexpr std::array<std::string_view, 4> exchanges = {"XNAS", "XNYS", "ARCX", "BATS"};
+constexpr std::array<std::string_view, 4> types = {"CS", "ETF", "ADRC", "PFD"};
 constexpr std::array<std::string_view, 4> currencies = {"USD", "EUR", "GBP", "JPY"};
 
 // 2024-01-12 14:30 UTC: the regular session's open on the served trading day.
@@ -212,6 +213,9 @@ class synthesis {
             has(key, "rate") || has(key, "return") || has(key, "delta") || has(key, "gamma") ||
             has(key, "theta") || has(key, "vega") || has(key, "weight")) {
           w_.number(static_cast<double>(static_cast<int64_t>(h % 2001) - 1000) / 100.0);
+        } else if (wire_key == "v" || has(key, "volume") || has(key, "size") || has(key, "shares") ||
+                   has(key, "interest")) {
+          w_.number(static_cast<double>(100 + h % 5'000'000));  // fractional-capable, sent whole
         } else {
           w_.number(static_cast<double>(500 + h % 49'500) / 100.0);  // a price with cents
         }
@@ -242,8 +246,10 @@ class synthesis {
   }
 
   void integer(const std::string& key, std::string_view wire_key, uint64_t h) {
-    if (wire_key == "t" || has(key, "timestamp") || has(key, "time")) {
-      w_.number(instant_ns(h) / 1'000'000);  // unit-less integer times: milliseconds
+    if (has(key, "sip_") || has(key, "participant") || has(key, "trf_") || has(key, "updated")) {
+      w_.number(instant_ns(h));  // the API's tick and snapshot times are nanoseconds
+    } else if (wire_key == "t" || has(key, "timestamp") || has(key, "time")) {
+      w_.number(instant_ns(h) / 1'000'000);  // other unit-less integer times: milliseconds
     } else if (wire_key == "v" || has(key, "volume") || has(key, "size") || has(key, "shares") ||
                has(key, "interest")) {
       w_.number(static_cast<int64_t>(100 + h % 5'000'000));
@@ -257,14 +263,18 @@ class synthesis {
   }
 
   void string(const std::string& key, std::string_view wire_key, uint64_t h) {
-    if (wire_key == "T" || key == "ticker" || key == "symbol" || has(key, "_ticker") || key == "sym") {
+    if (wire_key == "T" || has(key, "ticker") || key == "symbol" || key == "sym") {
       w_.string(!path_ticker_.empty() && (wire_key == "T" || key == "ticker") ? path_ticker_ : pick(tickers, h));
     } else if (has(key, "url")) {
       w_.string(options_.base_url + "/mock/" + key + "/" + std::to_string(h % 100'000));
+    } else if (key == "timeframe") {
+      w_.string(h % 2 ? "REAL-TIME" : "DELAYED");
+    } else if (has(key, "_utc") || has(key, "datetime") || has(key, "time") || key.ends_with("_at")) {
+      w_.string(iso_date(h) + "T15:" + std::to_string(10 + h % 50) + ":00Z");
     } else if (has(key, "date")) {
       w_.string(iso_date(h));
-    } else if (has(key, "_utc") || has(key, "time") || key.ends_with("_at")) {
-      w_.string(iso_date(h) + "T15:" + std::to_string(10 + h % 50) + ":00Z");
+    } else if (has(key, "volume") || has(key, "size") || has(key, "price") || has(key, "amount")) {
+      w_.string(std::to_string(1 + h % 100'000) + "." + std::to_string(h / 7 % 10));  // a number as text
     } else if (has(key, "currency")) {
       w_.string(pick(currencies, h));
     } else if (has(key, "exchange") || key == "mic") {
@@ -273,9 +283,21 @@ class synthesis {
       w_.string(pick(names, h));
     } else if (key == "status") {
       w_.string("OK");
+    } else if (key == "market") {
+      w_.string("stocks");
+    } else if (key == "locale") {
+      w_.string("us");
+    } else if (has(key, "year")) {
+      w_.string(std::to_string(2015 + h % 10));
+    } else if (has(key, "type")) {
+      w_.string(pick(types, h));
     } else if (key == "request_id") {
       w_.string(request_id(std::to_string(h)));
-    } else if (key == "id" || key.ends_with("_id") || key == "cik" || key == "figi") {
+    } else if (key == "cik" || key == "sic") {
+      w_.string(std::to_string(1'000'000'000 + h % 1'000'000'000).substr(key == "sic" ? 6 : 0));
+    } else if (has(key, "figi")) {
+      w_.string("BBG00" + std::to_string(1'000'000 + h % 9'000'000));
+    } else if (key == "id" || key.ends_with("_id")) {
       w_.string(request_id(std::to_string(h)).substr(0, 12));
     } else {
       w_.string(std::string(pick(words, h)) + "-" + std::to_string(h % 100));

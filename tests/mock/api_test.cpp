@@ -136,6 +136,16 @@ TEST_CASE("values are typed and plausible") {
   REQUIRE(api.route("/v3/trades/O:AAPL250117C00150000")->group == "options");
   const auto doc = parse(parser, api.answer("/v3/reference/tickers/AAPL").body);
   CHECK(std::string_view(doc["results"]["ticker"]) == "AAPL");  // the path's ticker
+  // A list's tickers are symbols (not the route's "tickers" segment); dates are ISO dates.
+  const auto list = parse(parser, api.answer("/v3/reference/tickers?limit=5").body);
+  for (auto row : simdjson::dom::array(list["results"])) {
+    const std::string_view ticker = row["ticker"];
+    CHECK(!ticker.empty());
+    CHECK(ticker.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == std::string_view::npos);
+    const std::string_view updated = row["last_updated_utc"];
+    CHECK(updated.size() == 20);  // 2024-01-12T15:10:00Z
+    CHECK(updated.back() == 'Z');
+  }
   const auto trades = parse(parser, api.answer("/v3/trades/X:BTCUSD?limit=3").body);
   for (auto trade : simdjson::dom::array(trades["results"])) {
     const double price = trade["price"];
