@@ -16,6 +16,8 @@ using file_set = std::map<std::string, std::string>;
 void emit_models(const api& a, file_set& out);
 /// generated/include/massive/<group>.hpp, enums.hpp, groups.hpp and the operation table.
 void emit_groups(const api& a, file_set& out);
+/// generated/mock/catalog.cpp: every operation's route, shape and row field tree, for the mock.
+void emit_mock(const api& a, file_set& out);
 
 namespace text {
 

@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
     const api a = build(spec, map);
     emit_models(a, files);
     emit_groups(a, files);
+    emit_mock(a, files);
   } catch (const generation_error& e) {
     std::cerr << "massive_codegen: generation refused (" << e.problems().size() << " problem"
               << (e.problems().size() == 1 ? "" : "s") << "):\n";

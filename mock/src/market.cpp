@@ -1,5 +1,7 @@
 #include "massive/mock/market.hpp"
 
+#include "wire.hpp"
+
 #include <boost/url/encode.hpp>
 #include <boost/url/params_view.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
@@ -22,61 +24,20 @@ namespace {
 using namespace std::chrono;
 using std::int64_t;
 using std::uint64_t;
+using wire::base64url;
+using wire::error_response;
+using wire::hash_text;
+using wire::json_writer;
+using wire::mix;
+using wire::request_id;
+using wire::unit;
 
 // A request the market can't serve for a reason the caller should read: becomes a 400.
 struct bad_request : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-uint64_t mix(uint64_t x) {  // splitmix64's finaliser: a cheap, well-spread hash
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-uint64_t hash_text(std::string_view text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
-// Uniform in [0, 1) from a hash.
-double unit(uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
-
 double cents(double price) { return std::round(price * 100.0) / 100.0; }
-
-// ---- JSON writing -------------------------------------------------------------------------
-
-class json_writer {
- public:
-  explicit json_writer(std::string& out) : out_(out) {}
-  void raw(std::string_view text) { out_ += text; }
-  void key(std::string_view name) {
-    out_ += '"';
-    out_ += name;
-    out_ += "\":";
-  }
-  void string(std::string_view text) {
-    out_ += '"';
-    for (char c : text) {
-      if (c == '"' || c == '\\') out_ += '\\';
-      out_ += c;
-    }
-    out_ += '"';
-  }
-  void number(int64_t value) {
-    char buffer[24];
-    out_.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
-  }
-  void number(double value) {
-    char buffer[32];
-    out_.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
-  }
-
- private:
-  std::string& out_;
-};
 
 // ---- parameters ---------------------------------------------------------------------------
 
@@ -110,38 +71,6 @@ Unit parse_instant(std::string_view name, std::string_view text) {
   if (auto day = parse_date(text)) return duration_cast<Unit>(day->time_since_epoch());
   if (auto count = parse_int(text)) return Unit{*count};
   throw bad_request("'" + std::string(name) + "' must be a date (YYYY-MM-DD) or an integer");
-}
-
-// The cursor is opaque to clients: the query that produced the first page plus an offset, in
-// base64url, much as the real API does.
-constexpr std::string_view alphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-std::string base64url(std::string_view in) {
-  std::string out;
-  uint32_t buffer = 0;
-  int bits = 0;
-  for (unsigned char c : in) {
-    buffer = (buffer << 8) | c;
-    bits += 8;
-    while (bits >= 6) out += alphabet[(buffer >> (bits -= 6)) & 63];
-  }
-  if (bits > 0) out += alphabet[(buffer << (6 - bits)) & 63];
-  return out;
-}
-
-std::string unbase64url(std::string_view in) {
-  std::string out;
-  uint32_t buffer = 0;
-  int bits = 0;
-  for (char c : in) {
-    const auto at = alphabet.find(c);
-    if (at == std::string_view::npos) throw bad_request("malformed cursor");
-    buffer = (buffer << 6) | static_cast<uint32_t>(at);
-    bits += 6;
-    if (bits >= 8) out += static_cast<char>((buffer >> (bits -= 8)) & 0xff);
-  }
-  return out;
 }
 
 // The request's query as name/value pairs; a cursor is expanded back into the query it holds.
@@ -186,8 +115,9 @@ query read_query(const boost::urls::url_view& url) {
   query q;
   for (auto param : url.params()) {
     if (param.key == "cursor") {
-      const auto plain = unbase64url(param.value);
-      const auto inner = boost::urls::parse_query(plain);
+      const auto plain = wire::unbase64url(param.value);
+      if (!plain) throw bad_request("malformed cursor");
+      const auto inner = boost::urls::parse_query(*plain);
       if (!inner) throw bad_request("malformed cursor");
       for (auto p : boost::urls::params_view(*inner)) {
         if (p.key == "offset") {
@@ -203,30 +133,6 @@ query read_query(const boost::urls::url_view& url) {
     }
   }
   return q;
-}
-
-std::string request_id(std::string_view target) {
-  char buffer[33];
-  std::snprintf(buffer, sizeof buffer, "%016llx%016llx",
-                static_cast<unsigned long long>(mix(hash_text(target))),
-                static_cast<unsigned long long>(mix(hash_text(target) + 1)));
-  return buffer;
-}
-
-response error_response(int status, std::string_view target, std::string_view message) {
-  std::string body;
-  json_writer w{body};
-  w.raw("{");
-  w.key("status");
-  w.string(status == 404 ? "NOT_FOUND" : "ERROR");
-  w.raw(",");
-  w.key("request_id");
-  w.string(request_id(target));
-  w.raw(",");
-  w.key(status == 404 ? "message" : "error");
-  w.string(message);
-  w.raw("}");
-  return {status, std::move(body)};
 }
 
 // ---- prices -------------------------------------------------------------------------------

@@ -151,18 +151,21 @@ struct server::impl {
 
   reply next_reply(const recorded_request& request) {
     std::unique_lock lock(mutex);
+    const std::size_t index = requests.size();
     requests.push_back(request);
+    reply r{.body = "{}"};
     if (!queue.empty()) {
-      reply r = std::move(queue.front());
+      r = std::move(queue.front());
       queue.pop_front();
-      return r;
-    }
-    if (respond) {
-      auto r = respond;
+    } else if (respond) {
+      auto make = respond;
       lock.unlock();
-      return r(request);
+      r = make(request);
+      lock.lock();
     }
-    return reply{.body = "{}"};
+    requests[index].response_status = r.status;
+    requests[index].response_body = r.body;
+    return r;
   }
 
   // Sends close_notify, gives the peer a moment to answer it, then closes.

@@ -17,7 +17,16 @@ namespace massive::test {
 std::vector<std::string> decode_differences(const operation_entry& entry, const std::string& target,
                                             const std::string& body);
 
-/// A value the path parameter `name` accepts (e.g. "day" for timespan, a date for from/to).
+/// The differences between the rows a generated writer wrote (`rows_json`, a JSON array of
+/// `rows` rows, as operation_entry::run hands a page over) and the rows of `body`, the bytes the
+/// server sent, found where `shape` says; one line each, empty when they agree. Every value
+/// written is compared with the value sent (absent spans and absent=false booleans are written
+/// as [] and false).
+std::vector<std::string> row_differences(payload_shape shape, std::string_view rows_json, std::size_t rows,
+                                         const std::string& body);
+
+/// A value the path parameter `name` accepts (e.g. "day" for timespan, a date for from/to, a
+/// ticker with its market's prefix for cryptoTicker, fxTicker, indicesTicker, optionsTicker).
 std::string sample_value(std::string_view name);
 
 /// A target for `entry` built by its typed parameters from sample path arguments.

@@ -63,6 +63,11 @@ struct recorded_request {
   /// Header fields in arrival order, names as sent.
   std::vector<std::pair<std::string, std::string>> headers;
   std::size_t connection = 0;  ///< 1-based id of the connection it arrived on
+  /// The status the server answered with (queued reply or responder; 0 before it answered).
+  int response_status = 0;
+  /// The body the server answered with, before gzip and chunk framing: what a test compares
+  /// a client's decoded values with.
+  std::string response_body{};
 
   /// First value of the header `name` (case-insensitive); empty when absent.
   std::string header(std::string_view name) const;

@@ -1,0 +1,119 @@
+// What the mock's data sources share: hashing for deterministic values, JSON writing, the
+// opaque cursor's encoding and the API's error envelopes.
+#pragma once
+
+#include "massive/mock/market.hpp"
+
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace massive::mock::wire {
+
+inline std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser: a cheap, well-spread hash
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+inline std::uint64_t hash_text(std::string_view text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// Uniform in [0, 1) from a hash.
+inline double unit(std::uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
+
+class json_writer {
+ public:
+  explicit json_writer(std::string& out) : out_(out) {}
+  void raw(std::string_view text) { out_ += text; }
+  void key(std::string_view name) {
+    string(name);
+    out_ += ':';
+  }
+  void string(std::string_view text) {
+    out_ += '"';
+    for (char c : text) {
+      if (c == '"' || c == '\\') out_ += '\\';
+      out_ += c;
+    }
+    out_ += '"';
+  }
+  void number(std::int64_t value) {
+    char buffer[24];
+    out_.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+  }
+  void number(double value) {
+    char buffer[32];
+    out_.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+  }
+
+ private:
+  std::string& out_;
+};
+
+// The cursor is opaque to clients: the query that produced the first page plus a position, in
+// base64url, much as the real API does.
+inline constexpr std::string_view alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+inline std::string base64url(std::string_view in) {
+  std::string out;
+  std::uint32_t buffer = 0;
+  int bits = 0;
+  for (unsigned char c : in) {
+    buffer = (buffer << 8) | c;
+    bits += 8;
+    while (bits >= 6) out += alphabet[(buffer >> (bits -= 6)) & 63];
+  }
+  if (bits > 0) out += alphabet[(buffer << (6 - bits)) & 63];
+  return out;
+}
+
+/// The text a cursor holds; nullopt when it is not base64url.
+inline std::optional<std::string> unbase64url(std::string_view in) {
+  std::string out;
+  std::uint32_t buffer = 0;
+  int bits = 0;
+  for (char c : in) {
+    const auto at = alphabet.find(c);
+    if (at == std::string_view::npos) return std::nullopt;
+    buffer = (buffer << 6) | static_cast<std::uint32_t>(at);
+    bits += 6;
+    if (bits >= 8) out += static_cast<char>((buffer >> (bits -= 8)) & 0xff);
+  }
+  return out;
+}
+
+/// A request id derived from the target: the same request gets the same id.
+inline std::string request_id(std::string_view target) {
+  char buffer[33];
+  std::snprintf(buffer, sizeof buffer, "%016llx%016llx", static_cast<unsigned long long>(mix(hash_text(target))),
+                static_cast<unsigned long long>(mix(hash_text(target) + 1)));
+  return buffer;
+}
+
+/// An error in the API's envelope: 404 as {"status":"NOT_FOUND",...,"message"}, others as
+/// {"status":"ERROR",...,"error"}.
+inline response error_response(int status, std::string_view target, std::string_view message) {
+  std::string body;
+  json_writer w{body};
+  w.raw("{");
+  w.key("status");
+  w.string(status == 404 ? "NOT_FOUND" : "ERROR");
+  w.raw(",");
+  w.key("request_id");
+  w.string(request_id(target));
+  w.raw(",");
+  w.key(status == 404 ? "message" : "error");
+  w.string(message);
+  w.raw("}");
+  return {status, std::move(body)};
+}
+
+}  // namespace massive::mock::wire
