@@ -9,12 +9,12 @@
 // dotted, lists comma-separated); rows are decoded by the generated model and printed through
 // the generated JSON writers as JSON (one array), CSV or an aligned table. Against the real
 // API the key comes from MASSIVE_API_KEY; --base-url and --ca-file point it elsewhere, and
-// --mock starts the embedded mock (massive::mock, stock aggregates, trades and quotes) in the
+// --mock starts the embedded mock API (massive::mock::api_server, every operation) in the
 // process. Exit codes: 0 done, 2 bad usage or arguments, 3 the API answered with an error,
 // 4 transport failure, 5 a body that does not decode.
 #include <massive/client.hpp>
 #include <massive/error.hpp>
-#include <massive/mock/market_server.hpp>
+#include <massive/mock/api_server.hpp>
 #include <massive/operation_table.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -179,9 +179,9 @@ int main(int argc, char** argv) {
     std::cerr << "massive: " << e.what() << "\n";
     return 2;
   }
-  std::unique_ptr<massive::mock::market_server> server;
+  std::unique_ptr<massive::mock::api_server> server;
   if (mock) {
-    server = std::make_unique<massive::mock::market_server>();
+    server = std::make_unique<massive::mock::api_server>();
     options.base_url = server->base_url();
     options.ca_pem = server->certificate_pem();
     options.api_key = "mock";
