@@ -482,8 +482,9 @@ response api::answer(std::string_view target) const {
   const auto found = locate(target);
   if (!found) return error_response(404, target, "Not Found: no such route in the mock");
   const auto& [url, m] = *found;
-  // The market's routes keep the market's coherent data.
-  if (m.op->group == "stocks" && !m.op->ignored) {
+  // The market's routes keep the market's coherent data; every market's custom bars come
+  // from it too, so that their number follows the range and the timespan.
+  if (!m.op->ignored && (m.op->group == "stocks" || m.op->name == "aggregates")) {
     response from_market = market_.answer(target);
     if (from_market.status != 404) return from_market;
   }

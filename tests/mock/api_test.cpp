@@ -157,6 +157,22 @@ TEST_CASE("values are typed and plausible") {
   }
 }
 
+TEST_CASE("every market's custom bars: their number follows the range and the timespan") {
+  simdjson::dom::parser parser;
+  const auto api = make_api();
+  for (const std::string ticker : {"AAPL", "O:AAPL250117C00150000", "X:BTCUSD", "C:EURUSD", "I:SPX"}) {
+    INFO(ticker);
+    const std::string range = "/v2/aggs/ticker/" + ticker + "/range/";
+    // January 2024 has 23 weekdays; its first week 5; the mock's bars exist on weekdays.
+    const auto month = parse(parser, api.answer(range + "1/day/2024-01-01/2024-01-31").body);
+    CHECK(simdjson::dom::array(month["results"]).size() == 23);
+    const auto week = parse(parser, api.answer(range + "1/day/2024-01-01/2024-01-07").body);
+    CHECK(simdjson::dom::array(week["results"]).size() == 5);
+    const auto weekly = parse(parser, api.answer(range + "1/week/2024-01-01/2024-01-31").body);
+    CHECK(simdjson::dom::array(weekly["results"]).size() == 5);  // Mondays 1, 8, 15, 22, 29
+  }
+}
+
 TEST_CASE("the same request gets the same bytes; another seed other bytes") {
   const auto a = make_api();
   const std::string target = "/v3/reference/tickers?limit=5";
