@@ -93,7 +93,7 @@ std::string sample_value(std::string_view name) {
   return "X1";
 }
 
-std::string sample_target(const operation_entry& entry) {
+std::string sample_target(const operation_entry& entry, std::string_view limit) {
   std::vector<std::string> values;
   std::vector<std::pair<std::string_view, std::string_view>> args;
   const std::string_view path = entry.path;
@@ -102,6 +102,14 @@ std::string sample_target(const operation_entry& entry) {
     const std::string_view name = path.substr(at + 1, path.find('}', at) - at - 1);
     values.push_back(sample_value(name));
     args.emplace_back(name, values.back());
+  }
+  if (!limit.empty()) {
+    args.emplace_back("limit", limit);
+    try {
+      return entry.target(args);
+    } catch (const std::invalid_argument&) {  // the operation takes no limit
+      args.pop_back();
+    }
   }
   return entry.target(args);
 }

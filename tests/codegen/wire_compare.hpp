@@ -29,7 +29,8 @@ std::vector<std::string> row_differences(payload_shape shape, std::string_view r
 /// ticker with its market's prefix for cryptoTicker, fxTicker, indicesTicker, optionsTicker).
 std::string sample_value(std::string_view name);
 
-/// A target for `entry` built by its typed parameters from sample path arguments.
-std::string sample_target(const operation_entry& entry);
+/// A target for `entry` built by its typed parameters from sample path arguments, with
+/// `limit` (when not empty) where the operation takes one.
+std::string sample_target(const operation_entry& entry, std::string_view limit = {});
 
 }  // namespace massive::test

@@ -2,6 +2,7 @@
 // catalog's templates, bodies of each operation's shape, limit and next_url chains, errors in
 // the API's envelopes, deterministic bytes; and the server around it: gzip, recorded bodies,
 // faults asked for by request headers.
+#include "mock_bodies.hpp"
 #include "wire_compare.hpp"
 
 #include <massive/mock/api.hpp>
@@ -24,22 +25,13 @@
 namespace {
 
 namespace http = boost::beast::http;
-const std::string base = "https://127.0.0.1:4443";
+using massive::test::parse;
+using massive::test::target_of;
+const std::string& base = massive::test::mock_base;
 
 massive::mock::api make_api(massive::mock::api_options options = {}) {
   options.base_url = base;
   return massive::mock::api{std::move(options)};
-}
-
-simdjson::dom::element parse(simdjson::dom::parser& parser, const std::string& body) {
-  simdjson::dom::element doc;
-  REQUIRE(parser.parse(body).get(doc) == simdjson::SUCCESS);
-  return doc;
-}
-
-std::string target_of(std::string_view next_url) {
-  REQUIRE(next_url.substr(0, base.size()) == base);
-  return std::string(next_url.substr(base.size()));
 }
 
 // The rows of a body of `shape`.

@@ -1,5 +1,7 @@
 // The mock market answers like the API: envelopes, pagination by absolute next_url with an
 // opaque cursor, {from} moving forward on aggregates pages, errors in the API's envelopes.
+#include "mock_bodies.hpp"
+
 #include <massive/mock/market.hpp>
 
 #include <doctest/doctest.h>
@@ -11,22 +13,12 @@
 
 namespace {
 
-const std::string base = "https://127.0.0.1:4443";
+using massive::test::parse;
+using massive::test::target_of;
+const std::string& base = massive::test::mock_base;
 
 massive::mock::market make_market(std::int64_t ticks_per_day = 20'000) {
   return massive::mock::market{{.base_url = base, .ticks_per_day = ticks_per_day}};
-}
-
-simdjson::dom::element parse(simdjson::dom::parser& parser, const std::string& body) {
-  simdjson::dom::element doc;
-  REQUIRE(parser.parse(body).get(doc) == simdjson::SUCCESS);
-  return doc;
-}
-
-// The origin-form target of an absolute next_url on the mock's base.
-std::string target_of(std::string_view next_url) {
-  REQUIRE(next_url.substr(0, base.size()) == base);
-  return std::string(next_url.substr(base.size()));
 }
 
 }  // namespace
