@@ -3,15 +3,10 @@
 #include "catalog.hpp"
 #include "wire.hpp"
 
-#include <boost/url/encode.hpp>
-#include <boost/url/params_view.hpp>
 #include <boost/url/parse.hpp>
-#include <boost/url/parse_query.hpp>
-#include <boost/url/rfc/unreserved_chars.hpp>
 #include <boost/url/url_view.hpp>
 
 #include <array>
-#include <charconv>
 #include <chrono>
 #include <stdexcept>
 #include <tuple>
@@ -23,11 +18,6 @@ namespace {
 using namespace wire;
 using std::int64_t;
 using std::uint64_t;
-
-// A request the API can't serve for a reason the caller should read: becomes a 400.
-struct bad_request : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 std::vector<std::string_view> template_segments(std::string_view path) {
   std::vector<std::string_view> out;
@@ -309,80 +299,16 @@ class synthesis {
   json_writer w_;
 };
 
-// ---- the request --------------------------------------------------------------------------
-
-struct request {
-  std::vector<std::pair<std::string, std::string>> query;  // without the cursor
-  int64_t page = 1;                                        // 1-based
-
-  std::optional<std::string> get(std::string_view name) const {
-    for (const auto& [k, v] : query)
-      if (k == name) return v;
-    return std::nullopt;
-  }
-};
-
-request read_request(const boost::urls::url_view& url) {
-  request r;
-  const auto add = [&](auto params) {
-    for (auto p : params) {
-      if (p.key == "page") {
-        int64_t page = 0;
-        const std::string v = p.value;
-        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), page);
-        if (ec != std::errc{} || end != v.data() + v.size() || page < 1) throw bad_request("malformed cursor");
-        r.page = page;
-      } else if (p.key != "apiKey") {
-        r.query.emplace_back(p.key, p.value);
-      }
-    }
-  };
-  for (auto param : url.params()) {
-    if (param.key != "cursor") continue;
-    const auto plain = unbase64url(param.value);
-    if (!plain) throw bad_request("malformed cursor");
-    const auto inner = boost::urls::parse_query(*plain);
-    if (!inner) throw bad_request("malformed cursor");
-    add(boost::urls::params_view(*inner));
-    return r;
-  }
-  for (auto param : url.params()) {
-    if (param.key != "apiKey") r.query.emplace_back(param.key, param.value);
-  }
-  return r;
-}
-
-std::string cursor(const request& r, int64_t page) {
-  std::string plain = "page=" + std::to_string(page);
-  for (const auto& [k, v] : r.query) {
-    plain += '&';
-    plain += boost::urls::encode(k, boost::urls::unreserved_chars);
-    plain += '=';
-    plain += boost::urls::encode(v, boost::urls::unreserved_chars);
-  }
-  return base64url(plain);
-}
-
-int64_t rows_per_page(const request& r, const api_options& options) {
-  const auto text = r.get("limit");
-  if (!text) return options.rows_per_page;
-  int64_t limit = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), limit);
-  if (ec != std::errc{} || end != text->data() + text->size() || limit < 1 || limit > 50'000) {
-    throw bad_request("'limit' must be 1..50000");
-  }
-  return limit;
-}
-
 response synthesise(const api_options& options, const catalog::operation& op, const matched& m,
                     std::string_view target, const boost::urls::url_view& url) {
-  const request r = read_request(url);
-  if (r.page > (op.paginated ? options.pages : 1)) throw bad_request("cursor past the last page");
-  const std::string path(url.encoded_path());
-  const uint64_t page_hash = mix(options.seed ^ hash_text(op.path) ^ mix(hash_text(path) + static_cast<uint64_t>(r.page)));
+  const query q = read_query(url);
   const bool many = op.payload == catalog::shape::results_array || op.payload == catalog::shape::top_level_array ||
                     op.payload == catalog::shape::results_values;
-  const int64_t count = many ? rows_per_page(r, options) : 1;
+  const int64_t count = many ? q.limit(options.rows_per_page) : 1;
+  const int64_t page = q.offset / count + 1;  // 1-based
+  if (page > (op.paginated ? options.pages : 1)) throw bad_request("cursor past the last page");
+  const std::string path(url.encoded_path());
+  const uint64_t page_hash = mix(options.seed ^ hash_text(op.path) ^ mix(hash_text(path) + static_cast<uint64_t>(page)));
 
   std::string body;
   json_writer w{body};
@@ -409,9 +335,9 @@ response synthesise(const api_options& options, const catalog::operation& op, co
     w.number(count);
     w.raw(",");
   }
-  if (op.paginated && r.page < options.pages) {
+  if (op.paginated && page < options.pages) {
     w.key("next_url");
-    w.string(options.base_url + path + "?cursor=" + cursor(r, r.page + 1));
+    w.string(options.base_url + path + "?cursor=" + q.cursor(page * count));
     w.raw(",");
   }
   w.key("request_id");

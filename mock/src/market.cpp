@@ -2,15 +2,10 @@
 
 #include "wire.hpp"
 
-#include <boost/url/encode.hpp>
-#include <boost/url/params_view.hpp>
-#include <boost/url/rfc/unreserved_chars.hpp>
 #include <boost/url/parse.hpp>
-#include <boost/url/parse_query.hpp>
 #include <boost/url/url_view.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -24,29 +19,20 @@ namespace {
 using namespace std::chrono;
 using std::int64_t;
 using std::uint64_t;
-using wire::base64url;
+using wire::bad_request;
 using wire::error_response;
 using wire::hash_text;
 using wire::json_writer;
 using wire::mix;
+using wire::parse_int;
+using wire::query;
+using wire::read_query;
 using wire::request_id;
 using wire::unit;
-
-// A request the market can't serve for a reason the caller should read: becomes a 400.
-struct bad_request : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 double cents(double price) { return std::round(price * 100.0) / 100.0; }
 
 // ---- parameters ---------------------------------------------------------------------------
-
-std::optional<int64_t> parse_int(std::string_view text) {
-  int64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
 
 std::optional<sys_days> parse_date(std::string_view text) {
   unsigned y = 0, m = 0, d = 0;
@@ -71,68 +57,6 @@ Unit parse_instant(std::string_view name, std::string_view text) {
   if (auto day = parse_date(text)) return duration_cast<Unit>(day->time_since_epoch());
   if (auto count = parse_int(text)) return Unit{*count};
   throw bad_request("'" + std::string(name) + "' must be a date (YYYY-MM-DD) or an integer");
-}
-
-// The request's query as name/value pairs; a cursor is expanded back into the query it holds.
-struct query {
-  std::vector<std::pair<std::string, std::string>> items;
-  int64_t offset = 0;
-
-  std::optional<std::string> get(std::string_view name) const {
-    for (const auto& [k, v] : items)
-      if (k == name) return v;
-    return std::nullopt;
-  }
-  int64_t limit(int64_t fallback) const {
-    const auto text = get("limit");
-    if (!text) return fallback;
-    const auto value = parse_int(*text);
-    if (!value || *value < 1 || *value > 50'000) throw bad_request("'limit' must be 1..50000");
-    return *value;
-  }
-  bool descending(bool fallback) const {
-    const auto text = get("order") ? get("order") : get("sort");
-    if (!text || *text == "timestamp") return fallback;
-    if (*text == "asc") return false;
-    if (*text == "desc") return true;
-    throw bad_request("order must be asc or desc");
-  }
-  // The cursor for the page that starts at `next_offset`.
-  std::string cursor(int64_t next_offset) const {
-    std::string plain = "offset=";
-    plain += std::to_string(next_offset);
-    for (const auto& [k, v] : items) {
-      plain += '&';
-      plain += boost::urls::encode(k, boost::urls::unreserved_chars);
-      plain += '=';
-      plain += boost::urls::encode(v, boost::urls::unreserved_chars);
-    }
-    return base64url(plain);
-  }
-};
-
-query read_query(const boost::urls::url_view& url) {
-  query q;
-  for (auto param : url.params()) {
-    if (param.key == "cursor") {
-      const auto plain = wire::unbase64url(param.value);
-      if (!plain) throw bad_request("malformed cursor");
-      const auto inner = boost::urls::parse_query(*plain);
-      if (!inner) throw bad_request("malformed cursor");
-      for (auto p : boost::urls::params_view(*inner)) {
-        if (p.key == "offset") {
-          const auto offset = parse_int(p.value);
-          if (!offset || *offset < 0) throw bad_request("malformed cursor");
-          q.offset = *offset;
-        } else {
-          q.items.emplace_back(p.key, p.value);
-        }
-      }
-    } else if (param.key != "apiKey") {
-      q.items.emplace_back(param.key, param.value);
-    }
-  }
-  return q;
 }
 
 // ---- prices -------------------------------------------------------------------------------

@@ -1,15 +1,24 @@
 // What the mock's data sources share: hashing for deterministic values, JSON writing, the
-// opaque cursor's encoding and the API's error envelopes.
+// request's query with its opaque cursor, and the API's error envelopes.
 #pragma once
 
 #include "massive/mock/market.hpp"
+
+#include <boost/url/encode.hpp>
+#include <boost/url/params_view.hpp>
+#include <boost/url/parse_query.hpp>
+#include <boost/url/rfc/unreserved_chars.hpp>
+#include <boost/url/url_view.hpp>
 
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace massive::mock::wire {
 
@@ -88,6 +97,81 @@ inline std::optional<std::string> unbase64url(std::string_view in) {
     if (bits >= 8) out += static_cast<char>((buffer >> (bits -= 8)) & 0xff);
   }
   return out;
+}
+
+// A request the mock can't serve for a reason the caller should read: becomes a 400.
+struct bad_request : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline std::optional<std::int64_t> parse_int(std::string_view text) {
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// The request's query as name/value pairs; a cursor is expanded back into the query it holds
+// and the row offset its page starts at.
+struct query {
+  std::vector<std::pair<std::string, std::string>> items;
+  std::int64_t offset = 0;
+
+  std::optional<std::string> get(std::string_view name) const {
+    for (const auto& [k, v] : items)
+      if (k == name) return v;
+    return std::nullopt;
+  }
+  std::int64_t limit(std::int64_t fallback) const {
+    const auto text = get("limit");
+    if (!text) return fallback;
+    const auto value = parse_int(*text);
+    if (!value || *value < 1 || *value > 50'000) throw bad_request("'limit' must be 1..50000");
+    return *value;
+  }
+  bool descending(bool fallback) const {
+    const auto text = get("order") ? get("order") : get("sort");
+    if (!text || *text == "timestamp") return fallback;
+    if (*text == "asc") return false;
+    if (*text == "desc") return true;
+    throw bad_request("order must be asc or desc");
+  }
+  // The cursor for the page that starts at `next_offset`.
+  std::string cursor(std::int64_t next_offset) const {
+    std::string plain = "offset=";
+    plain += std::to_string(next_offset);
+    for (const auto& [k, v] : items) {
+      plain += '&';
+      plain += boost::urls::encode(k, boost::urls::unreserved_chars);
+      plain += '=';
+      plain += boost::urls::encode(v, boost::urls::unreserved_chars);
+    }
+    return base64url(plain);
+  }
+};
+
+inline query read_query(const boost::urls::url_view& url) {
+  query q;
+  for (auto param : url.params()) {
+    if (param.key == "cursor") {
+      const auto plain = unbase64url(param.value);
+      if (!plain) throw bad_request("malformed cursor");
+      const auto inner = boost::urls::parse_query(*plain);
+      if (!inner) throw bad_request("malformed cursor");
+      for (auto p : boost::urls::params_view(*inner)) {
+        if (p.key == "offset") {
+          const auto offset = parse_int(p.value);
+          if (!offset || *offset < 0) throw bad_request("malformed cursor");
+          q.offset = *offset;
+        } else {
+          q.items.emplace_back(p.key, p.value);
+        }
+      }
+    } else if (param.key != "apiKey") {
+      q.items.emplace_back(param.key, param.value);
+    }
+  }
+  return q;
 }
 
 /// A request id derived from the target: the same request gets the same id.
