@@ -27,6 +27,9 @@ std::string banner();
 std::string comment(int indent, std::string_view text, std::string_view prefix = "/// ");
 /// A C++ string literal's body for `s` (quotes and backslashes escaped).
 std::string literal(std::string_view s);
+/// The enumerator naming `s`, as both massive::payload_shape and the mock's catalog::shape
+/// spell it (e.g. "results_array").
+std::string shape_name(shape s);
 
 }  // namespace text
 

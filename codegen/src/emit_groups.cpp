@@ -13,16 +13,7 @@ namespace massive::codegen {
 
 namespace {
 
-const char* shape_name(shape s) {
-  switch (s) {
-    case shape::results_array: return "payload_shape::results_array";
-    case shape::results_object: return "payload_shape::results_object";
-    case shape::document: return "payload_shape::document";
-    case shape::top_level_array: return "payload_shape::top_level_array";
-    case shape::results_values: return "payload_shape::results_values";
-  }
-  return "payload_shape::document";
-}
+std::string shape_name(shape s) { return "payload_shape::" + text::shape_name(s); }
 
 std::string value_type(const param_type& t) {
   switch (t.what) {

@@ -37,17 +37,6 @@ const char* form_name(field_type::form f) {
   return "scalar";
 }
 
-const char* shape_name(shape s) {
-  switch (s) {
-    case shape::results_array: return "results_array";
-    case shape::results_object: return "results_object";
-    case shape::document: return "document";
-    case shape::top_level_array: return "top_level_array";
-    case shape::results_values: return "results_values";
-  }
-  return "document";
-}
-
 }  // namespace
 
 void emit_mock(const api& a, file_set& out) {
@@ -68,7 +57,7 @@ void emit_mock(const api& a, file_set& out) {
   }
   for (const operation& o : a.operations) {
     operations += "    {\"" + o.group + "\", \"" + o.name + "\", \"" + text::literal(o.path) + "\", shape::" +
-                  shape_name(o.payload) + ", " + (o.paginated ? "true" : "false") + ", " +
+                  text::shape_name(o.payload) + ", " + (o.paginated ? "true" : "false") + ", " +
                   (o.ignored ? "true" : "false") + ", " + model_index(o.row) + "},\n";
   }
   std::string file = text::banner();

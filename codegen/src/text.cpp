@@ -38,4 +38,15 @@ std::string literal(std::string_view s) {
   return out;
 }
 
+std::string shape_name(shape s) {
+  switch (s) {
+    case shape::results_array: return "results_array";
+    case shape::results_object: return "results_object";
+    case shape::document: return "document";
+    case shape::top_level_array: return "top_level_array";
+    case shape::results_values: return "results_values";
+  }
+  return "document";
+}
+
 }  // namespace massive::codegen::text
