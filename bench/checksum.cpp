@@ -12,7 +12,7 @@ std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
 }  // namespace
 
 digest checksum(std::span<const agg> rows) {
-  test::row_hasher h;
+  test::row_hasher h{test::decimals::by_value};
   digest d;
   d.rows = rows.size();
   for (const agg& a : rows) {
@@ -25,7 +25,7 @@ digest checksum(std::span<const agg> rows) {
 }
 
 digest checksum(std::span<const trade> rows) {
-  test::row_hasher h;
+  test::row_hasher h{test::decimals::by_value};
   digest d;
   d.rows = rows.size();
   for (const trade& t : rows) {
