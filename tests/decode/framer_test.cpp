@@ -22,14 +22,21 @@ struct expectation {
 // The framer's rules, one byte at a time: a quote not escaped by an odd backslash run
 // toggles the string state; a string fails as soon as it has more than max_string bytes;
 // outside strings, brackets nest (and must match) and commas at the array's own depth
-// separate elements.
+// separate elements; an element fails at its separator or at the closing bracket when it has
+// more than max_element bytes.
 expectation reference(const std::string& text, std::size_t outer_depth, std::size_t max_depth,
-                      std::size_t max_string) {
+                      std::size_t max_string, std::size_t max_element = std::size_t{1} << 30) {
   expectation out;
   std::vector<bool> square{true};
   bool in_string = false;
   bool escaped = false;
   std::size_t string_start = 0;
+  std::size_t element_start = 0;
+  const auto element_too_long = [&](std::size_t end) {
+    if (end - element_start <= max_element) return false;
+    out.failure = framer::fault::element_too_long;
+    return true;
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     const bool this_escaped = escaped;
@@ -61,11 +68,13 @@ expectation reference(const std::string& text, std::size_t outer_depth, std::siz
       }
       square.pop_back();
       if (square.empty()) {
-        out.close = i;
+        if (!element_too_long(i)) out.close = i;
         return out;
       }
     } else if (c == ',' && square.size() == 1) {
+      if (element_too_long(i)) return out;
       out.separators.push_back(i);
+      element_start = i + 1;
     }
   }
   return out;
@@ -86,14 +95,15 @@ std::string soup(std::mt19937_64& rng, std::size_t length) {
   return s;
 }
 
-// Rows of scalars, the aggregates' shape, which the framer frames without looping over its
-// brackets, and of arrays of scalars (trades' conditions), which take the loop: strings
-// holding brackets and commas, escapes, and now and then a deeper value or a stray or
-// mismatched bracket.
+// Rows of scalars (the aggregates' shape) and of arrays of scalars (trades' conditions),
+// which the framer frames without looping over its brackets: strings holding brackets and
+// commas, long strings crossing several blocks, escapes, and now and then a deeper value or
+// a stray or mismatched bracket, which take the loop.
 std::string flat_rows(std::mt19937_64& rng, std::size_t rows) {
-  static constexpr const char* values[] = {"1",         "2.5e3", R"("a,b")", R"("}{][,")", R"("x\"y,")",
-                                           R"("\\")", "null",  "[1,2]",    R"([",]",[]])", "[]",
-                                           "{\"n\":{}}", "]", "[[1]]", "[1}"};
+  // Plain values; escapes; deeper nesting, stray or mismatched brackets.
+  static constexpr const char* plain[] = {"1", "2.5e3", R"("a,b")", R"("}{][,")", "null", "[1,2]", R"([",]",[]])", "[]"};
+  static constexpr const char* escaped[] = {R"("x\"y,")", R"("\\")"};
+  static constexpr const char* rare[] = {"{\"n\":{}}", "]", "[[1]]", "[1}", "[[1}"};
   std::string s;
   for (std::size_t r = 0; r < rows; ++r) {
     if (r != 0) s += rng() % 5 == 0 ? " , " : ",";
@@ -102,10 +112,21 @@ std::string flat_rows(std::mt19937_64& rng, std::size_t rows) {
     for (std::size_t f = 0; f < fields; ++f) {
       if (f != 0) s += ',';
       s += "\"k\":";
-      // Mostly scalars and flat arrays; the last four values (deeper nesting, stray or
-      // mismatched brackets) are rare.
+      // Mostly plain values and long strings, so that whole stretches of blocks are plain;
+      // escapes now and then; the rest rarely.
       const std::size_t pick = rng() % 100;
-      s += values[pick < 96 ? pick % 10 : 10 + (pick - 96)];
+      if (pick < 75) {
+        s += plain[pick % std::size(plain)];
+      } else if (pick < 90) {
+        static constexpr char inside[] = "xy,:{}[] 0";
+        s += '"';
+        for (std::size_t n = rng() % 300; n > 0; --n) s += inside[rng() % (sizeof inside - 1)];
+        s += '"';
+      } else if (pick < 96) {
+        s += escaped[pick % std::size(escaped)];
+      } else {
+        s += rare[pick % std::size(rare)];
+      }
     }
     s += '}';
   }
@@ -115,17 +136,23 @@ std::string flat_rows(std::mt19937_64& rng, std::size_t rows) {
 void check_against_reference(bool avx512, bool copy) {
   std::mt19937_64 rng(avx512 ? 11 : 12);
   constexpr std::size_t max_depth = 40;
-  // String limits below one block (every string measured), around it, and far above it.
-  constexpr std::size_t max_strings[] = {0, 3, 8, 30, 61, 62, 63, 70, std::size_t{1} << 30, std::size_t{1} << 30};
-  for (int round = 0; round < 400; ++round) {
+  // String limits below one block (every string measured), around it, around two blocks
+  // (the steady state's flat path measures strings from 128 bytes), and far above.
+  constexpr std::size_t max_strings[] = {0,   3,   8,   30,  61, 62, 63, 70, 127,
+                                         128, 129, 200, 300, std::size_t{1} << 30, std::size_t{1} << 30};
+  // Element limits from the smallest the flat path takes up (128) to none.
+  constexpr std::size_t max_elements[] = {100, 128, 300, 1000, std::size_t{1} << 30, std::size_t{1} << 30};
+  for (int round = 0; round < 1000; ++round) {
     const std::string text = round % 2 == 0 ? soup(rng, 50 + rng() % 700) : flat_rows(rng, 1 + rng() % 40);
     const std::size_t max_string = max_strings[rng() % std::size(max_strings)];
+    const std::size_t max_element = max_elements[rng() % std::size(max_elements)];
     CAPTURE(max_string);
-    const expectation want = reference(text, 2, max_depth, max_string);
+    CAPTURE(max_element);
+    const expectation want = reference(text, 2, max_depth, max_string, max_element);
     // The window: one reserved byte, the text, then padding the framer may read and write.
     std::string window(1 + text.size() + 128, '\0');
     if (!copy) window.replace(1, text.size(), text);
-    framer f(max_depth, max_string, std::size_t{1} << 30, avx512);
+    framer f(max_depth, max_string, max_element, avx512);
     f.start_array(2, 1);
     std::size_t at = 1;
     std::size_t close = framer::npos;
@@ -173,6 +200,53 @@ TEST_CASE("framer agrees with a byte-at-a-time reference") {
       CAPTURE(avx512);
       CAPTURE(copy);
       check_against_reference(avx512, copy);
+    }
+  }
+}
+
+// Runs one text through the framer in one piece; the outcome against the reference's.
+void check_one(const std::string& text, std::size_t max_string, std::size_t max_element = std::size_t{1} << 30) {
+  const expectation want = reference(text, 2, 40, max_string, max_element);
+  for (const bool avx512 : {false, true}) {
+    std::string window(1 + text.size() + 128, '\0');
+    framer f(40, max_string, max_element, avx512);
+    f.start_array(2, 1);
+    const std::size_t close = f.scan(text.data(), window.data(), 1, 1 + text.size());
+    CAPTURE(avx512);
+    CHECK(f.failure() == want.failure);
+    if (want.failure == framer::fault::none) {
+      CHECK(close == want.close + 1);
+      CHECK(f.separators() == want.separators.size());
+    } else {
+      CHECK(f.fault_position() == want.fault_at + 1);
+    }
+  }
+}
+
+TEST_CASE("framer: strings around the limit, wherever they cross blocks, in rows of scalars") {
+  // The steady state measures strings per pair of blocks from a limit of 128 bytes up, and
+  // hands longer strings to the general path: each length near each limit, at every offset.
+  for (const std::size_t limit : {std::size_t{100}, std::size_t{127}, std::size_t{128}, std::size_t{129},
+                                  std::size_t{200}}) {
+    for (const std::size_t length : {limit - 1, limit, limit + 1, limit + 2, std::size_t{126}, std::size_t{250}}) {
+      for (std::size_t shift = 0; shift < 64; ++shift) {
+        CAPTURE(limit);
+        CAPTURE(length);
+        CAPTURE(shift);
+        check_one(R"({"a":1},)" + std::string(shift, ' ') + R"({"k":")" + std::string(length, 'x') +
+                      R"(","c":[1,2]},{"b":2}])",
+                  limit);
+      }
+    }
+  }
+}
+
+TEST_CASE("framer: brackets out of place in rows of scalars, at every offset") {
+  for (const char* value : {"[[1]]", "[[1}", "[1}", "{}", "]", "[1]]", "[1,2]", "1}"}) {
+    for (std::size_t shift = 0; shift < 64; ++shift) {
+      CAPTURE(value);
+      CAPTURE(shift);
+      check_one(R"({"a":1},)" + std::string(shift, ' ') + R"({"k":)" + value + R"(},{"b":2}])", 1 << 20);
     }
   }
 }

@@ -185,7 +185,9 @@ TEST_CASE("every payload shape names the string where it is") {
 }
 
 TEST_CASE("limits above one 64-byte block: strings that cross blocks or not, at every split") {
-  for (const std::size_t limit : {std::size_t{61}, std::size_t{62}, std::size_t{63}, std::size_t{100}}) {
+  // 128 and up: the framer's steady state measures the strings (framer.cpp, flat_block).
+  for (const std::size_t limit : {std::size_t{61}, std::size_t{62}, std::size_t{63}, std::size_t{100},
+                                  std::size_t{127}, std::size_t{128}, std::size_t{129}, std::size_t{200}}) {
     CAPTURE(limit);
     decode_limits limits;
     limits.max_string_bytes = limit;

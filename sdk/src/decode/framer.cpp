@@ -139,6 +139,50 @@ MASSIVE_AVX512_TARGET inline block_masks classify_avx512(const char* p) noexcept
   return b == 0 ? 0 : ~std::uint64_t{0} >> (64 - b);
 }
 
+// The framer's state in the steady state of a results array, as bit masks: all ones when the
+// next byte is inside a string, inside a row object, inside an array within a row.
+struct flat_state {
+  std::uint64_t string, row, array, separators;
+  std::size_t element_start;
+};
+
+// One whole block of a results array whose rows are objects of scalars and arrays of scalars
+// (every row of the aggregates, trades and quotes), in straight-line code: curly brackets
+// alternate between the array's depth and one below, square brackets alternate inside a row,
+// so the depth at every byte is two prefix XORs of the bracket bits, and the separators are
+// the commas outside strings and rows. Returns false, having changed nothing, when the block
+// is anything else: a backslash, other nesting, the array's own ']', a string that runs
+// through the whole block. Then the general block() takes it, faults included. A string that
+// ends here began at most one block before, so it is shorter than 127 bytes: the caller makes
+// sure the limit is above that.
+[[gnu::always_inline]] inline bool flat_block(flat_state& s, const block_masks& m, std::size_t pos) noexcept {
+  const std::uint64_t in_string = prefix_xor(m.quote) ^ s.string;
+  const std::uint64_t outside = ~in_string;
+  const std::uint64_t open = m.open & outside;
+  const std::uint64_t close = m.close & outside;
+  const std::uint64_t curly = (open | close) & ~m.square;
+  const std::uint64_t square = (open | close) & m.square;
+  const std::uint64_t in_row = prefix_xor(curly) ^ s.row;
+  const std::uint64_t in_array = prefix_xor(square) ^ s.array;
+  const std::uint64_t row_before = in_row ^ curly;
+  const std::uint64_t array_before = in_array ^ square;
+  const std::uint64_t misplaced =
+      (open & curly & row_before) | (close & curly & ~row_before) |       // '{' in a row, '}' outside one
+      (open & square & array_before) | (close & square & ~array_before) |  // '[' in '[', ']' outside '['
+      (square & ~in_row) | (curly & in_array);  // '[' or ']' outside a row, '{' or '}' inside '['
+  const std::uint64_t runs_through = m.quote == 0 ? s.string : 0;
+  if ((misplaced | m.backslash | runs_through) != 0) return false;
+  s.string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
+  s.row = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_row) >> 63);
+  s.array = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_array) >> 63);
+  const std::uint64_t separators = m.comma & outside & ~in_row;
+  // Without a branch: whether a block has a separator is a coin toss on the aggregates.
+  const std::size_t after_last = pos + 64 - static_cast<unsigned>(std::countl_zero(separators));
+  s.element_start = separators != 0 ? after_last : s.element_start;
+  s.separators += static_cast<unsigned>(std::popcount(separators));
+  return true;
+}
+
 bool cpu_has_avx512() noexcept {
 #if MASSIVE_FRAMER_X86 && (defined(__GNUC__) || defined(__clang__))
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
@@ -235,9 +279,9 @@ template <bool Full>
   fault failure = stop < 64 ? fault::too_long : fault::none;
   // Flat rows (objects of scalars, the aggregates' shape) alternate '{' and '}' between the
   // array's depth and one below it; then the depth at every byte is a prefix XOR of the
-  // bracket bits and no loop over them is needed. Anything else takes the loop. (Rows with
-  // arrays of scalars, trades' conditions, framed by two prefix XORs were measured no faster
-  // than the loop on trades.)
+  // bracket bits and no loop over them is needed. Anything else takes the loop. (The steady
+  // state, flat_block(), does this and arrays of scalars without the generality around it;
+  // this path serves the blocks it hands back, and limits below its own.)
   if (brackets != 0 && separator_depth_ == 1 && (brackets & in.square) == 0 && (c.depth == 1 || c.depth == 2) &&
       (c.depth == 1 || kinds[1] == 0) && outer_depth_ + 2 <= max_depth_) {
     const std::uint64_t inside = prefix_xor(brackets) ^ (c.depth == 2 ? ~std::uint64_t{0} : 0);
@@ -306,18 +350,57 @@ template <bool Full>
   return result;
 }
 
+// The run of whole blocks flat_block() takes, from `pos`, with the carry converted to masks
+// and back; returns where it stopped: `to`'s last whole block, or a block it cannot take.
+#define MASSIVE_FRAMER_FLAT_RUN(CLASSIFY, COPY_BLOCK)                                           \
+  if (c.escape != 0 || c.depth == 0 || c.depth > 3 || (c.depth >= 2 && kinds[1] != 0) ||       \
+      (c.depth == 3 && kinds[2] != 1) || (c.string != 0 && pos - c.string_start > 64)) {        \
+    return pos;                                                                                 \
+  }                                                                                             \
+  flat_state s{c.string, c.depth >= 2 ? ~std::uint64_t{0} : 0, c.depth == 3 ? ~std::uint64_t{0} : 0, \
+               c.separators, c.element_start};                                                  \
+  /* No element may pass its limit here: block() takes the block where one might. */         \
+  const std::size_t stop = std::min(to, c.element_start + std::min(max_element_bytes_, to));    \
+  const std::size_t start = pos;                                                                \
+  for (; pos + 64 <= stop; pos += 64) {                                                         \
+    char* const bytes = window + pos;                                                           \
+    if (source != nullptr) COPY_BLOCK(bytes, source + (pos - from));                            \
+    if (!flat_block(s, CLASSIFY(bytes), pos)) break;                                            \
+  }                                                                                             \
+  if (pos != start) {                                                                           \
+    /* A string still open began in the last block taken: at its last quote (no backslashes). */ \
+    if (s.string != 0) {                                                                        \
+      std::size_t quote = pos - 1;                                                              \
+      while (window[quote] != '"') --quote;                                                     \
+      c.string_start = quote;                                                                   \
+    }                                                                                           \
+    if (s.separators != c.separators) c.last_separator = s.element_start - 1;                   \
+    c.string = s.string;                                                                        \
+    c.element_start = s.element_start;                                                          \
+    c.separators = s.separators;                                                                \
+    c.depth = 1 + (s.row & 1) + (s.array & 1);                                                  \
+    kinds[1] = 0;                                                                               \
+    kinds[2] = 1;                                                                               \
+  }                                                                                             \
+  return pos;
+
 // The scan loop, shared by both classifiers. With `source`, the bytes come from there (its
 // first byte is window byte `from`) and are stored into the window as they are classified: the
 // window is written and examined in one pass. Whole blocks are loaded from the source only
 // while they lie inside it; the last partial block is copied first and read from the window,
 // whose padding makes the 64-byte load safe.
-#define MASSIVE_FRAMER_SCAN_LOOP(CLASSIFY, COPY_BLOCK)                                          \
+#define MASSIVE_FRAMER_SCAN_LOOP(CLASSIFY, COPY_BLOCK, FLAT_RUN)                                \
   carry c = carry_;                                                                             \
   std::uint8_t* const kinds = kinds_.data();                                                    \
   std::size_t result = npos;                                                                    \
   std::size_t pos = from;                                                                       \
   int end = 64;                                                                                 \
+  const bool flat = flat_allowed();                                                             \
   for (; pos + 64 <= to; pos += 64) {                                                           \
+    if (flat) {                                                                                 \
+      pos = FLAT_RUN(c, kinds, source, window, from, pos, to);                                  \
+      if (pos + 64 > to) break;                                                                 \
+    }                                                                                           \
     char* const bytes = window + pos;                                                           \
     if (source != nullptr) COPY_BLOCK(bytes, source + (pos - from));                            \
     const block_masks m = CLASSIFY(bytes);                                                      \
@@ -343,15 +426,25 @@ template <bool Full>
 
 #define MASSIVE_COPY_64(dst, src) std::memcpy((dst), (src), 64)
 
+std::size_t framer::flat_run_portable(carry& c, std::uint8_t* kinds, const char* source, char* window,
+                                      std::size_t from, std::size_t pos, std::size_t to) const noexcept {
+  MASSIVE_FRAMER_FLAT_RUN(classify, MASSIVE_COPY_64)
+}
+
 std::size_t framer::scan_portable(const char* source, char* window, std::size_t from, std::size_t to) noexcept {
-  MASSIVE_FRAMER_SCAN_LOOP(classify, MASSIVE_COPY_64)
+  MASSIVE_FRAMER_SCAN_LOOP(classify, MASSIVE_COPY_64, flat_run_portable)
 }
 
 #if MASSIVE_FRAMER_X86
 #define MASSIVE_COPY_64_AVX512(dst, src) _mm512_storeu_si512((dst), _mm512_loadu_si512(src))
+MASSIVE_AVX512_TARGET std::size_t framer::flat_run_avx512(carry& c, std::uint8_t* kinds, const char* source,
+                                                          char* window, std::size_t from, std::size_t pos,
+                                                          std::size_t to) const noexcept {
+  MASSIVE_FRAMER_FLAT_RUN(classify_avx512, MASSIVE_COPY_64_AVX512)
+}
 MASSIVE_AVX512_TARGET std::size_t framer::scan_avx512(const char* source, char* window, std::size_t from,
                                                       std::size_t to) noexcept {
-  MASSIVE_FRAMER_SCAN_LOOP(classify_avx512, MASSIVE_COPY_64_AVX512)
+  MASSIVE_FRAMER_SCAN_LOOP(classify_avx512, MASSIVE_COPY_64_AVX512, flat_run_avx512)
 }
 #else
 std::size_t framer::scan_avx512(const char* source, char* window, std::size_t from, std::size_t to) noexcept {

@@ -5,8 +5,12 @@
 // escape state from block to block, and then walks only the bracket bits to track depth and
 // check that each bracket closes what it should. Separator commas are the commas that lie,
 // outside strings, in the stretches between brackets where the depth is the array's own.
+// In the steady state of a results array (rows of scalars and arrays of scalars, no escapes)
+// the depth comes from prefix XORs of the bracket bits too, in straight-line code; a block
+// with anything else goes to the general path.
 // Each byte is loaded once (and, fused with that load, copied into the decoder's window); the
-// work per block is a few vector operations plus a short loop over its brackets.
+// work per block is a few vector operations plus, on the general path, a short loop over its
+// brackets.
 #pragma once
 
 #include <cstddef>
@@ -79,6 +83,15 @@ class framer {
   };
   template <bool Full>
   int block(carry& c, std::uint8_t* kinds, const block_input& in) const noexcept;
+  // Whether the steady state (framer.cpp, flat_block) may take blocks: the elements of an
+  // array, depth 3 within the limit, strings limited to 128 bytes or more.
+  bool flat_allowed() const noexcept {
+    return separator_depth_ == 1 && max_string_bytes_ >= 128 && outer_depth_ + 3 <= max_depth_;
+  }
+  std::size_t flat_run_portable(carry& c, std::uint8_t* kinds, const char* source, char* window, std::size_t from,
+                                std::size_t pos, std::size_t to) const noexcept;
+  std::size_t flat_run_avx512(carry& c, std::uint8_t* kinds, const char* source, char* window, std::size_t from,
+                              std::size_t pos, std::size_t to) const noexcept;
   std::size_t scan_portable(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
   std::size_t scan_avx512(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
 
