@@ -8,7 +8,8 @@
 namespace massive {
 
 const detail::row_codec& row_codec_for(std::type_identity<agg>) noexcept {
-  static constexpr detail::row_codec codec = detail::make_row_codec<agg, detail::decode_agg>();
+  static constexpr detail::row_codec codec =
+      detail::make_wire_row_codec<agg, detail::decode_agg, detail::decode_agg_wire>();
   return codec;
 }
 

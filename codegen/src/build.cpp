@@ -681,6 +681,40 @@ api builder::run() {
     api_.operations[index].row = &m;
     fill_model(m, *raw);
   }
+  // Wire orders: every key a number field of that row model, once.
+  for (const map_row* row : map_.find("wire")) {
+    row->used = true;
+    if (row->words.empty()) {
+      problem(map_.path() + ":" + std::to_string(row->line) + ": wire names no model");
+      continue;
+    }
+    const std::string where = map_.path() + ":" + std::to_string(row->line) + ": wire " + row->words[0];
+    const auto m = std::find_if(api_.models.begin(), api_.models.end(),
+                                [&](const auto& x) { return x->name == row->words[0] && x->row; });
+    if (m == api_.models.end()) {
+      problem(where + " names no model that is an operation's rows");
+      continue;
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t w = 1; w < row->words.size(); ++w) {
+      const std::vector<field>& fields = (*m)->fields;
+      const auto f = std::find_if(fields.begin(), fields.end(), [&](const field& x) { return x.key == row->words[w]; });
+      const auto index = static_cast<std::size_t>(f - fields.begin());
+      const bool number = f != fields.end() && f->type.shape == field_type::form::scalar &&
+                          (f->type.element == scalar::number || f->type.element == scalar::int64 ||
+                           f->type.element == scalar::timestamp_ns || f->type.element == scalar::timestamp_us ||
+                           f->type.element == scalar::timestamp_ms);
+      if (!number) {
+        problem(where + ": key " + row->words[w] + " is not a number field (double, int64 or timestamp) of the model");
+      } else if (std::find(order.begin(), order.end(), index) != order.end()) {
+        problem(where + ": key " + row->words[w] + " comes twice");
+      } else {
+        order.push_back(index);
+      }
+    }
+    if (order.empty()) problem(where + " lists no key");
+    (*m)->wire = std::move(order);
+  }
   // Deprecated operations name their replacement's method.
   for (operation& o : api_.operations) {
     if (o.deprecated_use.empty()) continue;

@@ -193,6 +193,47 @@ std::string header(const model& m) {
   return out;
 }
 
+// decode_<model>_wire: the row read with find_field in the `wire` row's order, each value
+// with one get_*() straight into its member; false, for the field loop to read the row
+// again, unless the row is exactly those fields (only_these_fields).
+std::string wire_decoder(const model& m) {
+  const std::string type = "massive::" + m.name;
+  std::string out = "\n// Rows exactly as the server sends them, these keys in this order and nothing else, read\n"
+                    "// with find_field in that order; false for any other row, which decode_" + m.name +
+                    " then reads\n// (decode_rows_in_wire_order).\n";
+  out += "[[gnu::always_inline]] inline bool decode_" + m.name + "_wire(od::object& object, " + type + "& row) {\n";
+  out += "  od::value value;\n";
+  bool any_double = false, any_integer = false;
+  for (std::size_t i : m.wire) (m.fields[i].type.element == scalar::number ? any_double : any_integer) = true;
+  if (any_double) out += "  double number = 0;\n";
+  if (any_integer) out += "  std::int64_t integer = 0;\n";
+  for (std::size_t n = 0; n < m.wire.size(); ++n) {
+    const field& f = m.fields[m.wire[n]];
+    const bool is_double = f.type.element == scalar::number;
+    // The key's length spelled out: g++ 12 left the string_view constructor (a strlen) and
+    // the key comparison (a memcmp) out of line when given the literal alone.
+    const std::string find = "object.find_field(std::string_view(\"" + text::literal(f.key) + "\", " +
+                             std::to_string(f.key.size()) + ")).get(value)";
+    const std::string get = is_double ? "value.get_double().get(number)" : "value.get_int64().get(integer)";
+    const bool first = n == 0, last = n + 1 == m.wire.size();
+    if (first || last) {
+      out += "  if (" + find + ") return false;\n";
+      if (first) out += "  const char* const first = value.raw_json_token().data();\n";
+      if (last) out += "  const std::string_view last = value.raw_json_token();\n";
+      out += "  if (" + get + ") return false;\n";
+    } else {
+      out += "  if (" + find + " || " + get + ") return false;\n";
+    }
+    std::string value = is_double ? "number" : "integer";
+    if (is_timestamp(f.type.element)) value = scalar_type(f.type.element) + "::from_count(integer)";
+    out += "  row." + f.name + " = " + value + ";\n";
+  }
+  const field& opening = m.fields[m.wire.front()];
+  out += "  return only_these_fields(first, \"{\\\"" + text::literal(opening.key) + "\\\":\", last, " +
+         std::to_string(m.wire.size()) + ");\n}\n";
+  return out;
+}
+
 std::string decoder(const model& m) {
   std::vector<const field*> required, integers;
   bool required_number = false, optional_number = false, any_number = false, int32 = false, required_integer = false;
@@ -355,7 +396,9 @@ std::string decoder(const model& m) {
   if (any_number || !integers.empty()) out += "    }\n";
   out += "  }\n";
   if (!required.empty()) out += "  if (seen != required) ctx.missing(seen, required, required_names);\n";
-  out += "}\n\n}  // namespace massive::detail\n";
+  out += "}\n";
+  if (!m.wire.empty()) out += wire_decoder(m);
+  out += "\n}  // namespace massive::detail\n";
   return out;
 }
 
@@ -366,8 +409,13 @@ std::string source(const model& m) {
   out += "\nnamespace massive {\n\n";
   if (m.row) {
     out += "const detail::row_codec& row_codec_for(std::type_identity<" + m.name + ">) noexcept {\n";
-    out += "  static constexpr detail::row_codec codec = detail::make_row_codec<" + m.name + ", detail::decode_" +
-           m.name + ">();\n";
+    if (m.wire.empty()) {
+      out += "  static constexpr detail::row_codec codec = detail::make_row_codec<" + m.name + ", detail::decode_" +
+             m.name + ">();\n";
+    } else {
+      out += "  static constexpr detail::row_codec codec =\n      detail::make_wire_row_codec<" + m.name +
+             ", detail::decode_" + m.name + ", detail::decode_" + m.name + "_wire>();\n";
+    }
     out += "  return codec;\n}\n\n";
   }
   out += "void write_json(json_writer& w, const " + m.name + "& row) {\n  w.begin_object();\n";

@@ -37,6 +37,9 @@ struct model {
   std::string doc;
   std::vector<field> fields;
   bool row = false;  // some operation returns it as its rows: it gets a row decoder
+  // Indexes into fields, in the order the server sends the keys (a `wire` row): rows exactly
+  // so are read with find_field in that order before the field loop is tried.
+  std::vector<std::size_t> wire;
 };
 
 struct enum_def {

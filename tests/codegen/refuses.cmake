@@ -1,7 +1,8 @@
 # Runs the generator on a map without the row of GET /v1/summaries and with a row for an
 # operation the description does not have, and checks both are refused with the row to add;
 # then on a description whose GET /v3/trades/{stockTicker} gains a parameter with a comparator
-# set no filter type covers (`size.gt` alone), and checks that it is refused by name.
+# set no filter type covers (`size.gt` alone), and checks that it is refused by name; then on
+# a map with `wire` rows that name what they may not.
 file(MAKE_DIRECTORY "${WORK}")
 file(STRINGS "${MAP}" lines)
 set(trimmed "")
@@ -48,5 +49,28 @@ if(at EQUAL -1)
   message(FATAL_ERROR "message missing: ${expected}\ngot:\n${errors}")
 endif()
 if(EXISTS "${WORK}/comparator-out")
+  message(FATAL_ERROR "a refused generation wrote files")
+endif()
+
+# A wire order naming a field that is not a number, a key twice, and a model that is no
+# operation's rows.
+file(READ "${MAP}" map)
+string(APPEND map "wire trade price id price\nwire nosuchmodel v\n")
+file(WRITE "${WORK}/wire-map.txt" "${map}")
+execute_process(COMMAND "${CODEGEN}" --spec "${SPEC}" --map "${WORK}/wire-map.txt" --out "${WORK}/wire-out"
+                RESULT_VARIABLE status ERROR_VARIABLE errors)
+if(NOT status EQUAL 1)
+  message(FATAL_ERROR "bad wire rows: expected exit 1, got ${status}: ${errors}")
+endif()
+foreach(expected
+    "wire trade: key id is not a number field (double, int64 or timestamp) of the model"
+    "wire trade: key price comes twice"
+    "wire nosuchmodel names no model that is an operation's rows")
+  string(FIND "${errors}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "message missing: ${expected}\ngot:\n${errors}")
+  endif()
+endforeach()
+if(EXISTS "${WORK}/wire-out")
   message(FATAL_ERROR "a refused generation wrote files")
 endif()

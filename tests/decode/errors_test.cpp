@@ -171,6 +171,21 @@ TEST_CASE("errors name the field whether the keys come in the server's order or 
          decode_errc::missing_field, "results[1].id", 1);
 }
 
+TEST_CASE("an error after rows in the server's order names its row") {
+  // Rows 0 to 199 are read by the wire path; the field loop then re-reads from row 200.
+  std::string body = R"({"results":[)";
+  for (int i = 0; i < 300; ++i) {
+    if (i != 0) body += ',';
+    const std::string open = i == 200 ? R"("x")" : "10";
+    body += R"({"v":1,"vw":2,"o":)" + open + R"(,"c":4,"h":5,"l":6,"t":)" + std::to_string(1600000000000 + i) +
+            R"(,"n":8})";
+  }
+  body += "]}";
+  for (const std::size_t chunk : {std::size_t{5}, std::size_t{16384}}) {
+    EXPECT_DECODE_ERROR(decode_failure(body, chunk), decode_errc::wrong_type, "results[200].o", 200);
+  }
+}
+
 TEST_CASE("numbers out of range") {
   EXPECT_DECODE_ERROR(decode_failure(aggs_with(2, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":99999999999999999999})")),
          decode_errc::out_of_range, "results[1].t", 1);

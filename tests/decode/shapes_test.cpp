@@ -200,6 +200,74 @@ TEST_CASE("a repeated key: the last value wins, in the server's order or out of 
   CHECK(p[2].timestamp.count() == 70);
 }
 
+// Aggregate rows exactly in the server's order are read by decode_agg_wire (find_field in
+// that order); any other row, and the rest of its batch, by the field loop. Each deviation,
+// placed among rows in the server's order at the start, middle and end of a body of several
+// batches, must decode as the DOM reads it, the rows around it too.
+std::string wire_agg(int i) {
+  return R"({"v":)" + std::to_string(1000 + i) + R"(,"vw":10.5,"o":10,"c":11,"h":12,"l":9,"t":)" +
+         std::to_string(1600000000000 + i) + R"(,"n":5})";
+}
+
+std::string body_with(int rows, int odd_row, const std::string& odd) {
+  std::string body = R"({"results":[)";
+  for (int i = 0; i < rows; ++i) {
+    if (i != 0) body += ',';
+    body += i == odd_row ? odd : wire_agg(i);
+  }
+  return body + R"(],"status":"OK"})";
+}
+
+TEST_CASE("aggregates in the server's order and every deviation from it decode as the DOM reads them") {
+  const std::vector<std::string> odd = {
+      wire_agg(7),                                                                              // none
+      R"({"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8,"otc":true})",                         // one more, last
+      R"({"otc":true,"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8})",                         // one more, first
+      R"({"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8,"zz":{"a":[1,2]}})",                   // unknown, last
+      R"({"v":1,"vw":2,"o":3,"zz":"a,b","c":4,"h":5,"l":6,"t":7,"n":8})",                         // unknown, inside
+      R"({"zz":1,"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8})",                             // unknown, first
+      R"({"v":1,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8})",                                           // vw left out
+      R"({"v":1,"vw":null,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8})",                                 // vw null
+      R"({"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":1.0e+03})",                              // integer as float
+      R"({ "v": 1 ,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8 })",                                // whitespace
+      R"({"v":1,"vw":2,"c":4,"o":3,"h":5,"l":6,"t":7,"n":8})",                                    // two swapped
+      R"({"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7})",                                          // n left out
+      R"({"v":1.2345678901234567890123,"vw":2.3456789012345678901234,"o":3.4567890123456789012,)"
+      R"("c":4.5678901234567890123,"h":5.6789012345678901234,"l":6.7890123456789012345,"t":7,"n":8})",  // over 128 bytes
+  };
+  for (const std::string& row : odd) {
+    for (const int at : {0, 1, 700, 1499}) {
+      CAPTURE(row);
+      CAPTURE(at);
+      const std::string body = body_with(1500, at, row);  // about 160 KB: several batches
+      for (const std::size_t chunk : {std::size_t{7}, std::size_t{16384}}) {
+        const page<agg> p = decode<agg>(body, payload_shape::results_array, chunk);
+        REQUIRE(p.size() == 1500);
+        CHECK(dom_diff(body, p) == "");
+      }
+    }
+  }
+}
+
+TEST_CASE("a key repeated in a row otherwise in the server's order: the last value wins") {
+  // The wire path reads the first; the row's count of commas sends it to the field loop.
+  const page<agg> at_end =
+      decode<agg>(body_with(1500, 700, R"({"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8,"v":99})"));
+  REQUIRE(at_end.size() == 1500);
+  CHECK(at_end[700].volume == 99.0);
+  const page<agg> next =
+      decode<agg>(body_with(1500, 700, R"({"v":1,"v":99,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8})"));
+  REQUIRE(next.size() == 1500);
+  CHECK(next[700].volume == 99.0);
+  const page<agg> plain = decode<agg>(body_with(1500, -1, ""));
+  for (const page<agg>* p : {&at_end, &next}) {
+    REQUIRE(p->size() == 1500);
+    CHECK(same_row((*p)[699], plain[699]));
+    CHECK(same_row((*p)[701], plain[701]));
+    CHECK(same_row((*p)[1499], plain[1499]));
+  }
+}
+
 TEST_CASE("trade fields: escaped ids, conditions in the arena, exact decimals and timestamps") {
   const std::string body =
       R"({"results":[{"conditions":[12,37,-1],"decimal_size":"0.3333","exchange":4,"id":"a\"b\\c\u00e9","participant_timestamp":1651181822461636581,"price":156.43,"sequence_number":9007199254740993,"sip_timestamp":1651181822461979401,"size":0.3333,"tape":3,"trf_id":0,"trf_timestamp":1651181557090806501},)"

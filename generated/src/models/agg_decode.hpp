@@ -94,4 +94,34 @@ inline constexpr std::string_view integer_names[] = {"", "n", "t"};
   if (seen != required) ctx.missing(seen, required, required_names);
 }
 
+// Rows exactly as the server sends them, these keys in this order and nothing else, read
+// with find_field in that order; false for any other row, which decode_agg then reads
+// (decode_rows_in_wire_order).
+[[gnu::always_inline]] inline bool decode_agg_wire(od::object& object, massive::agg& row) {
+  od::value value;
+  double number = 0;
+  std::int64_t integer = 0;
+  if (object.find_field(std::string_view("v", 1)).get(value)) return false;
+  const char* const first = value.raw_json_token().data();
+  if (value.get_double().get(number)) return false;
+  row.volume = number;
+  if (object.find_field(std::string_view("vw", 2)).get(value) || value.get_double().get(number)) return false;
+  row.vwap = number;
+  if (object.find_field(std::string_view("o", 1)).get(value) || value.get_double().get(number)) return false;
+  row.open = number;
+  if (object.find_field(std::string_view("c", 1)).get(value) || value.get_double().get(number)) return false;
+  row.close = number;
+  if (object.find_field(std::string_view("h", 1)).get(value) || value.get_double().get(number)) return false;
+  row.high = number;
+  if (object.find_field(std::string_view("l", 1)).get(value) || value.get_double().get(number)) return false;
+  row.low = number;
+  if (object.find_field(std::string_view("t", 1)).get(value) || value.get_int64().get(integer)) return false;
+  row.timestamp = timestamp_ms::from_count(integer);
+  if (object.find_field(std::string_view("n", 1)).get(value)) return false;
+  const std::string_view last = value.raw_json_token();
+  if (value.get_int64().get(integer)) return false;
+  row.transactions = integer;
+  return only_these_fields(first, "{\"v\":", last, 8);
+}
+
 }  // namespace massive::detail

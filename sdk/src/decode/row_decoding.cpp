@@ -326,4 +326,9 @@ decimal row_context::to_decimal(std::string_view text, std::string_view key) con
   return *parsed;
 }
 
+void throw_wire_miss(page_builder& builder, std::byte* out, std::size_t read) {
+  builder.commit_rows(out);
+  throw wire_miss{read};
+}
+
 }  // namespace massive::detail
