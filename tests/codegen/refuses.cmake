@@ -4,6 +4,26 @@
 # set no filter type covers (`size.gt` alone), and checks that it is refused by name; then on
 # a map with `wire` rows that name what they may not.
 file(MAKE_DIRECTORY "${WORK}")
+
+# Runs the generator on `spec` and `map`; fails unless it exits 1, names every expected
+# message and writes nothing.
+function(expect_refusal name spec map)
+  execute_process(COMMAND "${CODEGEN}" --spec "${spec}" --map "${map}" --out "${WORK}/${name}-out"
+                  RESULT_VARIABLE status ERROR_VARIABLE errors)
+  if(NOT status EQUAL 1)
+    message(FATAL_ERROR "${name}: expected exit 1, got ${status}: ${errors}")
+  endif()
+  foreach(expected IN LISTS ARGN)
+    string(FIND "${errors}" "${expected}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${name}: message missing: ${expected}\ngot:\n${errors}")
+    endif()
+  endforeach()
+  if(EXISTS "${WORK}/${name}-out")
+    message(FATAL_ERROR "${name}: a refused generation wrote files")
+  endif()
+endfunction()
+
 file(STRINGS "${MAP}" lines)
 set(trimmed "")
 foreach(line IN LISTS lines)
@@ -13,24 +33,11 @@ foreach(line IN LISTS lines)
 endforeach()
 string(APPEND trimmed "op GET /v9/nowhere reference nowhere\n")
 file(WRITE "${WORK}/map.txt" "${trimmed}")
-execute_process(COMMAND "${CODEGEN}" --spec "${SPEC}" --map "${WORK}/map.txt" --out "${WORK}/out"
-                RESULT_VARIABLE status ERROR_VARIABLE errors)
-if(NOT status EQUAL 1)
-  message(FATAL_ERROR "expected exit 1, got ${status}: ${errors}")
-endif()
-foreach(expected
+expect_refusal(missing-row "${SPEC}" "${WORK}/map.txt"
     "operation GET /v1/summaries (operationId GetSnapshotSummary) has no map row: add `op GET /v1/summaries <group> <method>`"
     "op GET /v9/nowhere reference nowhere names nothing in the description"
     # The nested objects first named under /v1/summaries now need rows where they remain.
     "unbound nested object at GET /v3/snapshot results[].session: add `model session /v3/snapshot results[].session`")
-  string(FIND "${errors}" "${expected}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "message missing: ${expected}\ngot:\n${errors}")
-  endif()
-endforeach()
-if(EXISTS "${WORK}/out")
-  message(FATAL_ERROR "a refused generation wrote files")
-endif()
 
 # An unknown comparator set: a greater-than with neither equality nor the other bounds.
 file(READ "${SPEC}" spec)
@@ -38,39 +45,15 @@ string(JSON count LENGTH "${spec}" paths "/v3/trades/{stockTicker}" get paramete
 string(JSON spec SET "${spec}" paths "/v3/trades/{stockTicker}" get parameters ${count}
        [=[{"in": "query", "name": "size.gt", "schema": {"type": "integer"}}]=])
 file(WRITE "${WORK}/comparator-spec.json" "${spec}")
-execute_process(COMMAND "${CODEGEN}" --spec "${WORK}/comparator-spec.json" --map "${MAP}" --out "${WORK}/comparator-out"
-                RESULT_VARIABLE status ERROR_VARIABLE errors)
-if(NOT status EQUAL 1)
-  message(FATAL_ERROR "unknown comparator set: expected exit 1, got ${status}: ${errors}")
-endif()
-set(expected "operation GET /v3/trades/{stockTicker}: parameter size has the unknown comparator set {gt}")
-string(FIND "${errors}" "${expected}" at)
-if(at EQUAL -1)
-  message(FATAL_ERROR "message missing: ${expected}\ngot:\n${errors}")
-endif()
-if(EXISTS "${WORK}/comparator-out")
-  message(FATAL_ERROR "a refused generation wrote files")
-endif()
+expect_refusal(comparator "${WORK}/comparator-spec.json" "${MAP}"
+    "operation GET /v3/trades/{stockTicker}: parameter size has the unknown comparator set {gt}")
 
 # A wire order naming a field that is not a number, a key twice, and a model that is no
 # operation's rows.
 file(READ "${MAP}" map)
 string(APPEND map "wire trade price id price\nwire nosuchmodel v\n")
 file(WRITE "${WORK}/wire-map.txt" "${map}")
-execute_process(COMMAND "${CODEGEN}" --spec "${SPEC}" --map "${WORK}/wire-map.txt" --out "${WORK}/wire-out"
-                RESULT_VARIABLE status ERROR_VARIABLE errors)
-if(NOT status EQUAL 1)
-  message(FATAL_ERROR "bad wire rows: expected exit 1, got ${status}: ${errors}")
-endif()
-foreach(expected
+expect_refusal(wire "${SPEC}" "${WORK}/wire-map.txt"
     "wire trade: key id is not a number field (double, int64 or timestamp) of the model"
     "wire trade: key price comes twice"
     "wire nosuchmodel names no model that is an operation's rows")
-  string(FIND "${errors}" "${expected}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "message missing: ${expected}\ngot:\n${errors}")
-  endif()
-endforeach()
-if(EXISTS "${WORK}/wire-out")
-  message(FATAL_ERROR "a refused generation wrote files")
-endif()

@@ -163,13 +163,17 @@ struct flat_state {
   const std::uint64_t curly = (open | close) & ~m.square;
   const std::uint64_t square = (open | close) & m.square;
   const std::uint64_t in_row = prefix_xor(curly) ^ s.row;
-  const std::uint64_t in_array = prefix_xor(square) ^ s.array;
   const std::uint64_t row_before = in_row ^ curly;
-  const std::uint64_t array_before = in_array ^ square;
-  const std::uint64_t misplaced =
-      (open & curly & row_before) | (close & curly & ~row_before) |       // '{' in a row, '}' outside one
-      (open & square & array_before) | (close & square & ~array_before) |  // '[' in '[', ']' outside '['
-      (square & ~in_row) | (curly & in_array);  // '[' or ']' outside a row, '{' or '}' inside '['
+  std::uint64_t misplaced = (open & curly & row_before) | (close & curly & ~row_before);  // '{' in a row, '}' outside one
+  std::uint64_t in_array = s.array;
+  // Aggregates never come here; trades' conditions in about a third of their blocks, which
+  // measured no slower than the branchless form.
+  if ((square | s.array) != 0) {
+    in_array = prefix_xor(square) ^ s.array;
+    const std::uint64_t array_before = in_array ^ square;
+    misplaced |= (open & square & array_before) | (close & square & ~array_before) |  // '[' in '[', ']' outside '['
+                 (square & ~in_row) | (curly & in_array);  // '[' or ']' outside a row, '{' or '}' inside '['
+  }
   const std::uint64_t runs_through = m.quote == 0 ? s.string : 0;
   if ((misplaced | m.backslash | runs_through) != 0) return false;
   s.string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
