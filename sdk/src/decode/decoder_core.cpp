@@ -6,8 +6,9 @@
 // Window layout: index 0 is reserved so that there is always a byte before the first pending
 // element to overwrite with '['; the batch's last separator comma is overwritten with ']'.
 // The window is followed by `window_padding` readable bytes: simdjson needs 64 past the
-// batch, the framer loads whole 64-byte blocks, and a single object writes ']' one past its
-// closing brace.
+// batch, the framer loads whole 64-byte blocks, a single object writes ']' one past its
+// closing brace, and a wire-order row's check reads 128 bytes from its first value
+// (commas_in in row_decoding.hpp).
 #include "decode/fault_path.hpp"
 #include "decode/framer.hpp"
 #include "decode/page_builder.hpp"
