@@ -2,7 +2,7 @@
 // so that a parent's decoder can inline it) and a source with its JSON writer and, for models
 // that are some operation's rows, its row codec. The decoder's form is the one
 // sdk/src/decode/row_decoding.hpp describes; codegen/golden/ holds the hand-written originals
-// the generator reproduces.
+// the generator reproduces (agg's wire-order reader was added to both together).
 #include "emit.hpp"
 
 #include <algorithm>
