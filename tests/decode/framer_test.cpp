@@ -140,7 +140,7 @@ void check_against_reference(bool avx512, bool copy) {
   // (the steady state's flat path measures strings from 128 bytes), and far above.
   constexpr std::size_t max_strings[] = {0,   3,   8,   30,  61, 62, 63, 70, 127,
                                          128, 129, 200, 300, std::size_t{1} << 30, std::size_t{1} << 30};
-  // Element limits from the smallest the flat path takes up (128) to none.
+  // Element limits below, around and above a row's length, and none.
   constexpr std::size_t max_elements[] = {100, 128, 300, 1000, std::size_t{1} << 30, std::size_t{1} << 30};
   for (int round = 0; round < 1000; ++round) {
     const std::string text = round % 2 == 0 ? soup(rng, 50 + rng() % 700) : flat_rows(rng, 1 + rng() % 40);

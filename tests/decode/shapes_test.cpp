@@ -239,7 +239,7 @@ TEST_CASE("aggregates in the server's order and every deviation from it decode a
     for (const int at : {0, 1, 700, 1499}) {
       CAPTURE(row);
       CAPTURE(at);
-      const std::string body = body_with(1500, at, row);  // about 160 KB: several batches
+      const std::string body = body_with(1500, at, row);  // about 110 KB: four 32 KiB batches
       for (const std::size_t chunk : {std::size_t{7}, std::size_t{16384}}) {
         const page<agg> p = decode<agg>(body, payload_shape::results_array, chunk);
         REQUIRE(p.size() == 1500);

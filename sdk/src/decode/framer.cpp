@@ -180,7 +180,7 @@ struct flat_state {
   s.row = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_row) >> 63);
   s.array = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_array) >> 63);
   const std::uint64_t separators = m.comma & outside & ~in_row;
-  // Without a branch: whether a block has a separator is a coin toss on the aggregates.
+  // The element being framed starts after the block's last separator, if it has one.
   const std::size_t after_last = pos + 64 - static_cast<unsigned>(std::countl_zero(separators));
   s.element_start = separators != 0 ? after_last : s.element_start;
   s.separators += static_cast<unsigned>(std::popcount(separators));
