@@ -204,6 +204,18 @@ for _ in range(runs):
 def mib(kib):
     return kib / 1024
 
+# The memory floor: the same pages fetched over OpenSSL by a C++ program that decodes nothing
+# (bench/e2e/tls_floor.cpp). Untimed; its peak is what (a)'s peak contains before any row.
+floor = {}
+for workload, chain in manifest.items():
+    targets = [url[len(origin):] for url in chain["urls"]]
+    _, rss, _, code, out, err = run([f"{bin_dir}/massive_e2e_tls_floor", origin.rsplit(":", 1)[1], cert] + targets)
+    fields = dict(kv.split("=", 1) for kv in out.split()) if code == 0 else {}
+    if code != 0 or int(fields["body_bytes"]) != chain["body_bytes"]:
+        failures.append(f"tls floor {workload}: exit {code}, {out.strip()} {err.strip()[:300]}")
+        continue
+    floor[workload] = rss
+
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 nginx_version = subprocess.run([os.environ.get("NGINX", "nginx"), "-v"], capture_output=True, text=True).stderr.strip().split("/")[-1]
 curl_version = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
@@ -274,6 +286,14 @@ for workload, chain in manifest.items():
               f"ceiling one page of rows ({per_page:,} x {fields['row_bytes']} B) + 8 MiB = "
               f"{ceiling / 2**20:.1f} MiB: {status}; private (anonymous) memory {mib(private):.1f} MiB: "
               f"{private_status}")
+    plain = summary.get(("massive", workload, False))
+    if workload in floor and plain:
+        rows = chain["rows"] // chain["pages"] * int(plain[3][0][2]["row_bytes"]) / 2**20
+        print(f"floor, {workload}: a C++ program fetching the same pages over OpenSSL, decoding nothing "
+              f"(massive_e2e_tls_floor), peaks at {mib(floor[workload]):.1f} MiB; with one page of rows "
+              f"({rows:.1f} MiB) {mib(floor[workload]) + rows:.1f} MiB against the ceiling of "
+              f"{rows + 8:.1f} MiB; massive's peak (gzip off) is the floor + "
+              f"{mib(plain[2]) - mib(floor[workload]):.1f} MiB")
 
 if failures:
     print()
