@@ -550,10 +550,7 @@ field_type builder::type_of(const json& raw) {
         t.shape = field_type::form::array, t.element = inner.element;
         // Arrays hold what their readers store: dates and times as their wire text or count.
         if (t.element == scalar::date) t.element = scalar::string;
-        if (t.element == scalar::timestamp_ns || t.element == scalar::timestamp_us ||
-            t.element == scalar::timestamp_ms) {
-          t.element = scalar::int64;
-        }
+        if (is_timestamp(t.element)) t.element = scalar::int64;
       }
       break;
     }
@@ -700,11 +697,7 @@ api builder::run() {
       const std::vector<field>& fields = (*m)->fields;
       const auto f = std::find_if(fields.begin(), fields.end(), [&](const field& x) { return x.key == row->words[w]; });
       const auto index = static_cast<std::size_t>(f - fields.begin());
-      const bool number = f != fields.end() && f->type.shape == field_type::form::scalar &&
-                          (f->type.element == scalar::number || f->type.element == scalar::int64 ||
-                           f->type.element == scalar::timestamp_ns || f->type.element == scalar::timestamp_us ||
-                           f->type.element == scalar::timestamp_ms);
-      if (!number) {
+      if (f == fields.end() || !wire_readable(*f)) {
         problem(where + ": key " + row->words[w] + " is not a number field (double, int64 or timestamp) of the model");
       } else if (std::find(order.begin(), order.end(), index) != order.end()) {
         problem(where + ": key " + row->words[w] + " comes twice");

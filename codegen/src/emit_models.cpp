@@ -12,15 +12,6 @@ namespace massive::codegen {
 
 namespace {
 
-bool is_integer(scalar s) {
-  return s == scalar::int64 || s == scalar::int32 || s == scalar::timestamp_ns || s == scalar::timestamp_us ||
-         s == scalar::timestamp_ms;
-}
-
-bool is_timestamp(scalar s) {
-  return s == scalar::timestamp_ns || s == scalar::timestamp_us || s == scalar::timestamp_ms;
-}
-
 enum class read_kind { number, integer, other };
 
 read_kind read_kind_of(const field& f) {

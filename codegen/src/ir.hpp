@@ -10,6 +10,13 @@ namespace massive::codegen {
 
 enum class scalar { int64, int32, number, boolean, string, date, timestamp_ns, timestamp_us, timestamp_ms, decimal, json };
 
+inline bool is_timestamp(scalar s) {
+  return s == scalar::timestamp_ns || s == scalar::timestamp_us || s == scalar::timestamp_ms;
+}
+
+/// Read with get_int64: the integers and the timestamps (counts on the wire).
+inline bool is_integer(scalar s) { return s == scalar::int64 || s == scalar::int32 || is_timestamp(s); }
+
 struct model;
 
 /// A field's type: a scalar, a nested model, an array of either, or an object whose keys are
@@ -41,6 +48,13 @@ struct model {
   // so are read with find_field in that order before the field loop is tried.
   std::vector<std::size_t> wire;
 };
+
+/// A field a wire-order reader can take: a double, or an integer stored as read (an int64 or a
+/// timestamp; an int32 would need the field loop's range check).
+inline bool wire_readable(const field& f) {
+  return f.type.shape == field_type::form::scalar &&
+         (f.type.element == scalar::number || f.type.element == scalar::int64 || is_timestamp(f.type.element));
+}
 
 struct enum_def {
   std::string name;
