@@ -601,16 +601,31 @@ template <std::size_t N>
   return commas_in(first_value, static_cast<std::size_t>(end - first_value)) == fields - 1;
 }
 
+/// The batch's elements: a fresh iteration of its text, which is one JSON array.
+[[gnu::always_inline]] inline simdjson::error_code iterate_elements(batch& b, od::document& doc,
+                                                                     od::array& elements) noexcept {
+  if (auto e = b.parser.iterate(b.json, b.length, b.capacity).get(doc)) return e;
+  return doc.get_array().get(elements);
+}
+
+/// A blank row at `out`, in the page's row region. Copied rather than value-initialised in
+/// place: for a 160-byte row g++ emitted `rep stos`, whose start-up cost showed in the row rate.
+template <class T>
+[[gnu::always_inline]] inline T& blank_row_at(std::byte* out) noexcept {
+  static_assert(std::is_trivially_copyable_v<T>, "rows are created by copying a blank row");
+  static constexpr T blank{};
+  std::memcpy(out, &blank, sizeof(T));
+  return *std::launder(reinterpret_cast<T*>(out));
+}
+
 /// The batch loop shared by every model: one row per array element, created in place in the
 /// page's row region (a blank row, then filled by Decode), from element `first` of the batch
 /// on (the elements before it are already rows: decode_rows_in_wire_order).
 template <class T, void (*Decode)(row_context&, od::object&, T&)>
 [[gnu::noinline]] void decode_rows_from(batch& b, std::size_t first) {
-  static_assert(std::is_trivially_copyable_v<T>, "rows are created by copying a blank row");
   od::document doc;
-  if (auto e = b.parser.iterate(b.json, b.length, b.capacity).get(doc)) fail_batch(b, e);
   od::array elements;
-  if (auto e = doc.get_array().get(elements)) fail_batch(b, e);
+  if (auto e = iterate_elements(b, doc, elements)) fail_batch(b, e);
   std::byte* out = b.builder.row_end();
   std::byte* const limit = b.builder.row_limit();
   std::size_t row = b.first_row + first;
@@ -626,13 +641,8 @@ template <class T, void (*Decode)(row_context&, od::object&, T&)>
       fail_element(b, row, e, e == simdjson::INCORRECT_TYPE ? element.value_unsafe().raw_json_token() : "");
     }
     if (out == limit) throw_page_full("rows");
-    // Copying a blank row rather than value-initialising in place: for a 160-byte row g++
-    // emitted `rep stos`, whose start-up cost showed in the row rate.
-    static constexpr T blank{};
-    std::memcpy(out, &blank, sizeof(T));
-    T* target = std::launder(reinterpret_cast<T*>(out));
     row_context ctx(b.builder, b.path, row);
-    Decode(ctx, object, *target);
+    Decode(ctx, object, blank_row_at<T>(out));
     out += sizeof(T);
     ++row;
   }
@@ -658,18 +668,14 @@ template <class T, bool (*Wire)(od::object&, T&)>
 [[gnu::noinline]] void decode_wire_rows(batch& b) {
   od::document doc;
   od::array elements;
-  if (b.parser.iterate(b.json, b.length, b.capacity).get(doc) || doc.get_array().get(elements)) {
-    throw_wire_miss(b.builder, b.builder.row_end(), 0);
-  }
+  if (iterate_elements(b, doc, elements)) throw_wire_miss(b.builder, b.builder.row_end(), 0);
   std::byte* out = b.builder.row_end();
   std::byte* const limit = b.builder.row_limit();
   std::size_t read = 0;
   for (auto element : elements) {
     od::object object;
     if (out == limit || element.get_object().get(object)) [[unlikely]] throw_wire_miss(b.builder, out, read);
-    static constexpr T blank{};
-    std::memcpy(out, &blank, sizeof(T));
-    if (!Wire(object, *std::launder(reinterpret_cast<T*>(out)))) [[unlikely]] throw_wire_miss(b.builder, out, read);
+    if (!Wire(object, blank_row_at<T>(out))) [[unlikely]] throw_wire_miss(b.builder, out, read);
     out += sizeof(T);
     ++read;
   }
