@@ -11,6 +11,9 @@
 #include "../rng.hpp"
 #include "digest.hpp"
 
+#include <massive/mock/base64url.hpp>
+#include <massive/mock/gzip.hpp>
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -90,40 +93,7 @@ void append_hex_id(std::string& out, rng& r) {
 // An opaque cursor as the API makes them (URL-safe base64 of its state, unpadded); also a
 // safe file name.
 std::string cursor_for(std::size_t page, std::size_t rows) {
-  const std::string state = "as=" + std::to_string(page) + "&limit=" + std::to_string(rows) +
-                            "&sort=asc";
-  static constexpr char alphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  std::uint32_t bits = 0;
-  int held = 0;
-  for (unsigned char c : state) {
-    bits = (bits << 8) | c;
-    held += 8;
-    while (held >= 6) {
-      held -= 6;
-      out.push_back(alphabet[(bits >> held) & 63]);
-    }
-  }
-  if (held > 0) out.push_back(alphabet[(bits << (6 - held)) & 63]);
-  return out;
-}
-
-std::string gzip(const std::string& body) {
-  z_stream z{};
-  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    throw std::runtime_error("deflateInit2 failed");
-  }
-  std::string out(deflateBound(&z, body.size()), '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
-  z.avail_in = static_cast<uInt>(body.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  if (rc != Z_STREAM_END) throw std::runtime_error("deflate did not finish");
-  return out;
+  return massive::mock::base64url("as=" + std::to_string(page) + "&limit=" + std::to_string(rows) + "&sort=asc");
 }
 
 void write_file(const fs::path& path, const std::string& bytes) {
@@ -261,7 +231,7 @@ void write_chain(chain& c, const fs::path& www, const std::string& origin, std::
     if (writer.joinable()) writer.join();
     writer = std::thread([&c, path = dir / (file + ".json"), body = std::move(body)] {
       write_file(path, body);
-      const std::string packed = gzip(body);
+      const std::string packed = massive::mock::gzip_compress(body, Z_DEFAULT_COMPRESSION);
       write_file(fs::path(path.string() + ".gz"), packed);
       c.gzip_bytes += packed.size();
     });

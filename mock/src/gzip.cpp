@@ -6,9 +6,9 @@
 
 namespace massive::mock {
 
-std::string gzip_compress(std::string_view data) {
+std::string gzip_compress(std::string_view data, int level) {
   z_stream z{};
-  if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     throw std::runtime_error("deflateInit2 failed");
   }
   std::string out(deflateBound(&z, static_cast<uLong>(data.size())) + 32, '\0');

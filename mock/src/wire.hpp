@@ -2,6 +2,7 @@
 // request's query with its opaque cursor, and the API's error envelopes.
 #pragma once
 
+#include "massive/mock/base64url.hpp"
 #include "massive/mock/market.hpp"
 
 #include <boost/url/encode.hpp>
@@ -67,38 +68,6 @@ class json_writer {
   std::string& out_;
 };
 
-// The cursor is opaque to clients: the query that produced the first page plus a position, in
-// base64url, much as the real API does.
-inline constexpr std::string_view alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-inline std::string base64url(std::string_view in) {
-  std::string out;
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (unsigned char c : in) {
-    buffer = (buffer << 8) | c;
-    bits += 8;
-    while (bits >= 6) out += alphabet[(buffer >> (bits -= 6)) & 63];
-  }
-  if (bits > 0) out += alphabet[(buffer << (6 - bits)) & 63];
-  return out;
-}
-
-/// The text a cursor holds; nullopt when it is not base64url.
-inline std::optional<std::string> unbase64url(std::string_view in) {
-  std::string out;
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (char c : in) {
-    const auto at = alphabet.find(c);
-    if (at == std::string_view::npos) return std::nullopt;
-    buffer = (buffer << 6) | static_cast<std::uint32_t>(at);
-    bits += 6;
-    if (bits >= 8) out += static_cast<char>((buffer >> (bits -= 8)) & 0xff);
-  }
-  return out;
-}
-
 // A request the mock can't serve for a reason the caller should read: becomes a 400.
 struct bad_request : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -136,7 +105,8 @@ struct query {
     if (*text == "desc") return true;
     throw bad_request("order must be asc or desc");
   }
-  // The cursor for the page that starts at `next_offset`.
+  // The cursor for the page that starts at `next_offset`: opaque to clients, the query that
+  // produced the first page plus a position in base64url, much as the real API's.
   std::string cursor(std::int64_t next_offset) const {
     std::string plain = "offset=";
     plain += std::to_string(next_offset);
