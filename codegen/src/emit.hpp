@@ -12,7 +12,8 @@ namespace massive::codegen {
 using file_set = std::map<std::string, std::string>;
 
 /// generated/include/massive/models/<m>.hpp, generated/src/models/<m>_decode.hpp and
-/// generated/src/models/<m>.cpp for every model.
+/// generated/src/models/<m>.cpp for every model, and the model table
+/// (generated/src/models/model_table.cpp).
 void emit_models(const api& a, file_set& out);
 /// generated/include/massive/<group>.hpp, enums.hpp, groups.hpp and the operation table.
 void emit_groups(const api& a, file_set& out);

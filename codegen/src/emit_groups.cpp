@@ -243,8 +243,8 @@ std::string table_source(const api& a, const group_def& g) {
   for (const operation* o : ops) {
     out += "    {\"" + o->group + "\", \"" + o->name + "\", \"" + text::literal(o->path) + "\", " + shape_name(o->payload) +
            ", " + (o->paginated ? "true" : "false") + ", " + (o->experimental ? "true" : "false") + ", " +
-           (o->deprecated ? "true" : "false") + ", &" + o->group + "_" + o->name + "_target, &run_operation<massive::" +
-           o->row->name + ">},\n";
+           (o->deprecated ? "true" : "false") + ", \"" + o->row->name + "\", &" + o->group + "_" + o->name +
+           "_target, &run_operation<massive::" + o->row->name + ">},\n";
   }
   out += "};\nextern const std::size_t " + g.name + "_operation_count = " + std::to_string(ops.size()) +
          ";\n\n}  // namespace massive::detail\n";

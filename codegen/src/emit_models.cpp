@@ -415,6 +415,24 @@ std::string source(const model& m) {
   return out;
 }
 
+/// Every row model by name, each with its decode-only entry (massive/model_table.hpp).
+std::string model_table(const api& a) {
+  std::string includes, entries;
+  std::size_t rows = 0;
+  for (const auto& m : a.models) {
+    if (!m->row) continue;
+    includes += "#include \"massive/models/" + m->name + ".hpp\"\n";
+    entries += "    {\"" + m->name + "\", &detail::decode_model<" + m->name + ">},\n";
+    ++rows;
+  }
+  std::string out = text::banner();
+  out += "// The model table (declared in massive/model_table.hpp): " + std::to_string(rows) + " row models.\n";
+  out += "#include \"massive/model_table.hpp\"\n\n" + includes;
+  out += "\nnamespace massive {\n\nnamespace {\n\nconstexpr model_entry all_models[] = {\n" + entries + "};\n\n";
+  out += "}  // namespace\n\nstd::span<const model_entry> model_table() { return all_models; }\n\n}  // namespace massive\n";
+  return out;
+}
+
 }  // namespace
 
 void emit_models(const api& a, file_set& out) {
@@ -423,6 +441,7 @@ void emit_models(const api& a, file_set& out) {
     out["src/models/" + m->name + "_decode.hpp"] = decoder(*m);
     out["src/models/" + m->name + ".cpp"] = source(*m);
   }
+  out["src/models/model_table.cpp"] = model_table(a);
 }
 
 }  // namespace massive::codegen

@@ -141,15 +141,15 @@ std::string benzinga_news_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry benzinga_operations[] = {
-    {"benzinga", "analyst_insights", "/benzinga/v1/analyst-insights", payload_shape::results_array, true, false, false, &benzinga_analyst_insights_target, &run_operation<massive::benzinga_analyst_insight>},
-    {"benzinga", "analysts", "/benzinga/v1/analysts", payload_shape::results_array, true, false, false, &benzinga_analysts_target, &run_operation<massive::benzinga_analyst>},
-    {"benzinga", "bulls_bears_say", "/benzinga/v1/bulls-bears-say", payload_shape::results_array, true, false, false, &benzinga_bulls_bears_say_target, &run_operation<massive::benzinga_bulls_bears_say>},
-    {"benzinga", "consensus_ratings", "/benzinga/v1/consensus-ratings/{ticker}", payload_shape::results_array, true, false, false, &benzinga_consensus_ratings_target, &run_operation<massive::benzinga_consensus_rating>},
-    {"benzinga", "earnings", "/benzinga/v1/earnings", payload_shape::results_array, true, false, false, &benzinga_earnings_target, &run_operation<massive::benzinga_earning>},
-    {"benzinga", "firms", "/benzinga/v1/firms", payload_shape::results_array, true, false, false, &benzinga_firms_target, &run_operation<massive::benzinga_firm>},
-    {"benzinga", "guidance", "/benzinga/v1/guidance", payload_shape::results_array, true, false, false, &benzinga_guidance_target, &run_operation<massive::benzinga_guidance>},
-    {"benzinga", "ratings", "/benzinga/v1/ratings", payload_shape::results_array, true, false, false, &benzinga_ratings_target, &run_operation<massive::benzinga_rating>},
-    {"benzinga", "news", "/benzinga/v2/news", payload_shape::results_array, true, false, false, &benzinga_news_target, &run_operation<massive::benzinga_news_article>},
+    {"benzinga", "analyst_insights", "/benzinga/v1/analyst-insights", payload_shape::results_array, true, false, false, "benzinga_analyst_insight", &benzinga_analyst_insights_target, &run_operation<massive::benzinga_analyst_insight>},
+    {"benzinga", "analysts", "/benzinga/v1/analysts", payload_shape::results_array, true, false, false, "benzinga_analyst", &benzinga_analysts_target, &run_operation<massive::benzinga_analyst>},
+    {"benzinga", "bulls_bears_say", "/benzinga/v1/bulls-bears-say", payload_shape::results_array, true, false, false, "benzinga_bulls_bears_say", &benzinga_bulls_bears_say_target, &run_operation<massive::benzinga_bulls_bears_say>},
+    {"benzinga", "consensus_ratings", "/benzinga/v1/consensus-ratings/{ticker}", payload_shape::results_array, true, false, false, "benzinga_consensus_rating", &benzinga_consensus_ratings_target, &run_operation<massive::benzinga_consensus_rating>},
+    {"benzinga", "earnings", "/benzinga/v1/earnings", payload_shape::results_array, true, false, false, "benzinga_earning", &benzinga_earnings_target, &run_operation<massive::benzinga_earning>},
+    {"benzinga", "firms", "/benzinga/v1/firms", payload_shape::results_array, true, false, false, "benzinga_firm", &benzinga_firms_target, &run_operation<massive::benzinga_firm>},
+    {"benzinga", "guidance", "/benzinga/v1/guidance", payload_shape::results_array, true, false, false, "benzinga_guidance", &benzinga_guidance_target, &run_operation<massive::benzinga_guidance>},
+    {"benzinga", "ratings", "/benzinga/v1/ratings", payload_shape::results_array, true, false, false, "benzinga_rating", &benzinga_ratings_target, &run_operation<massive::benzinga_rating>},
+    {"benzinga", "news", "/benzinga/v2/news", payload_shape::results_array, true, false, false, "benzinga_news_article", &benzinga_news_target, &run_operation<massive::benzinga_news_article>},
 };
 extern const std::size_t benzinga_operation_count = 9;
 

@@ -42,8 +42,8 @@ std::string consumer_spending_eu_merchant_hierarchy_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry consumer_spending_operations[] = {
-    {"consumer_spending", "eu_merchant_aggregates", "/consumer-spending/eu/v1/merchant-aggregates", payload_shape::results_array, true, false, false, &consumer_spending_eu_merchant_aggregates_target, &run_operation<massive::eu_merchant_aggregate>},
-    {"consumer_spending", "eu_merchant_hierarchy", "/consumer-spending/eu/v1/merchant-hierarchy", payload_shape::results_array, true, false, false, &consumer_spending_eu_merchant_hierarchy_target, &run_operation<massive::eu_merchant_hierarchy_entry>},
+    {"consumer_spending", "eu_merchant_aggregates", "/consumer-spending/eu/v1/merchant-aggregates", payload_shape::results_array, true, false, false, "eu_merchant_aggregate", &consumer_spending_eu_merchant_aggregates_target, &run_operation<massive::eu_merchant_aggregate>},
+    {"consumer_spending", "eu_merchant_hierarchy", "/consumer-spending/eu/v1/merchant-hierarchy", payload_shape::results_array, true, false, false, "eu_merchant_hierarchy_entry", &consumer_spending_eu_merchant_hierarchy_target, &run_operation<massive::eu_merchant_hierarchy_entry>},
 };
 extern const std::size_t consumer_spending_operation_count = 2;
 

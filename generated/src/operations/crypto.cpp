@@ -194,22 +194,22 @@ std::string crypto_trades_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry crypto_operations[] = {
-    {"crypto", "exchanges", "/crypto/v1/exchanges", payload_shape::results_array, true, false, false, &crypto_exchanges_target, &run_operation<massive::crypto_exchange>},
-    {"crypto", "historic_trades", "/v1/historic/crypto/{from}/{to}/{date}", payload_shape::document, false, false, true, &crypto_historic_trades_target, &run_operation<massive::historic_crypto_trades>},
-    {"crypto", "ema", "/v1/indicators/ema/{cryptoTicker}", payload_shape::results_values, true, false, false, &crypto_ema_target, &run_operation<massive::indicator_value>},
-    {"crypto", "macd", "/v1/indicators/macd/{cryptoTicker}", payload_shape::results_values, true, false, false, &crypto_macd_target, &run_operation<massive::macd_value>},
-    {"crypto", "rsi", "/v1/indicators/rsi/{cryptoTicker}", payload_shape::results_values, true, false, false, &crypto_rsi_target, &run_operation<massive::indicator_value>},
-    {"crypto", "sma", "/v1/indicators/sma/{cryptoTicker}", payload_shape::results_values, true, false, false, &crypto_sma_target, &run_operation<massive::indicator_value>},
-    {"crypto", "last_trade", "/v1/last/crypto/{from}/{to}", payload_shape::document, false, false, false, &crypto_last_trade_target, &run_operation<massive::last_crypto_trade>},
-    {"crypto", "open_close", "/v1/open-close/crypto/{from}/{to}/{date}", payload_shape::document, false, false, false, &crypto_open_close_target, &run_operation<massive::crypto_open_close>},
-    {"crypto", "grouped_daily", "/v2/aggs/grouped/locale/global/market/crypto/{date}", payload_shape::results_array, false, false, false, &crypto_grouped_daily_target, &run_operation<massive::crypto_grouped_agg>},
-    {"crypto", "previous_close", "/v2/aggs/ticker/{cryptoTicker}/prev", payload_shape::results_array, false, false, false, &crypto_previous_close_target, &run_operation<massive::crypto_grouped_agg>},
-    {"crypto", "aggregates", "/v2/aggs/ticker/{cryptoTicker}/range/{multiplier}/{timespan}/{from}/{to}", payload_shape::results_array, false, false, false, &crypto_aggregates_target, &run_operation<massive::crypto_agg>},
-    {"crypto", "snapshot_tickers", "/v2/snapshot/locale/global/markets/crypto/tickers", payload_shape::document, false, false, false, &crypto_snapshot_tickers_target, &run_operation<massive::crypto_snapshot_tickers>},
-    {"crypto", "snapshot_ticker", "/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}", payload_shape::document, false, false, false, &crypto_snapshot_ticker_target, &run_operation<massive::crypto_snapshot_single>},
-    {"crypto", "snapshot_book", "/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}/book", payload_shape::document, false, false, true, &crypto_snapshot_book_target, &run_operation<massive::crypto_book>},
-    {"crypto", "movers", "/v2/snapshot/locale/global/markets/crypto/{direction}", payload_shape::document, false, false, false, &crypto_movers_target, &run_operation<massive::crypto_movers>},
-    {"crypto", "trades", "/v3/trades/{cryptoTicker}", payload_shape::results_array, true, false, false, &crypto_trades_target, &run_operation<massive::crypto_trade>},
+    {"crypto", "exchanges", "/crypto/v1/exchanges", payload_shape::results_array, true, false, false, "crypto_exchange", &crypto_exchanges_target, &run_operation<massive::crypto_exchange>},
+    {"crypto", "historic_trades", "/v1/historic/crypto/{from}/{to}/{date}", payload_shape::document, false, false, true, "historic_crypto_trades", &crypto_historic_trades_target, &run_operation<massive::historic_crypto_trades>},
+    {"crypto", "ema", "/v1/indicators/ema/{cryptoTicker}", payload_shape::results_values, true, false, false, "indicator_value", &crypto_ema_target, &run_operation<massive::indicator_value>},
+    {"crypto", "macd", "/v1/indicators/macd/{cryptoTicker}", payload_shape::results_values, true, false, false, "macd_value", &crypto_macd_target, &run_operation<massive::macd_value>},
+    {"crypto", "rsi", "/v1/indicators/rsi/{cryptoTicker}", payload_shape::results_values, true, false, false, "indicator_value", &crypto_rsi_target, &run_operation<massive::indicator_value>},
+    {"crypto", "sma", "/v1/indicators/sma/{cryptoTicker}", payload_shape::results_values, true, false, false, "indicator_value", &crypto_sma_target, &run_operation<massive::indicator_value>},
+    {"crypto", "last_trade", "/v1/last/crypto/{from}/{to}", payload_shape::document, false, false, false, "last_crypto_trade", &crypto_last_trade_target, &run_operation<massive::last_crypto_trade>},
+    {"crypto", "open_close", "/v1/open-close/crypto/{from}/{to}/{date}", payload_shape::document, false, false, false, "crypto_open_close", &crypto_open_close_target, &run_operation<massive::crypto_open_close>},
+    {"crypto", "grouped_daily", "/v2/aggs/grouped/locale/global/market/crypto/{date}", payload_shape::results_array, false, false, false, "crypto_grouped_agg", &crypto_grouped_daily_target, &run_operation<massive::crypto_grouped_agg>},
+    {"crypto", "previous_close", "/v2/aggs/ticker/{cryptoTicker}/prev", payload_shape::results_array, false, false, false, "crypto_grouped_agg", &crypto_previous_close_target, &run_operation<massive::crypto_grouped_agg>},
+    {"crypto", "aggregates", "/v2/aggs/ticker/{cryptoTicker}/range/{multiplier}/{timespan}/{from}/{to}", payload_shape::results_array, false, false, false, "crypto_agg", &crypto_aggregates_target, &run_operation<massive::crypto_agg>},
+    {"crypto", "snapshot_tickers", "/v2/snapshot/locale/global/markets/crypto/tickers", payload_shape::document, false, false, false, "crypto_snapshot_tickers", &crypto_snapshot_tickers_target, &run_operation<massive::crypto_snapshot_tickers>},
+    {"crypto", "snapshot_ticker", "/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}", payload_shape::document, false, false, false, "crypto_snapshot_single", &crypto_snapshot_ticker_target, &run_operation<massive::crypto_snapshot_single>},
+    {"crypto", "snapshot_book", "/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}/book", payload_shape::document, false, false, true, "crypto_book", &crypto_snapshot_book_target, &run_operation<massive::crypto_book>},
+    {"crypto", "movers", "/v2/snapshot/locale/global/markets/crypto/{direction}", payload_shape::document, false, false, false, "crypto_movers", &crypto_movers_target, &run_operation<massive::crypto_movers>},
+    {"crypto", "trades", "/v3/trades/{cryptoTicker}", payload_shape::results_array, true, false, false, "crypto_trade", &crypto_trades_target, &run_operation<massive::crypto_trade>},
 };
 extern const std::size_t crypto_operation_count = 16;
 

@@ -88,11 +88,11 @@ std::string etf_global_taxonomies_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry etf_global_operations[] = {
-    {"etf_global", "analytics", "/etf-global/v1/analytics", payload_shape::results_array, true, false, false, &etf_global_analytics_target, &run_operation<massive::etf_analytics>},
-    {"etf_global", "constituents", "/etf-global/v1/constituents", payload_shape::results_array, true, false, false, &etf_global_constituents_target, &run_operation<massive::etf_constituent>},
-    {"etf_global", "fund_flows", "/etf-global/v1/fund-flows", payload_shape::results_array, true, false, false, &etf_global_fund_flows_target, &run_operation<massive::etf_fund_flow>},
-    {"etf_global", "profiles", "/etf-global/v1/profiles", payload_shape::results_array, true, false, false, &etf_global_profiles_target, &run_operation<massive::etf_profile>},
-    {"etf_global", "taxonomies", "/etf-global/v1/taxonomies", payload_shape::results_array, true, false, false, &etf_global_taxonomies_target, &run_operation<massive::etf_taxonomy>},
+    {"etf_global", "analytics", "/etf-global/v1/analytics", payload_shape::results_array, true, false, false, "etf_analytics", &etf_global_analytics_target, &run_operation<massive::etf_analytics>},
+    {"etf_global", "constituents", "/etf-global/v1/constituents", payload_shape::results_array, true, false, false, "etf_constituent", &etf_global_constituents_target, &run_operation<massive::etf_constituent>},
+    {"etf_global", "fund_flows", "/etf-global/v1/fund-flows", payload_shape::results_array, true, false, false, "etf_fund_flow", &etf_global_fund_flows_target, &run_operation<massive::etf_fund_flow>},
+    {"etf_global", "profiles", "/etf-global/v1/profiles", payload_shape::results_array, true, false, false, "etf_profile", &etf_global_profiles_target, &run_operation<massive::etf_profile>},
+    {"etf_global", "taxonomies", "/etf-global/v1/taxonomies", payload_shape::results_array, true, false, false, "etf_taxonomy", &etf_global_taxonomies_target, &run_operation<massive::etf_taxonomy>},
 };
 extern const std::size_t etf_global_operation_count = 5;
 

@@ -53,10 +53,10 @@ std::string fed_treasury_yields_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry fed_operations[] = {
-    {"fed", "inflation", "/fed/v1/inflation", payload_shape::results_array, true, false, false, &fed_inflation_target, &run_operation<massive::fed_inflation>},
-    {"fed", "inflation_expectations", "/fed/v1/inflation-expectations", payload_shape::results_array, true, false, false, &fed_inflation_expectations_target, &run_operation<massive::fed_inflation_expectations>},
-    {"fed", "labor_market", "/fed/v1/labor-market", payload_shape::results_array, true, false, false, &fed_labor_market_target, &run_operation<massive::fed_labor_market>},
-    {"fed", "treasury_yields", "/fed/v1/treasury-yields", payload_shape::results_array, true, false, false, &fed_treasury_yields_target, &run_operation<massive::fed_treasury_yield>},
+    {"fed", "inflation", "/fed/v1/inflation", payload_shape::results_array, true, false, false, "fed_inflation", &fed_inflation_target, &run_operation<massive::fed_inflation>},
+    {"fed", "inflation_expectations", "/fed/v1/inflation-expectations", payload_shape::results_array, true, false, false, "fed_inflation_expectations", &fed_inflation_expectations_target, &run_operation<massive::fed_inflation_expectations>},
+    {"fed", "labor_market", "/fed/v1/labor-market", payload_shape::results_array, true, false, false, "fed_labor_market", &fed_labor_market_target, &run_operation<massive::fed_labor_market>},
+    {"fed", "treasury_yields", "/fed/v1/treasury-yields", payload_shape::results_array, true, false, false, "fed_treasury_yield", &fed_treasury_yields_target, &run_operation<massive::fed_treasury_yield>},
 };
 extern const std::size_t fed_operation_count = 4;
 

@@ -190,21 +190,21 @@ std::string forex_quotes_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry forex_operations[] = {
-    {"forex", "exchanges", "/forex/v1/exchanges", payload_shape::results_array, true, false, false, &forex_exchanges_target, &run_operation<massive::forex_exchange>},
-    {"forex", "conversion", "/v1/conversion/{from}/{to}", payload_shape::document, false, false, false, &forex_conversion_target, &run_operation<massive::currency_conversion>},
-    {"forex", "historic_quotes", "/v1/historic/forex/{from}/{to}/{date}", payload_shape::document, false, false, true, &forex_historic_quotes_target, &run_operation<massive::historic_forex_quotes>},
-    {"forex", "ema", "/v1/indicators/ema/{fxTicker}", payload_shape::results_values, true, false, false, &forex_ema_target, &run_operation<massive::indicator_value>},
-    {"forex", "macd", "/v1/indicators/macd/{fxTicker}", payload_shape::results_values, true, false, false, &forex_macd_target, &run_operation<massive::macd_value>},
-    {"forex", "rsi", "/v1/indicators/rsi/{fxTicker}", payload_shape::results_values, true, false, false, &forex_rsi_target, &run_operation<massive::indicator_value>},
-    {"forex", "sma", "/v1/indicators/sma/{fxTicker}", payload_shape::results_values, true, false, false, &forex_sma_target, &run_operation<massive::indicator_value>},
-    {"forex", "last_quote", "/v1/last_quote/currencies/{from}/{to}", payload_shape::document, false, false, false, &forex_last_quote_target, &run_operation<massive::last_currency_quote>},
-    {"forex", "grouped_daily", "/v2/aggs/grouped/locale/global/market/fx/{date}", payload_shape::results_array, false, false, false, &forex_grouped_daily_target, &run_operation<massive::crypto_grouped_agg>},
-    {"forex", "previous_close", "/v2/aggs/ticker/{forexTicker}/prev", payload_shape::results_array, false, false, false, &forex_previous_close_target, &run_operation<massive::crypto_grouped_agg>},
-    {"forex", "aggregates", "/v2/aggs/ticker/{forexTicker}/range/{multiplier}/{timespan}/{from}/{to}", payload_shape::results_array, false, false, false, &forex_aggregates_target, &run_operation<massive::crypto_agg>},
-    {"forex", "snapshot_tickers", "/v2/snapshot/locale/global/markets/forex/tickers", payload_shape::document, false, false, false, &forex_snapshot_tickers_target, &run_operation<massive::forex_snapshot_tickers>},
-    {"forex", "snapshot_ticker", "/v2/snapshot/locale/global/markets/forex/tickers/{ticker}", payload_shape::document, false, false, false, &forex_snapshot_ticker_target, &run_operation<massive::forex_snapshot_single>},
-    {"forex", "movers", "/v2/snapshot/locale/global/markets/forex/{direction}", payload_shape::document, false, false, false, &forex_movers_target, &run_operation<massive::forex_snapshot_tickers>},
-    {"forex", "quotes", "/v3/quotes/{fxTicker}", payload_shape::results_array, true, false, false, &forex_quotes_target, &run_operation<massive::forex_quote>},
+    {"forex", "exchanges", "/forex/v1/exchanges", payload_shape::results_array, true, false, false, "forex_exchange", &forex_exchanges_target, &run_operation<massive::forex_exchange>},
+    {"forex", "conversion", "/v1/conversion/{from}/{to}", payload_shape::document, false, false, false, "currency_conversion", &forex_conversion_target, &run_operation<massive::currency_conversion>},
+    {"forex", "historic_quotes", "/v1/historic/forex/{from}/{to}/{date}", payload_shape::document, false, false, true, "historic_forex_quotes", &forex_historic_quotes_target, &run_operation<massive::historic_forex_quotes>},
+    {"forex", "ema", "/v1/indicators/ema/{fxTicker}", payload_shape::results_values, true, false, false, "indicator_value", &forex_ema_target, &run_operation<massive::indicator_value>},
+    {"forex", "macd", "/v1/indicators/macd/{fxTicker}", payload_shape::results_values, true, false, false, "macd_value", &forex_macd_target, &run_operation<massive::macd_value>},
+    {"forex", "rsi", "/v1/indicators/rsi/{fxTicker}", payload_shape::results_values, true, false, false, "indicator_value", &forex_rsi_target, &run_operation<massive::indicator_value>},
+    {"forex", "sma", "/v1/indicators/sma/{fxTicker}", payload_shape::results_values, true, false, false, "indicator_value", &forex_sma_target, &run_operation<massive::indicator_value>},
+    {"forex", "last_quote", "/v1/last_quote/currencies/{from}/{to}", payload_shape::document, false, false, false, "last_currency_quote", &forex_last_quote_target, &run_operation<massive::last_currency_quote>},
+    {"forex", "grouped_daily", "/v2/aggs/grouped/locale/global/market/fx/{date}", payload_shape::results_array, false, false, false, "crypto_grouped_agg", &forex_grouped_daily_target, &run_operation<massive::crypto_grouped_agg>},
+    {"forex", "previous_close", "/v2/aggs/ticker/{forexTicker}/prev", payload_shape::results_array, false, false, false, "crypto_grouped_agg", &forex_previous_close_target, &run_operation<massive::crypto_grouped_agg>},
+    {"forex", "aggregates", "/v2/aggs/ticker/{forexTicker}/range/{multiplier}/{timespan}/{from}/{to}", payload_shape::results_array, false, false, false, "crypto_agg", &forex_aggregates_target, &run_operation<massive::crypto_agg>},
+    {"forex", "snapshot_tickers", "/v2/snapshot/locale/global/markets/forex/tickers", payload_shape::document, false, false, false, "forex_snapshot_tickers", &forex_snapshot_tickers_target, &run_operation<massive::forex_snapshot_tickers>},
+    {"forex", "snapshot_ticker", "/v2/snapshot/locale/global/markets/forex/tickers/{ticker}", payload_shape::document, false, false, false, "forex_snapshot_single", &forex_snapshot_ticker_target, &run_operation<massive::forex_snapshot_single>},
+    {"forex", "movers", "/v2/snapshot/locale/global/markets/forex/{direction}", payload_shape::document, false, false, false, "forex_snapshot_tickers", &forex_movers_target, &run_operation<massive::forex_snapshot_tickers>},
+    {"forex", "quotes", "/v3/quotes/{fxTicker}", payload_shape::results_array, true, false, false, "forex_quote", &forex_quotes_target, &run_operation<massive::forex_quote>},
 };
 extern const std::size_t forex_operation_count = 15;
 

@@ -123,15 +123,15 @@ std::string futures_trades_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry futures_operations[] = {
-    {"futures", "aggregates", "/futures/v1/aggs/{ticker}", payload_shape::results_array, true, false, false, &futures_aggregates_target, &run_operation<massive::futures_agg>},
-    {"futures", "contracts", "/futures/v1/contracts", payload_shape::results_array, true, false, false, &futures_contracts_target, &run_operation<massive::futures_contract>},
-    {"futures", "exchanges", "/futures/v1/exchanges", payload_shape::results_array, true, false, false, &futures_exchanges_target, &run_operation<massive::futures_exchange>},
-    {"futures", "market_status", "/futures/v1/market-status", payload_shape::results_array, true, false, false, &futures_market_status_target, &run_operation<massive::futures_market_status>},
-    {"futures", "products", "/futures/v1/products", payload_shape::results_array, true, false, false, &futures_products_target, &run_operation<massive::futures_product>},
-    {"futures", "quotes", "/futures/v1/quotes/{ticker}", payload_shape::results_array, true, false, false, &futures_quotes_target, &run_operation<massive::futures_quote>},
-    {"futures", "schedules", "/futures/v1/schedules", payload_shape::results_array, true, false, false, &futures_schedules_target, &run_operation<massive::futures_schedule>},
-    {"futures", "snapshot", "/futures/v1/snapshot", payload_shape::results_array, true, false, false, &futures_snapshot_target, &run_operation<massive::futures_snapshot>},
-    {"futures", "trades", "/futures/v1/trades/{ticker}", payload_shape::results_array, true, false, false, &futures_trades_target, &run_operation<massive::futures_trade>},
+    {"futures", "aggregates", "/futures/v1/aggs/{ticker}", payload_shape::results_array, true, false, false, "futures_agg", &futures_aggregates_target, &run_operation<massive::futures_agg>},
+    {"futures", "contracts", "/futures/v1/contracts", payload_shape::results_array, true, false, false, "futures_contract", &futures_contracts_target, &run_operation<massive::futures_contract>},
+    {"futures", "exchanges", "/futures/v1/exchanges", payload_shape::results_array, true, false, false, "futures_exchange", &futures_exchanges_target, &run_operation<massive::futures_exchange>},
+    {"futures", "market_status", "/futures/v1/market-status", payload_shape::results_array, true, false, false, "futures_market_status", &futures_market_status_target, &run_operation<massive::futures_market_status>},
+    {"futures", "products", "/futures/v1/products", payload_shape::results_array, true, false, false, "futures_product", &futures_products_target, &run_operation<massive::futures_product>},
+    {"futures", "quotes", "/futures/v1/quotes/{ticker}", payload_shape::results_array, true, false, false, "futures_quote", &futures_quotes_target, &run_operation<massive::futures_quote>},
+    {"futures", "schedules", "/futures/v1/schedules", payload_shape::results_array, true, false, false, "futures_schedule", &futures_schedules_target, &run_operation<massive::futures_schedule>},
+    {"futures", "snapshot", "/futures/v1/snapshot", payload_shape::results_array, true, false, false, "futures_snapshot", &futures_snapshot_target, &run_operation<massive::futures_snapshot>},
+    {"futures", "trades", "/futures/v1/trades/{ticker}", payload_shape::results_array, true, false, false, "futures_trade", &futures_trades_target, &run_operation<massive::futures_trade>},
 };
 extern const std::size_t futures_operation_count = 9;
 

@@ -121,14 +121,14 @@ std::string indices_snapshot_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry indices_operations[] = {
-    {"indices", "ema", "/v1/indicators/ema/{indicesTicker}", payload_shape::results_values, true, false, false, &indices_ema_target, &run_operation<massive::indicator_value>},
-    {"indices", "macd", "/v1/indicators/macd/{indicesTicker}", payload_shape::results_values, true, false, false, &indices_macd_target, &run_operation<massive::macd_value>},
-    {"indices", "rsi", "/v1/indicators/rsi/{indicesTicker}", payload_shape::results_values, true, false, false, &indices_rsi_target, &run_operation<massive::indicator_value>},
-    {"indices", "sma", "/v1/indicators/sma/{indicesTicker}", payload_shape::results_values, true, false, false, &indices_sma_target, &run_operation<massive::indicator_value>},
-    {"indices", "open_close", "/v1/open-close/{indicesTicker}/{date}", payload_shape::document, false, false, false, &indices_open_close_target, &run_operation<massive::indices_open_close>},
-    {"indices", "previous_close", "/v2/aggs/ticker/{indicesTicker}/prev", payload_shape::results_array, false, false, false, &indices_previous_close_target, &run_operation<massive::indices_agg>},
-    {"indices", "aggregates", "/v2/aggs/ticker/{indicesTicker}/range/{multiplier}/{timespan}/{from}/{to}", payload_shape::results_array, false, false, false, &indices_aggregates_target, &run_operation<massive::indices_agg>},
-    {"indices", "snapshot", "/v3/snapshot/indices", payload_shape::results_array, true, false, false, &indices_snapshot_target, &run_operation<massive::indices_snapshot>},
+    {"indices", "ema", "/v1/indicators/ema/{indicesTicker}", payload_shape::results_values, true, false, false, "indicator_value", &indices_ema_target, &run_operation<massive::indicator_value>},
+    {"indices", "macd", "/v1/indicators/macd/{indicesTicker}", payload_shape::results_values, true, false, false, "macd_value", &indices_macd_target, &run_operation<massive::macd_value>},
+    {"indices", "rsi", "/v1/indicators/rsi/{indicesTicker}", payload_shape::results_values, true, false, false, "indicator_value", &indices_rsi_target, &run_operation<massive::indicator_value>},
+    {"indices", "sma", "/v1/indicators/sma/{indicesTicker}", payload_shape::results_values, true, false, false, "indicator_value", &indices_sma_target, &run_operation<massive::indicator_value>},
+    {"indices", "open_close", "/v1/open-close/{indicesTicker}/{date}", payload_shape::document, false, false, false, "indices_open_close", &indices_open_close_target, &run_operation<massive::indices_open_close>},
+    {"indices", "previous_close", "/v2/aggs/ticker/{indicesTicker}/prev", payload_shape::results_array, false, false, false, "indices_agg", &indices_previous_close_target, &run_operation<massive::indices_agg>},
+    {"indices", "aggregates", "/v2/aggs/ticker/{indicesTicker}/range/{multiplier}/{timespan}/{from}/{to}", payload_shape::results_array, false, false, false, "indices_agg", &indices_aggregates_target, &run_operation<massive::indices_agg>},
+    {"indices", "snapshot", "/v3/snapshot/indices", payload_shape::results_array, true, false, false, "indices_snapshot", &indices_snapshot_target, &run_operation<massive::indices_snapshot>},
 };
 extern const std::size_t indices_operation_count = 8;
 

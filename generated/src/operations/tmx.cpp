@@ -30,7 +30,7 @@ std::string tmx_corporate_events_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry tmx_operations[] = {
-    {"tmx", "corporate_events", "/tmx/v1/corporate-events", payload_shape::results_array, true, false, false, &tmx_corporate_events_target, &run_operation<massive::tmx_corporate_event>},
+    {"tmx", "corporate_events", "/tmx/v1/corporate-events", payload_shape::results_array, true, false, false, "tmx_corporate_event", &tmx_corporate_events_target, &run_operation<massive::tmx_corporate_event>},
 };
 extern const std::size_t tmx_operation_count = 1;
 

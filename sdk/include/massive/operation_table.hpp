@@ -10,6 +10,7 @@
 #include "massive/decoder.hpp"
 #include "massive/filter.hpp"
 #include "massive/json_writer.hpp"
+#include "massive/model_table.hpp"
 #include "massive/page.hpp"
 #include "massive/time.hpp"
 
@@ -38,16 +39,6 @@ namespace massive {
 /// (`timestamp.gte`), lists comma-separated (`ticker.any_of=AAPL,MSFT`).
 using argument_list = std::span<const std::pair<std::string_view, std::string_view>>;
 
-/// One page as handed over by operation_entry::run: its rows as a JSON array.
-struct json_page {
-  std::string_view rows_json;  ///< valid during the handler's call only
-  std::size_t rows = 0;        ///< the number of rows in rows_json
-  const page_envelope& envelope;  ///< the response fields around the rows
-};
-
-/// Receives each page of operation_entry::run.
-using json_page_handler = std::function<void(const json_page&)>;
-
 /// How operation_entry::run fetches.
 struct run_options {
   bool all_pages = false;  ///< follow next_url through every page (paginated operations)
@@ -63,6 +54,7 @@ struct operation_entry {
   bool paginated;          ///< the response has next_url
   bool experimental;       ///< needs massive::experimental in the typed API
   bool deprecated;         ///< marked deprecated by Massive
+  std::string_view model;  ///< its rows' type, e.g. "trade" (find_model() gives its decoder)
   /// The request target for `args`; throws std::invalid_argument naming an unknown, missing
   /// or malformed argument.
   std::string (*target)(argument_list args);
@@ -267,14 +259,7 @@ template <class Row>
 boost::asio::awaitable<void> run_operation(client& c, std::string target, payload_shape shape, bool paginated,
                                            run_options options, json_page_handler on_page) {
   std::string json;
-  const auto deliver = [&](const page<Row>& p) {
-    json.clear();
-    json_writer w(json);
-    w.begin_array();
-    for (const Row& row : p) w.value(row);
-    w.end_array();
-    on_page(json_page{json, p.size(), p.envelope()});
-  };
+  const auto deliver = [&](const page<Row>& p) { hand_over_as_json(p, json, on_page); };
   if (paginated && options.all_pages) {
     auto pages = c.traverse<Row>(std::move(target), shape, options.traversal);
     while (auto p = co_await pages.next(boost::asio::use_awaitable)) deliver(*p);
