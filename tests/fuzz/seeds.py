@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Seeds and dictionaries for the fuzz targets (scripts/fuzz.sh runs this on every run).
+
+    seeds.py <wire-samples dir> <generated dir> <build dir>
+
+Writes $build/fuzz-corpus (fuzz_decode) and $build/fuzz-models-corpus (fuzz_models), adding
+seeds to whatever the corpora already hold, and $build/fuzz-models.dict: decode.dict plus
+every field key of the generated models. The recorded responses are read where they are,
+never copied into the repository. The model seeds are a row synthesised for each model from
+the mock's catalog (generated/mock/catalog.cpp, the field trees the decoders read), in each
+payload shape its operations use, and the recorded responses under their operation's model.
+"""
+import hashlib
+import json
+import os
+import re
+import sys
+
+samples, generated, build = sys.argv[1:4]
+here = os.path.dirname(os.path.abspath(__file__))
+
+SHAPES = ["results_array", "results_object", "document", "top_level_array", "results_values"]
+SPLITS = (0x00, 0x03, 0x05, 0x07, 0x44, 0x84)  # chunking and limits (fuzz_input.hpp)
+
+
+def compact(value):
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def body_of(shape, row):
+    """A body carrying `row` where `shape` says the rows are."""
+    return compact({
+        "results_array": {"status": "OK", "request_id": "r", "count": 2, "results": [row, row],
+                          "next_url": "https://api.massive.com/v3/x?cursor=YXA9MQ"},
+        "results_object": {"status": "OK", "request_id": "r", "results": row},
+        "document": row,
+        "top_level_array": [row, row],
+        "results_values": {"status": "OK", "results": {"underlying": {"url": "u"}, "values": [row]}},
+    }[shape])
+
+
+def recorded():
+    """(file name, request, body) of every recorded response."""
+    manifest = os.path.join(samples, "MANIFEST.tsv")
+    if not os.path.isfile(manifest):
+        return []
+    lines = open(manifest).read().splitlines()[1:]
+    return [(name, request, open(os.path.join(samples, name), "rb").read())
+            for name, request in (line.split("\t", 1) for line in lines if line)]
+
+
+def write(corpus, seeds):
+    os.makedirs(corpus, exist_ok=True)
+    for seed in seeds:
+        with open(os.path.join(corpus, "seed-" + hashlib.sha1(seed).hexdigest()), "wb") as f:
+            f.write(seed)
+    print(f"{len(seeds)} seeds in {corpus}", file=sys.stderr)
+
+
+# fuzz_decode: byte 0 = model + 3 * shape, byte 1 = chunking and limits.
+decode_models = {"agg": 0, "trade": 1, "quote": 2}
+decode_seeds = []
+
+
+def add_decode(model, shape, body):
+    for split in SPLITS:
+        decode_seeds.append(bytes([decode_models[model] + 3 * SHAPES.index(shape), split]) + body)
+
+
+rows = {}
+for name, _, raw in recorded():
+    model = "quote" if "quotes" in name or "nbbo" in name else "trade" if "trade" in name else "agg"
+    add_decode(model, "results_object" if "__last__" in name else "results_array", raw)
+    doc = json.loads(raw)
+    results = doc.get("results") if isinstance(doc, dict) else None
+    if isinstance(results, list) and results and isinstance(results[0], dict):
+        rows.setdefault(model, results[0])
+
+# Every model in every shape, from a recorded row when there is one.
+fallback = {"agg": {"o": 1.5, "h": 2, "l": 1, "c": 1.75, "v": 1.0e6, "t": 1112331600000},
+            "trade": {"id": "1", "price": 1.5, "size": 10, "exchange": 4, "sequence_number": 1,
+                      "sip_timestamp": 1651181822461979400,
+                      "participant_timestamp": 1651181822461636600},
+            "quote": {"sip_timestamp": 1652191872800638700,
+                      "participant_timestamp": 1652191872800402200, "sequence_number": 1}}
+for model in decode_models:
+    for shape in SHAPES:
+        add_decode(model, shape, body_of(shape, rows.get(model, fallback[model])))
+write(os.path.join(build, "fuzz-corpus"), decode_seeds)
+
+# fuzz_models: byte 0 = index in the model table, byte 1 = shape << 3 | chunking and limits.
+catalog = open(os.path.join(generated, "mock", "catalog.cpp")).read()
+fields = re.findall(r'^    \{"((?:[^"\\]|\\.)*)", form::(\w+), scalar::(\w+), (-?\d+)\},$', catalog, re.M)
+models = re.findall(r'^    \{"(\w+)", (\d+), (\d+)\},$', catalog, re.M)
+operations = re.findall(r'^    \{"(\w+)", "\w+", "([^"]*)", shape::(\w+), \w+, \w+, (-?\d+)\},$', catalog, re.M)
+table = re.findall(r'^    \{"(\w+)", &detail::decode_model<\w+>\},$',
+                   open(os.path.join(generated, "src", "models", "model_table.cpp")).read(), re.M)
+if not (fields and models and operations and table):
+    sys.exit("seeds.py: cannot read the catalog or the model table in " + generated)
+
+SCALARS = {"int64": 7, "int32": 7, "number": 1.25, "boolean": True, "string": "x",
+           "date": "2024-01-02", "timestamp_ns": 1704205800000000000,
+           "timestamp_us": 1704205800000000, "timestamp_ms": 1704205800000, "decimal": "1.5",
+           "json": {"k": 1}}
+
+
+def synthesise(index, depth=0):
+    """A row of catalog model `index` with every field present."""
+    _, first, count = models[index]
+    row = {}
+    for key, form, scalar, nested in fields[int(first):int(first) + int(count)]:
+        key = json.loads(f'"{key}"')
+        value = synthesise(int(nested), depth + 1) if int(nested) >= 0 and depth < 3 else SCALARS[scalar]
+        row[key] = {"scalar": value, "object": value, "array": [value], "map": {"k": value}}[form]
+    return row
+
+
+model_seeds = []
+
+
+def add_model(index, shape, body):
+    for split in SPLITS:
+        model_seeds.append(bytes([index, SHAPES.index(shape) << 3 | split]) + body)
+
+
+route_of = {}  # route template -> (table index, shape)
+for group, path, shape, model in operations:
+    name = models[int(model)][0]
+    if name in table:
+        add_model(table.index(name), shape, body_of(shape, synthesise(int(model))))
+        if path not in route_of or group in ("stocks", "reference"):
+            route_of[path] = (table.index(name), shape)
+for _, request, raw in recorded():
+    path = request.split("?", 1)[0]
+    for route, (index, shape) in route_of.items():
+        if re.fullmatch(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(route)), path):
+            add_model(index, shape, raw)
+            break
+write(os.path.join(build, "fuzz-models-corpus"), model_seeds)
+
+keys = sorted({json.loads(f'"{key}"') for key, _, _, _ in fields})
+with open(os.path.join(build, "fuzz-models.dict"), "w") as f:
+    f.write(open(os.path.join(here, "decode.dict")).read())
+    f.write("# every field key of the generated models (tests/fuzz/seeds.py)\n")
+    for key in keys:
+        f.write(json.dumps(json.dumps(key)) + "\n")
