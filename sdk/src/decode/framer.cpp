@@ -281,23 +281,6 @@ template <bool Full>
   unsigned stretch_start = 0;
   int result = 64;
   fault failure = stop < 64 ? fault::too_long : fault::none;
-  // Flat rows (objects of scalars, the aggregates' shape) alternate '{' and '}' between the
-  // array's depth and one below it; then the depth at every byte is a prefix XOR of the
-  // bracket bits and no loop over them is needed. Anything else takes the loop. (The steady
-  // state, flat_block(), does this and arrays of scalars without the generality around it;
-  // this path serves the blocks it hands back, and limits below its own.)
-  if (brackets != 0 && separator_depth_ == 1 && (brackets & in.square) == 0 && (c.depth == 1 || c.depth == 2) &&
-      (c.depth == 1 || kinds[1] == 0) && outer_depth_ + 2 <= max_depth_) {
-    const std::uint64_t inside = prefix_xor(brackets) ^ (c.depth == 2 ? ~std::uint64_t{0} : 0);
-    const std::uint64_t inside_before = inside ^ brackets;
-    if ((open & inside_before) == 0 && (in.close & outside & ~inside_before) == 0) {
-      separators = comma & ~inside;
-      c.depth = 1 + ((inside >> (n - 1)) & 1);
-      kinds[1] = 0;
-      brackets = 0;
-      stretch_start = 64;  // every stretch is done
-    }
-  }
   while (brackets != 0) {
     const auto i = static_cast<unsigned>(std::countr_zero(brackets));
     if (c.depth == separator_depth_) separators |= comma & bits_from(stretch_start) & bits_below(i);
