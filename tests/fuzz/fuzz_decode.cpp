@@ -2,15 +2,15 @@
 // the hand-checked models agg, trade and quote (fuzz_models.cpp reaches every other one).
 //
 // Input: byte 0 picks the model and the payload shape, byte 1 the chunking and the limits
-// (fuzz_input.hpp), the rest is the body. The body is decoded twice with one decoder: first in chunks whose
-// sizes derive from the input itself (sometimes after a first attempt abandoned halfway
-// with reset()), then whole. decode_error is an accepted outcome; a crash, a sanitizer
-// report, any other exception, or the two decodes disagreeing is a finding: one succeeds and
-// the other fails, their rows or envelopes differ, or they fail with different errors (code,
-// field path or row). The limits are the defaults or tight ones (depth, string and element
-// lengths), which make the too_deep and too_long paths reachable with small inputs; every
-// limit is compared (F1 in issue 3's fuzz findings: a tight max_string_bytes used to be
-// checked only on strings that crossed a chunk boundary).
+// (fuzz_input.hpp), the rest is the body. The body is decoded twice with one decoder: first in
+// chunks whose sizes derive from the input itself (sometimes after a first attempt abandoned
+// halfway with reset()), then whole. decode_error is an accepted outcome; a crash, a sanitizer
+// report, any other exception, or the two decodes disagreeing is a finding: one succeeds and the
+// other fails, their rows or envelopes differ, or they fail with different errors (code, field path
+// or row). The limits are the defaults or tight ones (depth, string and element lengths), which
+// make the too_deep and too_long paths reachable with small inputs; every limit is compared (F1 in
+// issue 3's fuzz findings: a tight max_string_bytes used to be checked only on strings that crossed
+// a chunk boundary).
 #include <massive/decoder.hpp>
 #include <massive/error.hpp>
 #include <massive/models/agg.hpp>

@@ -71,7 +71,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const outcome chunked = decode(model, test::chunks_of(body, control), shape, limits);
   const outcome whole = decode(model, std::span(&body, 1), shape, limits);
   if (chunked != whole) {
-    std::fprintf(stderr, "fuzz_models: %.*s: chunked and whole decodes disagree: chunked %s, whole %s (max chunk %zu)\n",
+    std::fprintf(stderr,
+                 "fuzz_models: %.*s: chunked and whole decodes disagree: chunked %s, whole %s "
+                 "(max chunk %zu)\n",
                  static_cast<int>(model.name.size()), model.name.data(), describe(chunked).c_str(),
                  describe(whole).c_str(), test::max_chunk[control & 0x07]);
     std::abort();
