@@ -5,6 +5,7 @@
 
 #include "config.hpp"
 #include "error_body.hpp"
+#include "forwarding_body.hpp"
 #include "pool.hpp"
 #include "request_head.hpp"
 
@@ -21,7 +22,6 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/buffer_body.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -310,17 +310,17 @@ struct exchange_result {
 // under a millisecond of reading and decoding.
 constexpr std::size_t synchronous_read_budget = 256 * 1024;
 
-// Reads what has already arrived into the parser's body buffer without waiting: until the
-// buffer is full (need_buffer), the message is done, the socket has nothing more
-// (would_block) or an error. Each TLS record read asynchronously costs a trip through the
-// scheduler, which polls epoll between handlers: 10,274 epoll_wait calls for 6,531 reads on
-// 20 pages of aggregates, and about 10 % of the client's CPU (docs/performance-e2e.md,
-// profile 5). OpenSSL, Asio's TLS stream and Beast's parser each keep their state when a
-// read returns would_block.
+// Reads and parses what has already arrived, the parser handing the body to its consumer,
+// without waiting: until the message is done, the socket has nothing more (would_block), an
+// error, or `since_wait` (counted by the consumer) reaches the budget. Each TLS record read
+// asynchronously costs a trip through the scheduler, which polls epoll between handlers:
+// 10,274 epoll_wait calls for 6,531 reads on 20 pages of aggregates, and about 10 % of the
+// client's CPU (docs/performance-e2e.md, profile 5). OpenSSL, Asio's TLS stream and Beast's
+// parser each keep their state when a read returns would_block.
 template <class Stream, class Parser>
-error_code read_arrived(Stream& stream, beast::flat_buffer& input, Parser& parser) {
+error_code read_arrived(Stream& stream, beast::flat_buffer& input, Parser& parser, const std::size_t& since_wait) {
   error_code ec;
-  while (!ec && !parser.is_done() && parser.get().body().size > 0) http::read_some(stream, input, parser, ec);
+  while (!ec && !parser.is_done() && since_wait < synchronous_read_budget) http::read_some(stream, input, parser, ec);
   return ec;
 }
 
@@ -347,7 +347,7 @@ call_awaitable<exchange_result> exchange(Stream& stream, connection& conn, const
 
   // Declared before the parser, which keeps its fields there until it is destroyed.
   std::pmr::monotonic_buffer_resource fields_memory(conn.fields_memory.data(), conn.fields_memory.size());
-  http::response_parser<http::buffer_body, std::pmr::polymorphic_allocator<char>> parser(
+  http::response_parser<transport::forwarding_body, std::pmr::polymorphic_allocator<char>> parser(
       std::piecewise_construct, std::make_tuple(),
       std::make_tuple(std::pmr::polymorphic_allocator<char>(&fields_memory)));
   parser.header_limit(64 * 1024);
@@ -382,6 +382,7 @@ call_awaitable<exchange_result> exchange(Stream& stream, connection& conn, const
   }
 
   const bool success = r.status >= 200 && r.status < 300;
+  auto& body = parser.get().body();
   if (success) {
     const auto deliver = [&](std::span<const char> piece) {
       r.body_bytes += piece.size();
@@ -390,32 +391,30 @@ call_awaitable<exchange_result> exchange(Stream& stream, connection& conn, const
       }
       sink.feed(piece);
     };
-    std::size_t read_synchronously = 0;  // since the last asynchronous read
-    while (!parser.is_done()) {
-      auto& body = parser.get().body();
-      body.data = conn.body_buffer.data();
-      body.size = conn.body_buffer.size();
-      error_code ec;
-      if (read_synchronously < synchronous_read_budget) ec = read_arrived(stream, conn.input, parser);
-      if (ec == asio::error::would_block) ec = {};
-      if (!ec && body.size == conn.body_buffer.size() && !parser.is_done()) {
-        // Nothing has arrived, or the budget is spent: wait for the socket.
-        std::tie(ec, std::ignore) = co_await http::async_read(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
-        read_synchronously = 0;
+    std::size_t since_wait = 0;  // body bytes taken since the last asynchronous read
+    transport::consumer_of take([&](std::span<const char> piece) {
+      r.wire_bytes += piece.size();
+      since_wait += piece.size();
+      if (!gzip) {
+        deliver(piece);
+      } else if (conn.gzip->feed(piece, deliver) != transport::inflater::status::ok) {
+        fail(errc::bad_response, "gzip body is corrupt");
       }
-      if (ec == http::error::need_buffer) ec = {};
+    });
+    body.consumer = &take;
+    while (!parser.is_done()) {
+      error_code ec = read_arrived(stream, conn.input, parser, since_wait);
+      if (ec == asio::error::would_block) ec = {};
+      if (!ec && !parser.is_done()) {
+        // Nothing more has arrived, or the budget is spent: wait for the socket.
+        since_wait = 0;
+        std::tie(ec, std::ignore) =
+            co_await http::async_read_some(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
+      }
+      if (body.failure) std::rethrow_exception(body.failure);
       if (ec) {
         rethrow_if_aborted();
         fail_read(ec, true);
-      }
-      const std::size_t got = conn.body_buffer.size() - parser.get().body().size;
-      r.wire_bytes += got;
-      read_synchronously += got;
-      const std::span<const char> piece(conn.body_buffer.data(), got);
-      if (!gzip) {
-        if (got > 0) deliver(piece);
-      } else if (conn.gzip->feed(piece, deliver) != transport::inflater::status::ok) {
-        fail(errc::bad_response, "gzip body is corrupt");
       }
     }
     if (gzip && r.wire_bytes > 0 && !conn.gzip->complete()) {
@@ -428,45 +427,41 @@ call_awaitable<exchange_result> exchange(Stream& stream, connection& conn, const
   }
 
   // A non-2xx answer: read a capped error body, never into the sink.
-  std::string body;
-  bool complete = true;
+  std::string text;
+  bool corrupt = false;
   const auto keep = [&](std::span<const char> piece) {
-    const auto room = transport::error_body_cap - body.size();
-    body.append(piece.data(), std::min(room, piece.size()));
+    const auto room = transport::error_body_cap - text.size();
+    text.append(piece.data(), std::min(room, piece.size()));
   };
+  transport::consumer_of keep_error_body([&](std::span<const char> piece) {
+    r.wire_bytes += piece.size();
+    if (!gzip) {
+      keep(piece);
+    } else if (!corrupt && conn.gzip->feed(piece, keep) != transport::inflater::status::ok) {
+      corrupt = true;
+    }
+  });
+  body.consumer = &keep_error_body;
+  bool complete = true;
   while (!parser.is_done()) {
-    if (r.wire_bytes >= transport::error_body_cap || body.size() >= transport::error_body_cap) {
+    if (corrupt || r.wire_bytes >= transport::error_body_cap || text.size() >= transport::error_body_cap) {
       complete = false;
       break;
     }
-    auto& b = parser.get().body();
-    b.data = conn.body_buffer.data();
-    b.size = conn.body_buffer.size();
-    auto [ec, n] = co_await http::async_read(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
-    if (ec == http::error::need_buffer) ec = {};
-    const std::size_t got = conn.body_buffer.size() - parser.get().body().size;
-    r.wire_bytes += got;
-    const std::span<const char> piece(conn.body_buffer.data(), got);
-    if (gzip) {
-      if (conn.gzip->feed(piece, keep) != transport::inflater::status::ok) {
-        complete = false;
-        break;
-      }
-    } else {
-      keep(piece);
-    }
+    auto [ec, n] = co_await http::async_read_some(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
+    if (body.failure) std::rethrow_exception(body.failure);
     if (ec) {
       rethrow_if_aborted();
       complete = false;  // what arrived still says more than a transport error would
       break;
     }
   }
-  r.body_bytes = body.size();
+  r.body_bytes = text.size();
   r.keep_alive = complete && parser.is_done() && parser.keep_alive() && conn.input.size() == 0;
   if (auto it = head_fields.find(http::field::retry_after); it != head_fields.end()) {
     r.retry_after = parse_retry_after(it->value(), std::chrono::system_clock::now());
   }
-  r.error.emplace(transport::make_api_error(r.status, body, r.request_id, r.retry_after,
+  r.error.emplace(transport::make_api_error(r.status, text, r.request_id, r.retry_after,
                                             st.cfg.opts.api_key));
   r.what = exchange_result::kind::api_failure;
   co_return r;

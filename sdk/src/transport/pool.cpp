@@ -13,7 +13,6 @@ connection::connection(const asio::any_io_executor& executor, asio::ssl::context
   // 512-byte reads, some 30 trips through TLS, parser and scheduler per 16 KiB TLS record,
   // which halved end-to-end throughput (docs/performance-e2e.md). 64 KiB holds whole records.
   input.reserve(64 * 1024);
-  body_buffer.resize(32 * 1024);
 }
 
 connection::tcp::socket& connection::socket() noexcept {

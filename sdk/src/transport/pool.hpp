@@ -93,8 +93,6 @@ class connection {
 
   /// Parser input; empty between exchanges on a healthy connection.
   boost::beast::flat_buffer input;
-  /// Where the parser puts body bytes (buffer_body); reused for every exchange.
-  std::vector<char> body_buffer;
   /// Created on the first gzip body; reset per exchange.
   std::unique_ptr<inflater> gzip;
   /// Where the parser keeps each response's header fields (a monotonic arena rebuilt per
