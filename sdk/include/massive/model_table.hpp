@@ -4,16 +4,17 @@
 // decode half of operation_table.hpp, which hands pages over the same way.
 #pragma once
 
+#include "massive/decoder.hpp"
+#include "massive/json_writer.hpp"
+#include "massive/page.hpp"
+
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
-
-#include "massive/decoder.hpp"
-#include "massive/json_writer.hpp"
-#include "massive/page.hpp"
+#include <utility>
 
 namespace massive {
 
