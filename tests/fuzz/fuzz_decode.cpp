@@ -20,27 +20,17 @@
 
 #include "fuzz_input.hpp"
 
-#include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <optional>
+#include <memory>
 #include <span>
-#include <string>
-#include <string_view>
-#include <variant>
 
 namespace {
 
 using namespace massive;
 using test::failure;
+using test::outcome;
 using test::row_hasher;
-
-constexpr std::array shapes = {payload_shape::results_array, payload_shape::results_object,
-                               payload_shape::document, payload_shape::top_level_array,
-                               payload_shape::results_values};
 
 template <class T>
 std::uint64_t digest(const page<T>& p) {
@@ -50,9 +40,6 @@ std::uint64_t digest(const page<T>& p) {
   test::add_envelope(h, p.envelope());
   return h.value();
 }
-
-// The outcome of one decode: the page's digest, or the decode_error's code, path and row.
-using outcome = std::variant<std::uint64_t, failure>;
 
 template <class T>
 outcome decode(page_decoder<T>& decoder, std::span<const std::span<const char>> chunks) {
@@ -64,11 +51,6 @@ outcome decode(page_decoder<T>& decoder, std::span<const std::span<const char>> 
     decoder.reset();
     return failure(e);
   }
-}
-
-std::string describe(const outcome& o) {
-  if (const auto* f = std::get_if<failure>(&o)) return f->describe();
-  return "decoded";
 }
 
 std::shared_ptr<page_pool> shared_pool() {
@@ -90,13 +72,7 @@ void run(std::span<const char> body, payload_shape shape, std::uint8_t control) 
   }
   const auto chunked = decode(decoder, test::chunks_of(body, control));
   const auto whole = decode(decoder, std::span(&body, 1));
-  if (chunked != whole) {
-    std::fprintf(stderr,
-                 "fuzz_decode: chunked and whole decodes disagree: chunked %s, whole %s "
-                 "(max chunk %zu)\n",
-                 describe(chunked).c_str(), describe(whole).c_str(), test::max_chunk[control & 0x07]);
-    std::abort();
-  }
+  test::expect_agree("fuzz_decode", {}, chunked, whole, control);
 }
 
 }  // namespace
@@ -106,7 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t selector = data[0];
   const std::uint8_t control = data[1];
   const std::span<const char> body(reinterpret_cast<const char*>(data) + 2, size - 2);
-  const payload_shape shape = shapes[(selector / 3) % shapes.size()];
+  const payload_shape shape = test::shapes[(selector / 3) % test::shapes.size()];
   switch (selector % 3) {
     case 0: run<agg>(body, shape, control); break;
     case 1: run<trade>(body, shape, control); break;

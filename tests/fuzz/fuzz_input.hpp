@@ -3,7 +3,8 @@
 //
 // Control byte: bits 0-2 the largest chunk (1 byte to 16 KiB), bits 6-7 the limits (the
 // defaults, or tight ones that make the too_deep and too_long paths reachable with small
-// inputs). Bits 3-5 are left to the target.
+// inputs). Bits 3-5 are left to the target. A body is decoded in chunks and whole, and the two
+// outcomes must agree (expect_agree).
 #pragma once
 
 #include <massive/decoder.hpp>
@@ -16,13 +17,20 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace massive::test {
+
+constexpr std::array shapes = {payload_shape::results_array, payload_shape::results_object,
+                               payload_shape::document, payload_shape::top_level_array,
+                               payload_shape::results_values};
 
 constexpr std::array<std::size_t, 8> max_chunk = {1, 2, 3, 7, 16, 64, 511, 16384};
 
@@ -77,6 +85,24 @@ struct failure {
            (row ? std::to_string(*row) : std::string("none")) + ")";
   }
 };
+
+/// The outcome of one decode: a digest of the page (rows and envelope), or the error.
+using outcome = std::variant<std::uint64_t, failure>;
+
+/// Aborts, naming the target, the model (when it picks one) and both outcomes, when the
+/// chunked and the whole decode disagree.
+inline void expect_agree(std::string_view target, std::string_view model, const outcome& chunked,
+                         const outcome& whole, std::uint8_t control) {
+  if (chunked == whole) return;
+  const auto describe = [](const outcome& o) {
+    const auto* f = std::get_if<failure>(&o);
+    return f != nullptr ? f->describe() : std::string("decoded");
+  };
+  std::fprintf(stderr, "%.*s: %.*s chunked and whole decodes disagree: chunked %s, whole %s (max chunk %zu)\n",
+               static_cast<int>(target.size()), target.data(), static_cast<int>(model.size()), model.data(),
+               describe(chunked).c_str(), describe(whole).c_str(), max_chunk[control & 0x07]);
+  std::abort();
+}
 
 /// Every field of the envelope, into `h`.
 inline void add_envelope(row_hasher& h, const page_envelope& e) {

@@ -12,27 +12,16 @@
 
 #include "fuzz_input.hpp"
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <span>
-#include <string>
-#include <variant>
 
 namespace {
 
 using namespace massive;
 using test::failure;
-
-constexpr std::array shapes = {payload_shape::results_array, payload_shape::results_object,
-                               payload_shape::document, payload_shape::top_level_array,
-                               payload_shape::results_values};
-
-// The outcome of one decode: a digest of the rows as JSON and of the envelope, or the error.
-using outcome = std::variant<std::uint64_t, failure>;
+using test::outcome;
 
 outcome decode(const model_entry& model, std::span<const std::span<const char>> chunks, payload_shape shape,
                decode_limits limits) {
@@ -52,11 +41,6 @@ outcome decode(const model_entry& model, std::span<const std::span<const char>> 
   }
 }
 
-std::string describe(const outcome& o) {
-  if (const auto* f = std::get_if<failure>(&o)) return f->describe();
-  return "decoded";
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -64,19 +48,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::span<const model_entry> models = model_table();
   const model_entry& model = models[data[0] % models.size()];
   const std::uint8_t control = data[1];
-  const payload_shape shape = shapes[((control >> 3) & 0x07) % shapes.size()];
+  const payload_shape shape = test::shapes[((control >> 3) & 0x07) % test::shapes.size()];
   const decode_limits limits = test::limits_for(control);
   const std::span<const char> body(reinterpret_cast<const char*>(data) + 2, size - 2);
 
   const outcome chunked = decode(model, test::chunks_of(body, control), shape, limits);
   const outcome whole = decode(model, std::span(&body, 1), shape, limits);
-  if (chunked != whole) {
-    std::fprintf(stderr,
-                 "fuzz_models: %.*s: chunked and whole decodes disagree: chunked %s, whole %s "
-                 "(max chunk %zu)\n",
-                 static_cast<int>(model.name.size()), model.name.data(), describe(chunked).c_str(),
-                 describe(whole).c_str(), test::max_chunk[control & 0x07]);
-    std::abort();
-  }
+  test::expect_agree("fuzz_models", model.name, chunked, whole, control);
   return 0;
 }
