@@ -57,6 +57,33 @@ def write(corpus, seeds):
     print(f"{len(seeds)} seeds in {corpus}", file=sys.stderr)
 
 
+# The mock's catalog: every model's field tree, and the operations' shapes and models.
+catalog = open(os.path.join(generated, "mock", "catalog.cpp")).read()
+fields = re.findall(r'^    \{"((?:[^"\\]|\\.)*)", form::(\w+), scalar::(\w+), (-?\d+)\},$', catalog, re.M)
+models = re.findall(r'^    \{"(\w+)", (\d+), (\d+)\},$', catalog, re.M)
+operations = re.findall(r'^    \{"(\w+)", "\w+", "([^"]*)", shape::(\w+), \w+, \w+, (-?\d+)\},$', catalog, re.M)
+table = re.findall(r'^    \{"(\w+)", &detail::decode_model<\w+>\},$',
+                   open(os.path.join(generated, "src", "models", "model_table.cpp")).read(), re.M)
+if not (fields and models and operations and table):
+    sys.exit("seeds.py: cannot read the catalog or the model table in " + generated)
+
+SCALARS = {"int64": 7, "int32": 7, "number": 1.25, "boolean": True, "string": "x",
+           "date": "2024-01-02", "timestamp_ns": 1704205800000000000,
+           "timestamp_us": 1704205800000000, "timestamp_ms": 1704205800000, "decimal": "1.5",
+           "json": {"k": 1}}
+
+
+def synthesise(index, depth=0):
+    """A row of catalog model `index` with every field present (nested models to depth 3)."""
+    _, first, count = models[index]
+    row = {}
+    for key, form, scalar, nested in fields[int(first):int(first) + int(count)]:
+        key = json.loads(f'"{key}"')
+        value = synthesise(int(nested), depth + 1) if int(nested) >= 0 and depth < 3 else SCALARS[scalar]
+        row[key] = {"scalar": value, "object": value, "array": [value], "map": {"k": value}}[form]
+    return row
+
+
 # fuzz_decode: byte 0 = model + 3 * shape, byte 1 = chunking and limits.
 decode_models = {"agg": 0, "trade": 1, "quote": 2}
 decode_seeds = []
@@ -76,45 +103,14 @@ for name, _, raw in recorded():
     if isinstance(results, list) and results and isinstance(results[0], dict):
         rows.setdefault(model, results[0])
 
-# Every model in every shape, from a recorded row when there is one.
-fallback = {"agg": {"o": 1.5, "h": 2, "l": 1, "c": 1.75, "v": 1.0e6, "t": 1112331600000},
-            "trade": {"id": "1", "price": 1.5, "size": 10, "exchange": 4, "sequence_number": 1,
-                      "sip_timestamp": 1651181822461979400,
-                      "participant_timestamp": 1651181822461636600},
-            "quote": {"sip_timestamp": 1652191872800638700,
-                      "participant_timestamp": 1652191872800402200, "sequence_number": 1}}
+# Every model in every shape, from a recorded row when there is one, else a synthesised one.
+model_names = [name for name, _, _ in models]
 for model in decode_models:
     for shape in SHAPES:
-        add_decode(model, shape, body_of(shape, rows.get(model, fallback[model])))
+        add_decode(model, shape, body_of(shape, rows.get(model) or synthesise(model_names.index(model))))
 write(os.path.join(build, "fuzz-corpus"), decode_seeds)
 
 # fuzz_models: byte 0 = index in the model table, byte 1 = shape << 3 | chunking and limits.
-catalog = open(os.path.join(generated, "mock", "catalog.cpp")).read()
-fields = re.findall(r'^    \{"((?:[^"\\]|\\.)*)", form::(\w+), scalar::(\w+), (-?\d+)\},$', catalog, re.M)
-models = re.findall(r'^    \{"(\w+)", (\d+), (\d+)\},$', catalog, re.M)
-operations = re.findall(r'^    \{"(\w+)", "\w+", "([^"]*)", shape::(\w+), \w+, \w+, (-?\d+)\},$', catalog, re.M)
-table = re.findall(r'^    \{"(\w+)", &detail::decode_model<\w+>\},$',
-                   open(os.path.join(generated, "src", "models", "model_table.cpp")).read(), re.M)
-if not (fields and models and operations and table):
-    sys.exit("seeds.py: cannot read the catalog or the model table in " + generated)
-
-SCALARS = {"int64": 7, "int32": 7, "number": 1.25, "boolean": True, "string": "x",
-           "date": "2024-01-02", "timestamp_ns": 1704205800000000000,
-           "timestamp_us": 1704205800000000, "timestamp_ms": 1704205800000, "decimal": "1.5",
-           "json": {"k": 1}}
-
-
-def synthesise(index, depth=0):
-    """A row of catalog model `index` with every field present."""
-    _, first, count = models[index]
-    row = {}
-    for key, form, scalar, nested in fields[int(first):int(first) + int(count)]:
-        key = json.loads(f'"{key}"')
-        value = synthesise(int(nested), depth + 1) if int(nested) >= 0 and depth < 3 else SCALARS[scalar]
-        row[key] = {"scalar": value, "object": value, "array": [value], "map": {"k": value}}[form]
-    return row
-
-
 model_seeds = []
 
 
