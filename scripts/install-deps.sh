@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages massive-cpp needs, and only those missing.
+#   scripts/install-deps.sh            everything: the library, its tests, benchmarks and tools
+#   scripts/install-deps.sh --library  only what the library and the samples build with (the
+#                                      quickstart's set)
 # Idempotent; works as root or through sudo. Nothing is downloaded at build time.
 set -euo pipefail
 
-packages=(
-  g++ cmake ninja-build pkg-config git
+library=(
+  g++ cmake ninja-build pkg-config
   libboost1.81-dev libboost-url1.81-dev
-  libsimdjson-dev libssl-dev openssl zlib1g-dev
+  libsimdjson-dev libssl-dev zlib1g-dev
+)
+tests=(
+  git openssl
   doctest-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizer runtimes for the fuzz targets
   nlohmann-json3-dev                 # benchmark baseline only
   libcurl4-openssl-dev curl nginx-light time  # end-to-end benchmark only (GNU time: peak RSS)
   doxygen                            # API reference (the `docs` target and its check)
 )
+
+case "${1:-}" in
+  --library) packages=("${library[@]}") ;;
+  "") packages=("${library[@]}" "${tests[@]}") ;;
+  *) echo "usage: $0 [--library]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
