@@ -1,0 +1,102 @@
+#include "arguments.hpp"
+
+#include "nearest.hpp"
+
+#include <charconv>
+#include <cstdlib>
+
+namespace massive::cli {
+
+namespace {
+
+constexpr std::string_view formats[] = {"json", "jsonl", "csv", "table"};
+
+std::uint64_t count_value(std::string_view flag_name, std::string_view text) {
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc{} || end != text.data() + text.size() || n == 0) {
+    throw usage_error(std::string(flag_name) + " takes a positive count, not '" + std::string(text) + "'");
+  }
+  return n;
+}
+
+constexpr flag flags[] = {
+    {"--param", "-p", "KEY=VALUE", {},
+     "a parameter by the description's name (comparators dotted: timestamp.gte=2024-01-02; lists "
+     "comma-separated); repeat for each",
+     [](call_settings& s, std::string_view kv) {
+       const auto eq = kv.find('=');
+       if (eq == std::string_view::npos || eq == 0) {
+         throw usage_error("--param takes KEY=VALUE, not '" + std::string(kv) + "'");
+       }
+       s.params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+     }},
+    {"--all-pages", "", "", {}, "follow next_url through every page",
+     [](call_settings& s, std::string_view) { s.run.all_pages = true; }},
+    {"--max-pages", "", "N", {}, "every page, at most N of them",
+     [](call_settings& s, std::string_view n) {
+       s.run.all_pages = true;
+       s.run.traversal.max_pages = count_value("--max-pages", n);
+     }},
+    {"--format", "-f", "FORMAT", formats,
+     "json (one array, the default), jsonl (one row per line), csv, or table",
+     [](call_settings& s, std::string_view f) {
+       for (std::size_t i = 0; i < std::size(formats); ++i) {
+         if (f == formats[i]) return void(s.format = static_cast<output_format>(i));
+       }
+       throw usage_error("--format is one of json, jsonl, csv, table; not '" + std::string(f) + "'");
+     }},
+    {"--output", "-o", "FILE", {}, "write the rows to FILE (progress stays on the terminal)",
+     [](call_settings& s, std::string_view path) { s.output_path = std::string(path); }},
+    {"--base-url", "", "URL", {}, "the API's origin (default https://api.massive.com)",
+     [](call_settings& s, std::string_view url) { s.client.base_url = std::string(url); }},
+    {"--ca-file", "", "PEM", {}, "trust the certificates in PEM instead of the system's",
+     [](call_settings& s, std::string_view pem) { s.client.ca_file = std::string(pem); }},
+    {"--mock", "", "", {}, "call the embedded mock API (every operation, offline) instead",
+     [](call_settings& s, std::string_view) { s.mock = true; }},
+    {"--help", "-h", "", {}, "describe the operation and its parameters",
+     [](call_settings& s, std::string_view) { s.help = true; }},
+};
+
+const flag* find_flag(std::string_view name) {
+  for (const flag& f : flags) {
+    if (name == f.name || (!f.short_name.empty() && name == f.short_name)) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::span<const flag> call_flags() { return flags; }
+
+call_settings parse_call(std::span<const std::string_view> words) {
+  call_settings settings;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::string_view word = words[i];
+    std::optional<std::string_view> attached;
+    if (const auto eq = word.find('='); word.starts_with("--") && eq != std::string_view::npos) {
+      attached = word.substr(eq + 1);
+      word = word.substr(0, eq);
+    }
+    const flag* f = find_flag(word);
+    if (f == nullptr) {
+      std::vector<std::string_view> names;
+      for (const flag& known : flags) names.push_back(known.name);
+      std::string message = "unknown flag '" + std::string(word) + "'";
+      if (const auto near = nearest(word, names)) message += " (did you mean " + std::string(*near) + "?)";
+      throw usage_error(message);
+    }
+    if (f->value.empty()) {
+      if (attached) throw usage_error(std::string(f->name) + " takes no value");
+      f->apply(settings, "");
+      continue;
+    }
+    if (!attached && i + 1 == words.size()) {
+      throw usage_error(std::string(f->name) + " needs a value (" + std::string(f->value) + ")");
+    }
+    f->apply(settings, attached ? *attached : words[++i]);
+  }
+  return settings;
+}
+
+}  // namespace massive::cli

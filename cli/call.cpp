@@ -1,0 +1,113 @@
+// `massive <group> <operation> [flag]...`: builds the target from the parameters, calls the
+// operation (against the embedded mock with --mock) and prints each page as it arrives.
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "help.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+
+#include <massive/client.hpp>
+#include <massive/error.hpp>
+#include <massive/mock/api_server.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+
+namespace massive::cli {
+
+namespace {
+
+int fail(exit_code code, std::string_view message) {
+  std::cerr << "massive: " << message << "\n";
+  return code;
+}
+
+}  // namespace
+
+int call_command(const operation_entry& operation, std::span<const std::string_view> words) {
+  call_settings settings;
+  std::string target;
+  try {
+    settings = parse_call(words);
+    if (settings.help) {
+      print_operation(std::cout, operation);
+      return exit_done;
+    }
+    std::vector<std::pair<std::string_view, std::string_view>> args(settings.params.begin(), settings.params.end());
+    target = operation.target(args);
+  } catch (const std::invalid_argument& e) {  // usage_error is not one: both are the caller's mistake
+    return fail(exit_usage, e.what());
+  } catch (const usage_error& e) {
+    return fail(exit_usage, std::string(e.what()) + " (massive " + std::string(operation.group) + " " +
+                                std::string(operation.name) + " --help)");
+  }
+
+  std::optional<massive::mock::api_server> mock;
+  if (!settings.mock && settings.client.api_key.empty()) {
+    const char* key = std::getenv("MASSIVE_API_KEY");
+    if (key == nullptr || *key == '\0') return fail(exit_usage, "set MASSIVE_API_KEY (or use --mock)");
+  }
+  if (settings.mock) {
+    mock.emplace();
+    settings.client.base_url = mock->base_url();
+    settings.client.ca_pem = mock->certificate_pem();
+    settings.client.api_key = "mock";
+  }
+  std::ofstream file;
+  if (!settings.output_path.empty()) {
+    file.open(settings.output_path, std::ios::binary | std::ios::trunc);
+    if (!file) return fail(exit_usage, "cannot write " + settings.output_path);
+  }
+  std::ostream& rows_out = settings.output_path.empty() ? std::cout : file;
+  const auto printer = make_printer(settings.format, rows_out, {}, settings.raw_times);
+  progress_line progress(progress_line::shown_for(!settings.output_path.empty()));
+  settings.client.trace = [&progress, user = std::move(settings.client.trace)](const trace_event& event) {
+    progress.received(event.body_bytes);
+    if (user) user(event);
+  };
+
+  try {
+    boost::asio::io_context io;
+    massive::client client{io.get_executor(), settings.client};
+    auto done = boost::asio::co_spawn(
+        io,
+        operation.run(client, target, operation.shape, operation.paginated, settings.run,
+                      [&](const json_page& page) {
+                        printer->page(page.rows_json);
+                        progress.page(page.rows);
+                      }),
+        boost::asio::use_future);
+    io.run();
+    done.get();
+    printer->finish();
+    progress.finish();
+  } catch (const api_error& e) {
+    progress.finish();
+    return fail(exit_api, std::string("the API refused: ") + e.what());
+  } catch (const decode_error& e) {
+    progress.finish();
+    return fail(exit_decode, std::string("the response does not decode: ") + e.what());
+  } catch (const output_error& e) {
+    progress.finish();
+    return fail(exit_decode, std::string("the rows cannot be printed: ") + e.what());
+  } catch (const transport_error& e) {
+    progress.finish();
+    if (e.code() == massive::errc::invalid_option) return fail(exit_usage, e.what());
+    return fail(exit_transport, e.what());
+  } catch (const std::exception& e) {
+    progress.finish();
+    return fail(exit_transport, e.what());
+  }
+  if (!rows_out.flush()) return fail(exit_transport, "cannot write the rows");
+  return exit_done;
+}
+
+}  // namespace massive::cli

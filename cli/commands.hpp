@@ -1,0 +1,37 @@
+// The tool's commands and its exit codes. `massive <group> <operation>` calls an operation
+// (call.cpp); the other commands are words that no group uses, each a row of the table in
+// main.cpp and a function here.
+#pragma once
+
+#include <massive/operation_table.hpp>
+
+#include <span>
+#include <string_view>
+
+namespace massive::cli {
+
+/// What the process returns; the README and --help list them.
+enum exit_code : int {
+  exit_done = 0,
+  exit_usage = 2,      ///< bad usage or arguments
+  exit_api = 3,        ///< the API answered with an error
+  exit_transport = 4,  ///< the request failed below HTTP (connect, TLS, timeout, ...)
+  exit_decode = 5,     ///< a body that does not decode
+};
+
+/// `massive <group> <operation> [flag]...`: `words` are the flags.
+int call_command(const operation_entry& operation, std::span<const std::string_view> words);
+/// `massive completion bash|zsh`.
+int completion_command(std::span<const std::string_view> words);
+
+/// Another command besides the groups: `massive <name> ...`.
+struct command {
+  std::string_view name;
+  std::string_view summary;  ///< one line for --help
+  int (*run)(std::span<const std::string_view> words);  ///< the words after the name
+};
+
+/// Every command besides the groups (main.cpp).
+std::span<const command> commands();
+
+}  // namespace massive::cli

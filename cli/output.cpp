@@ -1,0 +1,316 @@
+#include "output.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+
+namespace massive::cli {
+
+namespace ondemand = simdjson::ondemand;
+
+std::string iso8601(long long count, time_unit unit) {
+  using namespace std::chrono;
+  const long long per_second = unit == time_unit::milliseconds   ? 1'000
+                               : unit == time_unit::microseconds ? 1'000'000
+                                                                 : 1'000'000'000;
+  const int digits = unit == time_unit::milliseconds ? 3 : unit == time_unit::microseconds ? 6 : 9;
+  long long seconds = count / per_second, fraction = count % per_second;
+  if (fraction < 0) seconds -= 1, fraction += per_second;  // before 1970: the fraction counts forward
+  const sys_days day = floor<days>(sys_seconds{std::chrono::seconds{seconds}});
+  const year_month_day date{day};
+  const long long in_day = seconds - duration_cast<std::chrono::seconds>(day.time_since_epoch()).count();
+  char text[64];
+  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02lld:%02lld:%02lld.%0*lldZ", int{date.year()},
+                unsigned{date.month()}, unsigned{date.day()}, in_day / 3600, in_day / 60 % 60, in_day % 60, digits,
+                fraction);
+  return text;
+}
+
+namespace {
+
+std::string_view text_of(simdjson::simdjson_result<std::string_view> r, const char* what) {
+  std::string_view v;
+  if (std::move(r).get(v) != simdjson::SUCCESS) throw output_error(std::string("rows are not JSON: bad ") + what);
+  return v;
+}
+
+/// The columns in print order, by name, growing when a row has a value none of them holds.
+class column_set {
+ public:
+  explicit column_set(std::vector<column> columns) : columns_(std::move(columns)) {
+    for (std::size_t i = 0; i < columns_.size(); ++i) index_.emplace(columns_[i].name, i);
+  }
+  std::size_t size() const { return columns_.size(); }
+  const column& operator[](std::size_t i) const { return columns_[i]; }
+  std::optional<std::size_t> find(const std::string& name) const {
+    const auto it = index_.find(name);
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+  }
+  std::size_t add(const std::string& name) {
+    if (const auto at = find(name)) return *at;
+    index_.emplace(name, columns_.size());
+    columns_.push_back({name, time_unit::none});
+    return columns_.size() - 1;
+  }
+
+ private:
+  std::vector<column> columns_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+/// One row's cells by column; absent cells are nullopt.
+using cells = std::vector<std::optional<std::string>>;
+
+/// Turns a row object into cells: nested objects become dotted columns unless the object is a
+/// column itself (a map or a free-form JSON field), arrays their elements joined by ", ".
+class flattener {
+ public:
+  flattener(column_set& columns, bool raw_times) : columns_(columns), raw_times_(raw_times) {}
+
+  void row(ondemand::object object, cells& out) {
+    out.assign(columns_.size(), std::nullopt);
+    fields(object, "", out);
+  }
+
+ private:
+  void fields(ondemand::object object, const std::string& prefix, cells& out) {
+    for (auto field : object) {
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad key");
+      const std::string name = prefix + std::string(key);
+      ondemand::value value = field.value();
+      ondemand::json_type type;
+      if (value.type().get(type) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad value");
+      const auto known = columns_.find(name);
+      if (type == ondemand::json_type::object && !known) {
+        fields(value.get_object().value(), name + ".", out);
+        continue;
+      }
+      const std::size_t at = known ? *known : columns_.add(name);
+      if (out.size() < columns_.size()) out.resize(columns_.size());
+      out[at] = text(value, type, columns_[at].unit);
+    }
+  }
+
+  std::string scalar(ondemand::value value, ondemand::json_type type, time_unit unit) {
+    switch (type) {
+      case ondemand::json_type::string: return std::string(text_of(value.get_string(), "string"));
+      case ondemand::json_type::number: {
+        const std::string_view number = value.raw_json_token();
+        long long count = 0;
+        if (unit == time_unit::none || raw_times_ ||
+            std::from_chars(number.data(), number.data() + number.size(), count).ptr != number.data() + number.size()) {
+          return std::string(number);
+        }
+        return iso8601(count, unit);
+      }
+      case ondemand::json_type::boolean: return std::string(value.raw_json_token());
+      case ondemand::json_type::null: return "";
+      case ondemand::json_type::object: {
+        ondemand::object object;
+        if (value.get_object().get(object) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad object");
+        return std::string(text_of(object.raw_json(), "object"));
+      }
+      case ondemand::json_type::array: {
+        ondemand::array array;
+        if (value.get_array().get(array) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad array");
+        return std::string(text_of(array.raw_json(), "array"));
+      }
+    }
+    return "";
+  }
+
+  std::string text(ondemand::value value, ondemand::json_type type, time_unit unit) {
+    if (type != ondemand::json_type::array) return scalar(value, type, unit);
+    std::string out;
+    bool first = true;
+    for (auto element : value.get_array()) {
+      ondemand::value item = element.value();
+      out += first ? "" : ", ";
+      first = false;
+      out += scalar(item, item.type().value(), unit);
+    }
+    return out;
+  }
+
+  column_set& columns_;
+  bool raw_times_;
+};
+
+/// Iterates a page's rows as objects.
+template <class Each>
+void for_each_row(ondemand::parser& parser, simdjson::padded_string& buffer, std::string_view rows_json, Each&& each) {
+  buffer = simdjson::padded_string(rows_json);
+  ondemand::document doc;
+  ondemand::array rows;
+  if (parser.iterate(buffer).get(doc) != simdjson::SUCCESS || doc.get_array().get(rows) != simdjson::SUCCESS) {
+    throw output_error("rows are not a JSON array");
+  }
+  for (auto element : rows) {
+    ondemand::object row;
+    if (element.get_object().get(row) != simdjson::SUCCESS) throw output_error("a row is not a JSON object");
+    each(row);
+  }
+}
+
+/// JSON (one array, as before) and JSON Lines: each row's text as the SDK wrote it.
+class json_printer final : public row_printer {
+ public:
+  json_printer(std::ostream& out, bool lines) : out_(out), lines_(lines) {}
+
+  void page(std::string_view rows_json) override {
+    for_each_row(parser_, buffer_, rows_json, [&](ondemand::object row) {
+      const std::string_view text = text_of(row.raw_json(), "row");
+      if (lines_) {
+        out_ << text << '\n';
+      } else {
+        out_ << (first_ ? "[" : ",\n") << text;
+      }
+      first_ = false;
+    });
+    out_.flush();
+  }
+
+  void finish() override {
+    if (!lines_) out_ << (first_ ? "[]\n" : "]\n");
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  bool lines_;
+  bool first_ = true;
+  ondemand::parser parser_;
+  simdjson::padded_string buffer_;
+};
+
+std::string csv_quoted(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+/// CSV: a header of every column, then one line per row.
+class csv_printer final : public row_printer {
+ public:
+  csv_printer(std::ostream& out, std::vector<column> columns, bool raw_times)
+      : out_(out), columns_(std::move(columns)), flatten_(columns_, raw_times), header_fixed_(columns_.size() > 0) {}
+
+  void page(std::string_view rows_json) override {
+    std::vector<cells> rows;
+    for_each_row(parser_, buffer_, rows_json, [&](ondemand::object row) { flatten_.row(row, rows.emplace_back()); });
+    if (!rows.empty() || header_fixed_) header();
+    for (cells& row : rows) {
+      if (row.size() > printed_) {
+        throw output_error("a row has the column '" + columns_[printed_].name +
+                                 "', which the CSV header printed before lacks (use --format jsonl)");
+      }
+      row.resize(printed_);
+      for (std::size_t i = 0; i < row.size(); ++i) out_ << (i ? "," : "") << csv_quoted(row[i].value_or(""));
+      out_ << '\n';
+    }
+    out_.flush();
+  }
+
+  void finish() override {
+    if (header_fixed_) header();
+    out_.flush();
+  }
+
+ private:
+  void header() {
+    if (printed_ != 0 || columns_.size() == 0) return;
+    printed_ = columns_.size();
+    for (std::size_t i = 0; i < printed_; ++i) out_ << (i ? "," : "") << csv_quoted(columns_[i].name);
+    out_ << '\n';
+  }
+
+  std::ostream& out_;
+  column_set columns_;
+  flattener flatten_;
+  bool header_fixed_;
+  std::size_t printed_ = 0;
+  ondemand::parser parser_;
+  simdjson::padded_string buffer_;
+};
+
+/// The table: the columns the first page with rows fills, as wide as that page needs; a later
+/// row that fills another column adds it and prints the header again. A cell wider than its
+/// column is printed whole.
+class table_printer final : public row_printer {
+ public:
+  table_printer(std::ostream& out, std::vector<column> columns, bool raw_times)
+      : out_(out), columns_(std::move(columns)), flatten_(columns_, raw_times) {}
+
+  void page(std::string_view rows_json) override {
+    std::vector<cells> rows;
+    for_each_row(parser_, buffer_, rows_json, [&](ondemand::object row) { flatten_.row(row, rows.emplace_back()); });
+    for (cells& row : rows) row.resize(columns_.size());
+    width_.resize(columns_.size(), 0);
+    bool shown_more = false;
+    for (std::size_t i = 0; i < columns_.size(); ++i) {
+      if (width_[i] != 0) continue;
+      for (const cells& row : rows) {
+        if (!row[i] || row[i]->empty()) continue;
+        width_[i] = std::max({width_[i], columns_[i].name.size(), row[i]->size()});
+      }
+      shown_more = shown_more || width_[i] != 0;
+    }
+    if (shown_more) header();
+    for (const cells& row : rows) line([&](std::size_t i) { return row[i] ? std::string_view(*row[i]) : std::string_view(); });
+    out_.flush();
+  }
+
+  void finish() override { out_.flush(); }
+
+ private:
+  /// One line of the shown columns, two spaces apart; `cell(i)` is column i's text.
+  template <class Cell>
+  void line(Cell&& cell) {
+    std::string text;
+    for (std::size_t i = 0; i < width_.size(); ++i) {
+      if (width_[i] == 0) continue;
+      if (!text.empty()) text += "  ";
+      const std::string_view value = cell(i);
+      text += value;
+      text.append(width_[i] > value.size() ? width_[i] - value.size() : 0, ' ');
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out_ << text << '\n';
+  }
+
+  void header() {
+    line([&](std::size_t i) -> std::string_view { return columns_[i].name; });
+  }
+
+  std::ostream& out_;
+  column_set columns_;
+  flattener flatten_;
+  std::vector<std::size_t> width_;  // by column; 0 for a column not shown (yet)
+  ondemand::parser parser_;
+  simdjson::padded_string buffer_;
+};
+
+}  // namespace
+
+std::unique_ptr<row_printer> make_printer(output_format format, std::ostream& out, std::vector<column> columns,
+                                          bool raw_times) {
+  switch (format) {
+    case output_format::json: return std::make_unique<json_printer>(out, false);
+    case output_format::jsonl: return std::make_unique<json_printer>(out, true);
+    case output_format::csv: return std::make_unique<csv_printer>(out, std::move(columns), raw_times);
+    case output_format::table: return std::make_unique<table_printer>(out, std::move(columns), raw_times);
+  }
+  return nullptr;
+}
+
+}  // namespace massive::cli

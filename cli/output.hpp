@@ -1,0 +1,56 @@
+// Rows for people and for programs. JSON is one array, as the SDK's writers print it; JSON
+// Lines one row per line; CSV and the table flatten nested objects into dotted columns
+// (`day.close`), write arrays as their elements joined by ", ", and show timestamps as
+// ISO 8601 in UTC with the digits of their unit. Every format streams page by page: the
+// table's columns and widths are fixed by the first page.
+#pragma once
+
+#include "arguments.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace massive::cli {
+
+/// The unit of a column's integer timestamps; none for any other column.
+enum class time_unit { none, milliseconds, microseconds, nanoseconds };
+
+/// A column of CSV and the table, flattened (`lastQuote.P`).
+struct column {
+  std::string name;
+  time_unit unit = time_unit::none;
+};
+
+/// "2024-01-10T14:59:58.830123456Z": `count` units since the Unix epoch, with as many
+/// fraction digits as the unit has (3, 6 or 9).
+std::string iso8601(long long count, time_unit unit);
+
+/// Rows that cannot be printed: not a JSON array of objects, or (CSV) a column after the header.
+class output_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Prints pages of rows (each a JSON array, as json_page::rows_json) in one format.
+class row_printer {
+ public:
+  virtual ~row_printer() = default;
+  /// One page's rows. Throws output_error.
+  virtual void page(std::string_view rows_json) = 0;
+  /// After the last page.
+  virtual void finish() = 0;
+};
+
+/// A printer of `format` onto `out`. CSV and the table print `columns` (every column the
+/// operation's rows can have, in order; the table only those that the first page fills);
+/// when `columns` is empty they take the first page's. `raw_times` keeps timestamps as
+/// integers.
+std::unique_ptr<row_printer> make_printer(output_format format, std::ostream& out, std::vector<column> columns,
+                                          bool raw_times);
+
+}  // namespace massive::cli
