@@ -1,7 +1,7 @@
 // massive_codegen: writes generated/ from the OpenAPI description and the curated map.
 //
-//   massive_codegen --spec <openapi.json> --map <map.txt> --out <generated dir>
-//   massive_codegen --spec <openapi.json> --map <map.txt> --compare <generated dir>
+//   massive_codegen --spec <openapi.json> [--stream-spec <websocket.json>] --map <map.txt> --out <generated dir>
+//   massive_codegen --spec <openapi.json> [--stream-spec <websocket.json>] --map <map.txt> --compare <generated dir>
 //
 // --out writes every file and removes generated files that are no longer produced; --compare
 // writes nothing and fails listing every file that differs, is missing or is extra. Exit
@@ -9,6 +9,7 @@
 // the operation or field and the map row to add), 2 bad usage or I/O, 3 --compare differs.
 #include "build.hpp"
 #include "emit.hpp"
+#include "stream.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -42,19 +43,21 @@ std::set<std::string> existing_files(const fs::path& root) {
 }
 
 int usage() {
-  std::cerr << "usage: massive_codegen --spec <openapi.json> --map <map.txt> (--out | --compare) <dir>\n";
+  std::cerr << "usage: massive_codegen --spec <openapi.json> [--stream-spec <websocket.json>] --map <map.txt> (--out | --compare) <dir>\n";
   return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string spec_path, map_path, out_dir;
+  std::string spec_path, stream_spec_path, map_path, out_dir;
   bool compare = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--spec") {
       spec_path = argv[i + 1];
+    } else if (flag == "--stream-spec") {
+      stream_spec_path = argv[i + 1];
     } else if (flag == "--map") {
       map_path = argv[i + 1];
     } else if (flag == "--out" || flag == "--compare") {
@@ -70,7 +73,23 @@ int main(int argc, char** argv) {
   try {
     const json spec = json::load(spec_path);
     const curated_map map = curated_map::load(map_path);
-    const api a = build(spec, map);
+    // The stream rows first: the REST build reports every row nobody used.
+    stream_api streams;
+    if (stream_spec_path.empty()) {
+      set_aside_stream_rows(map);
+    } else {
+      streams = build_stream(json::load(stream_spec_path), map);
+      emit_stream(streams, files);
+    }
+    api a = build(spec, map);
+    // The event models are plain models (no REST rows): appended after the REST ones, they keep
+    // the catalog's indices of those.
+    for (auto& m : streams.models) {
+      for (const auto& rest : a.models) {
+        if (rest->name == m->name) throw generation_error({"stream model " + m->name + " has a REST model's name"});
+      }
+      a.models.push_back(std::move(m));
+    }
     emit_models(a, files);
     emit_groups(a, files);
     emit_mock(a, files);

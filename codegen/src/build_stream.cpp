@@ -1,0 +1,373 @@
+// Reads the stream description with the map's stream rows into event models. The channels'
+// schemas are flat objects (scalars, arrays of scalars, the level-2 book's arrays of pairs), so
+// this is a small reader of its own rather than the REST builder's shape deduplication: every
+// channel is its own event type, because the same shape on two channels (a second and a minute
+// aggregate) is two things the user must be able to tell apart.
+#include "build.hpp"
+#include "names.hpp"
+#include "stream.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+
+namespace massive::codegen {
+
+namespace {
+
+const char* const market_names[] = {"stocks", "options", "forex", "crypto", "indices", "futures"};
+
+bool known_market(std::string_view m) {
+  return std::find(std::begin(market_names), std::end(market_names), m) != std::end(market_names);
+}
+
+bool stream_row(const map_row& row) {
+  return row.kind == "stream" || row.kind == "stream_key" || row.kind == "stream_field";
+}
+
+/// A map type name as a field type: the scalars of `field` rows plus arrays of integers and numbers.
+bool parse_type(std::string_view name, field_type& out) {
+  static const std::pair<const char*, scalar> scalars[] = {
+      {"int64", scalar::int64},   {"int32", scalar::int32},   {"double", scalar::number},
+      {"bool", scalar::boolean},  {"string", scalar::string}, {"timestamp_ns", scalar::timestamp_ns},
+      {"timestamp_us", scalar::timestamp_us}, {"timestamp_ms", scalar::timestamp_ms}, {"json", scalar::json}};
+  for (const auto& [n, s] : scalars) {
+    if (name == n) return out = field_type{field_type::form::scalar, s, nullptr}, true;
+  }
+  if (name == "int64_array") return out = field_type{field_type::form::array, scalar::int64, nullptr}, true;
+  if (name == "double_array") return out = field_type{field_type::form::array, scalar::number, nullptr}, true;
+  return false;
+}
+
+std::string first_sentence(std::string_view text) {
+  std::string s(text);
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  const auto stop = s.find(". ");
+  if (stop != std::string::npos) s.resize(stop + 1);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+class stream_builder {
+ public:
+  stream_builder(const json& spec, const curated_map& map) : spec_(spec), map_(map) {}
+
+  stream_api run() {
+    const json* paths = spec_.find("paths");
+    if (paths == nullptr) throw generation_error({"the stream description has no paths"});
+    std::set<std::string> described;
+    for (const auto& [path, item] : paths->members()) {
+      described.insert(path);
+      if (channel_row(path) == nullptr) {
+        problem("stream channel " + path + " has no map row: add `stream <name>_event " + path +
+                " topic=<name>` to " + map_.path());
+      }
+    }
+    for (const map_row* row : map_.find("stream")) {
+      row->used = true;
+      if (row->words.size() < 2) {
+        problem(where(*row) + ": stream rows are `stream <model> <channel> ...`");
+        continue;
+      }
+      const std::string& location = row->words[1];
+      if (location.rfind("schema=", 0) == 0) {
+        add_schema_event(*row);
+      } else if (described.count(location)) {
+        add_channel(*row, paths->find(location)->find("get"));
+      } else if (row->option("ev")) {
+        add_undescribed(*row);
+      } else {
+        problem(where(*row) + ": channel " + location +
+                " is not in the stream description; an event it lacks needs ev=<ev> and <key>=<type> words");
+      }
+    }
+    for (const map_row& row : map_.rows()) {
+      if ((row.kind == "stream_key" || row.kind == "stream_field") && !row.used) {
+        problem(where(row) + ": " + row.kind + " " + row.words.front() + " names nothing in the stream description");
+      }
+    }
+    if (!problems_.empty()) throw generation_error(problems_);
+    std::sort(out_.models.begin(), out_.models.end(), [](const auto& a, const auto& b) { return a->name < b->name; });
+    return std::move(out_);
+  }
+
+ private:
+  std::string where(const map_row& row) const { return map_.path() + ":" + std::to_string(row.line); }
+  void problem(std::string text) { problems_.push_back(std::move(text)); }
+
+  const map_row* channel_row(const std::string& path) const {
+    for (const map_row* row : map_.find("stream")) {
+      if (row->words.size() > 1 && row->words[1] == path) return row;
+    }
+    return nullptr;
+  }
+
+  const json& resolve(const json& s) const {
+    const json* at = &s;
+    for (int hops = 0; hops < 16; ++hops) {
+      const std::string_view ref = at->text("$ref");
+      if (ref.empty()) return *at;
+      at = pointer(ref);
+      if (at == nullptr) throw generation_error({"dangling $ref " + std::string(ref) + " in the stream description"});
+    }
+    throw generation_error({"$ref cycle in the stream description"});
+  }
+  const json* pointer(std::string_view ref) const {
+    if (ref.substr(0, 2) != "#/") return nullptr;
+    const json* at = &spec_;
+    std::size_t from = 2;
+    while (at != nullptr && from <= ref.size()) {
+      const std::size_t slash = std::min(ref.find('/', from), ref.size());
+      at = at->find(ref.substr(from, slash - from));
+      from = slash + 1;
+    }
+    return at;
+  }
+  /// The object's properties with allOf parts merged (a later part refines an earlier one's key).
+  void properties(const json& raw, std::vector<std::pair<std::string, const json*>>& out) const {
+    const json& s = resolve(raw);
+    if (const json* parts = s.find("allOf")) {
+      for (const json& part : parts->items()) properties(part, out);
+    }
+    if (const json* props = s.find("properties")) {
+      for (const auto& [key, value] : props->members()) {
+        const auto seen = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == key; });
+        if (seen == out.end()) {
+          out.emplace_back(key, &value);
+        } else if (!resolve(value).text("type").empty() || resolve(*seen->second).text("type").empty()) {
+          seen->second = &value;
+        }
+      }
+    }
+  }
+  /// The single `ev` value the schema's enum (in any allOf part) allows, or "".
+  std::string ev_of(const json& raw) const {
+    const json& s = resolve(raw);
+    std::string found;
+    if (const json* parts = s.find("allOf")) {
+      for (const json& part : parts->items()) {
+        if (std::string inner = ev_of(part); !inner.empty()) found = inner;
+      }
+    }
+    if (const json* props = s.find("properties")) {
+      if (const json* ev = props->find("ev")) {
+        const json* values = resolve(*ev).find("enum");
+        if (values != nullptr && values->items().size() == 1 && values->items()[0].is_string()) {
+          found = values->items()[0].string();
+        }
+      }
+    }
+    return found;
+  }
+
+  /// The description's type of a property: "" when it declares none.
+  bool described_type(const json& raw, field_type& out) const {
+    const json& s = resolve(raw);
+    const std::string_view type = s.text("type");
+    if (type == "integer") return out = {field_type::form::scalar, s.text("format") == "int32" ? scalar::int32 : scalar::int64, nullptr}, true;
+    if (type == "number") return out = {field_type::form::scalar, scalar::number, nullptr}, true;
+    if (type == "string") return out = {field_type::form::scalar, scalar::string, nullptr}, true;
+    if (type == "boolean") return out = {field_type::form::scalar, scalar::boolean, nullptr}, true;
+    if (type == "array" && s.find("items") != nullptr) {
+      const json& items = resolve(*s.find("items"));
+      const std::string_view element = items.text("type");
+      if (element == "integer") return out = {field_type::form::array, scalar::int64, nullptr}, true;
+      if (element == "number") return out = {field_type::form::array, scalar::number, nullptr}, true;
+    }
+    return false;
+  }
+
+  model& new_model(const map_row& row, std::string doc) {
+    const std::string& name = row.words[0];
+    if (name.size() <= 6 || name.compare(name.size() - 6, 6, "_event") != 0) {
+      problem(where(row) + ": stream model " + name + " must end in _event (its kind is the name without it)");
+    }
+    for (const auto& m : out_.models) {
+      if (m->name == name) problem(where(row) + ": two stream rows name the model " + name);
+    }
+    auto m = std::make_unique<model>();
+    m->name = name;
+    m->location = row.words[1];
+    if (const map_row* d = map_.lookup("doc", name)) {
+      doc = d->text;
+    }
+    m->doc = first_sentence(doc);
+    out_.models.push_back(std::move(m));
+    return *out_.models.back();
+  }
+
+  /// One field from its key and its type: the map's stream_field row, else the type an
+  /// undescribed event's row gives, else the stream_key row's, else the description's.
+  void add_field(model& m, const std::string& key, const json* schema, std::optional<field_type> given) {
+    field f;
+    f.key = key;
+    bool typed = false;
+    if (schema != nullptr) {
+      typed = described_type(*schema, f.type);
+      f.doc = first_sentence(resolve(*schema).text("description"));
+    }
+    const map_row* k = map_.lookup("stream_key", key);
+    const map_row* own = map_.lookup("stream_field", m.name, key);
+    const auto apply_type = [&](const map_row* r) {
+      if (r == nullptr) return;
+      if (auto type = r->option("type")) {
+        if (!parse_type(*type, f.type)) problem(where(*r) + ": type=" + *type + " is not a stream field type");
+        typed = true;
+      }
+    };
+    apply_type(k);
+    if (given) f.type = *given, typed = true;
+    apply_type(own);
+    if (k != nullptr) {
+      if (k->words.size() > 1 && k->words[1].find('=') == std::string::npos) f.name = k->words[1];
+      f.required = k->has("required");
+    }
+    if (own != nullptr) {
+      if (auto name = own->option("name")) f.name = *name;
+      if (own->has("required")) f.required = true;
+      if (own->has("optional")) f.required = false;
+    }
+    if (const map_row* d = map_.lookup("doc", m.name + "." + key)) f.doc = d->text;
+    if (f.name.empty()) {
+      problem("stream key \"" + key + "\" of " + m.name + " (" + m.location + ") has no readable name: add `stream_key " +
+              key + " <name>` or `stream_field " + m.name + " " + key + " name=<name>` to " + map_.path());
+      f.name = identifier(key);
+    }
+    if (!typed) {
+      problem("stream key \"" + key + "\" of " + m.name + " (" + m.location +
+              ") has no type in the description: add `stream_field " + m.name + " " + key + " type=<type>` to " +
+              map_.path());
+    }
+    for (const field& other : m.fields) {
+      if (other.name == f.name) problem("two fields of " + m.name + " are both named " + f.name);
+    }
+    m.fields.push_back(std::move(f));
+  }
+
+  void add_channel(const map_row& row, const json* get) {
+    const std::string& path = row.words[1];
+    const json* content = nullptr;
+    if (get != nullptr) {
+      if (const json* r = get->find("responses")) {
+        if (const json* ok = r->find("200")) {
+          if (const json* c = ok->find("content")) content = c->find("application/json");
+        }
+      }
+    }
+    const json* schema = content != nullptr ? content->find("schema") : nullptr;
+    if (schema == nullptr) {
+      problem("stream channel " + path + " has no response schema");
+      return;
+    }
+    std::string doc = std::string(get->find("responses")->find("200")->text("description"));
+    model& m = new_model(row, doc);
+    stream_event e = channel_of(row, path);
+    e.ev = ev_of(*schema);
+    if (e.ev.empty() && content->find("example") != nullptr) e.ev = std::string(content->find("example")->text("ev"));
+    if (e.ev.empty()) problem("stream channel " + path + " names no ev value (neither an enum nor an example)");
+    std::vector<std::pair<std::string, const json*>> props;
+    properties(*schema, props);
+    for (const auto& [key, value] : props) {
+      if (key != "ev") add_field(m, key, value, std::nullopt);
+    }
+    e.event = &m;
+    out_.events.push_back(std::move(e));
+  }
+
+  void add_undescribed(const map_row& row) {
+    model& m = new_model(row, "");
+    stream_event e = channel_of(row, row.words[1]);
+    e.ev = *row.option("ev");
+    for (std::size_t w = 2; w < row.words.size(); ++w) {
+      const std::string& word = row.words[w];
+      const auto eq = word.find('=');
+      if (eq == std::string::npos || word.compare(0, 3, "ev=") == 0 || word.compare(0, 6, "topic=") == 0) continue;
+      field_type t;
+      if (!parse_type(word.substr(eq + 1), t)) {
+        problem(where(row) + ": " + word + " is not <key>=<type> with a stream field type");
+        continue;
+      }
+      add_field(m, word.substr(0, eq), nullptr, t);
+    }
+    if (m.fields.empty()) problem(where(row) + ": an event the description lacks needs its <key>=<type> words");
+    e.event = &m;
+    out_.events.push_back(std::move(e));
+  }
+
+  /// Status events (connected, auth, subscriptions, disconnects): one schema, every market.
+  void add_schema_event(const map_row& row) {
+    const std::string ref = "#/components/schemas/" + row.words[1].substr(std::string_view("schema=").size());
+    const json* schema = pointer(ref);
+    if (schema == nullptr) {
+      problem(where(row) + ": " + row.words[1] + " names nothing in the stream description");
+      return;
+    }
+    model& m = new_model(row, std::string(resolve(*schema).text("description")));
+    stream_event e;
+    e.path = ref;
+    e.ev = ev_of(*schema);
+    if (e.ev.empty()) problem(where(row) + ": " + row.words[1] + " names no ev value");
+    std::vector<std::pair<std::string, const json*>> props;
+    properties(*schema, props);
+    for (const auto& [key, value] : props) {
+      if (key != "ev") add_field(m, key, value, std::nullopt);
+    }
+    e.event = &m;
+    out_.events.push_back(std::move(e));
+  }
+
+  /// Market, feed, prefix and topic of a channel path: /<market>/<prefix>, or
+  /// /business/<market>/<prefix> and /launchpad/<market>/<prefix>.
+  stream_event channel_of(const map_row& row, const std::string& path) {
+    stream_event e;
+    e.path = path;
+    std::vector<std::string> parts;
+    for (std::size_t from = 1; from <= path.size();) {
+      const std::size_t slash = std::min(path.find('/', from), path.size());
+      parts.push_back(path.substr(from, slash - from));
+      from = slash + 1;
+    }
+    if (parts.size() == 3 && (parts[0] == "business" || parts[0] == "launchpad")) {
+      e.feed = parts[0];
+      parts.erase(parts.begin());
+    } else {
+      e.feed = "market";
+    }
+    if (parts.size() != 2 || !known_market(parts[0])) {
+      problem(where(row) + ": channel " + path + " is not /<market>/<prefix> with a known market");
+      return e;
+    }
+    e.market = parts[0];
+    e.prefix = parts[1];
+    if (auto topic = row.option("topic")) {
+      e.topic = *topic;
+    } else {
+      problem(where(row) + ": channel " + path + " needs topic=<name> (the topic helper, e.g. trades)");
+    }
+    return e;
+  }
+
+  const json& spec_;
+  const curated_map& map_;
+  stream_api out_;
+  std::vector<std::string> problems_;
+};
+
+}  // namespace
+
+stream_api build_stream(const json& spec, const curated_map& map) { return stream_builder(spec, map).run(); }
+
+void set_aside_stream_rows(const curated_map& map) {
+  std::set<std::string> models;
+  for (const map_row& row : map.rows()) {
+    if (stream_row(row)) row.used = true;
+    if (row.kind == "stream") models.insert(row.words.front());
+  }
+  for (const map_row& row : map.rows()) {
+    if (row.kind == "doc" && models.count(row.words.front().substr(0, row.words.front().find('.')))) row.used = true;
+  }
+}
+
+}  // namespace massive::codegen

@@ -1,0 +1,240 @@
+// The frame decoder: the REST decoder's engine over a frame (a top-level array) with a codec
+// whose rows are the frame's wire order and whose events go, by `ev`, to their type's array in
+// the batch being filled. The engine hands a codec nothing but the batch of JSON; the decoder
+// whose frame is being decoded is found through a thread-local pointer set for the duration of
+// each call into the engine (decoding_scope), which keeps the engine untouched.
+#include "massive/stream_batch.hpp"
+#include "massive/stream_error.hpp"
+
+#include "decode/row_codec.hpp"
+#include "decode/row_decoding.hpp"
+#include "stream/event_table.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+namespace massive::stream {
+
+namespace detail {
+
+void* batch_storage::append(event_kind kind, std::size_t size) {
+  typed& t = events[static_cast<std::size_t>(kind)];
+  t.size = size;
+  const std::size_t need = (t.count + 1) * size;
+  if (need > t.bytes.size()) t.bytes.resize(std::max(need, t.bytes.size() * 2));
+  return t.bytes.data() + t.count++ * size;
+}
+
+void batch_storage::clear() noexcept {
+  memory.reset();
+  order = {};
+  for (typed& t : events) t.count = 0;
+  skipped = 0;
+  gap = false;
+}
+
+/// The batches of one decoder: reused, so that a warm stream allocates none. Batches may be
+/// dropped on any thread.
+class batch_pool {
+ public:
+  batch_storage* acquire() {
+    const std::lock_guard lock(mutex_);
+    if (free_.empty()) {
+      owned_.push_back(std::make_unique<batch_storage>());
+      free_.reserve(owned_.size());  // release() then never allocates
+      return owned_.back().get();
+    }
+    batch_storage* s = free_.back();
+    free_.pop_back();
+    return s;
+  }
+  void release(batch_storage* s) noexcept {
+    s->clear();
+    const std::lock_guard lock(mutex_);
+    free_.push_back(s);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<batch_storage>> owned_;
+  std::vector<batch_storage*> free_;
+};
+
+}  // namespace detail
+
+void batch::release() noexcept {
+  if (storage_ != nullptr) pool_->release(std::exchange(storage_, nullptr));
+  pool_.reset();
+}
+
+namespace {
+
+namespace od = massive::detail::od;
+using detail::channel_feed;
+using detail::event_decoder;
+
+/// The events a connection decodes, most specific channel set first: the first entry with an
+/// event's `ev` is its decoder.
+std::vector<const event_decoder*> events_for(market m, channel_set channels) {
+  std::vector<channel_feed> order{channel_feed::any};
+  if (channels == channel_set::launchpad) order.push_back(channel_feed::launchpad);
+  if (channels != channel_set::market) order.push_back(channel_feed::business);
+  order.push_back(channel_feed::market);
+  std::vector<const event_decoder*> out;
+  for (const channel_feed f : order) {
+    for (const event_decoder& d : detail::event_decoders()) {
+      if (d.feed == f && (!d.on || *d.on == m)) out.push_back(&d);
+    }
+  }
+  return out;
+}
+
+/// A frame's rows (its wire order) and arena are small: regions of 64 MiB rather than the REST
+/// pages' 4 GiB, and more of them kept, one pair per batch a consumer may hold.
+std::shared_ptr<page_pool> frame_pool() {
+  page_pool::options o;
+  o.region_bytes = std::size_t{64} << 20;
+  o.retained_bytes_per_region = std::size_t{1} << 20;
+  o.max_free_regions = 64;
+  return make_page_pool(o);
+}
+
+}  // namespace
+
+namespace {
+
+// The frame_decoder::impl whose frame the engine is decoding on this thread.
+thread_local const void* decoding = nullptr;
+
+/// Sets `decoding` while the engine runs on this thread (nested decoders restore theirs).
+class decoding_scope {
+ public:
+  explicit decoding_scope(const void* d) noexcept : saved_(std::exchange(decoding, d)) {}
+  decoding_scope(const decoding_scope&) = delete;
+  decoding_scope& operator=(const decoding_scope&) = delete;
+  ~decoding_scope() { decoding = saved_; }
+
+ private:
+  const void* saved_;
+};
+
+}  // namespace
+
+struct frame_decoder::impl {
+  impl(market m, channel_set channels, frame_limits l, std::shared_ptr<page_pool> p)
+      : limits(l),
+        events(events_for(m, channels)),
+        codec{sizeof(detail::wire_entry), alignof(detail::wire_entry), &decode_events},
+        core(p ? std::move(p) : frame_pool(), codec, payload_shape::top_level_array, l.decode) {}
+
+  const event_decoder* find(std::string_view ev) const noexcept {
+    for (const event_decoder* d : events) {
+      if (d->ev == ev) return d;
+    }
+    return nullptr;
+  }
+
+  /// The codec's batch loop: one wire entry per element, the event into its type's array.
+  static void decode_events(massive::detail::batch& b) {
+    const impl& self = *static_cast<const impl*>(decoding);
+    detail::batch_storage& store = *self.current;
+    od::document doc;
+    od::array elements;
+    if (auto e = massive::detail::iterate_elements(b, doc, elements)) massive::detail::fail_batch(b, e);
+    std::byte* out = b.builder.row_end();
+    std::byte* const limit = b.builder.row_limit();
+    std::size_t row = b.first_row;
+    for (auto element : elements) {
+      od::object object;
+      if (auto e = element.get_object().get(object)) [[unlikely]] {
+        massive::detail::fail_element(b, row, e,
+                                      e == simdjson::INCORRECT_TYPE ? element.value_unsafe().raw_json_token() : "");
+      }
+      if (out == limit) massive::detail::throw_page_full("events");
+      massive::detail::row_context ctx(b.builder, b.path, row);
+      od::value value;
+      std::string_view ev;
+      if (object.find_field_unordered("ev").get(value) != simdjson::SUCCESS) [[unlikely]] {
+        ctx.fail(decode_errc::missing_field, "ev", "an event without an ev key");
+      }
+      if (value.get_string().get(ev) != simdjson::SUCCESS) [[unlikely]] {
+        ctx.fail(decode_errc::wrong_type, "ev", "expected a string");
+      }
+      detail::wire_entry entry{};
+      if (const event_decoder* d = self.find(ev)) {
+        bool rewound = false;
+        if (object.reset().get(rewound) != simdjson::SUCCESS) [[unlikely]] {
+          ctx.fail(decode_errc::invalid_json, "", "the event cannot be read again");
+        }
+        entry.kind = d->kind;
+        entry.index = static_cast<std::uint32_t>(store.events[static_cast<std::size_t>(d->kind)].count);
+        d->decode(ctx, object, store.append(d->kind, d->size));
+      } else {
+        entry.skipped = true;
+        ++store.skipped;
+      }
+      std::memcpy(out, &entry, sizeof entry);
+      out += sizeof entry;
+      ++row;
+    }
+    b.builder.commit_rows(out);
+  }
+
+  frame_limits limits;
+  std::vector<const event_decoder*> events;
+  massive::detail::row_codec codec;
+  massive::detail::decoder_core core;
+  std::shared_ptr<detail::batch_pool> batches = std::make_shared<detail::batch_pool>();
+  detail::batch_storage* current = nullptr;  // the batch the frame in progress fills
+  std::size_t frame_bytes = 0;
+  bool oversize = false;
+};
+
+frame_decoder::frame_decoder(market m, channel_set channels, frame_limits limits, std::shared_ptr<page_pool> pool)
+    : impl_(std::make_unique<impl>(m, channels, limits, std::move(pool))) {}
+frame_decoder::frame_decoder(frame_decoder&&) noexcept = default;
+frame_decoder& frame_decoder::operator=(frame_decoder&&) noexcept = default;
+frame_decoder::~frame_decoder() { reset(); }
+
+void frame_decoder::feed(std::span<const char> chunk) {
+  impl& d = *impl_;
+  d.frame_bytes += chunk.size();
+  if (d.oversize || d.frame_bytes > d.limits.max_frame_bytes) {
+    d.oversize = true;
+    throw stream_error(stream_errc::frame_too_large,
+                       "a frame longer than " + std::to_string(d.limits.max_frame_bytes) + " bytes");
+  }
+  if (d.current == nullptr) d.current = d.batches->acquire();
+  const decoding_scope scope(&d);
+  d.core.feed(chunk);
+}
+
+batch frame_decoder::finish() {
+  impl& d = *impl_;
+  if (d.oversize) {
+    throw stream_error(stream_errc::frame_too_large,
+                       "a frame longer than " + std::to_string(d.limits.max_frame_bytes) + " bytes");
+  }
+  if (d.current == nullptr) d.current = d.batches->acquire();
+  {
+    const decoding_scope scope(&d);
+    d.core.finish();
+  }
+  massive::detail::page_parts parts = d.core.take();
+  detail::batch_storage* s = std::exchange(d.current, nullptr);
+  s->memory = std::move(parts.memory);
+  s->order = {static_cast<const detail::wire_entry*>(parts.rows), parts.size};
+  d.frame_bytes = 0;
+  return batch(s, d.batches);
+}
+
+void frame_decoder::reset() noexcept {
+  if (!impl_) return;
+  impl_->core.reset();
+  if (impl_->current != nullptr) impl_->batches->release(std::exchange(impl_->current, nullptr));
+  impl_->frame_bytes = 0;
+  impl_->oversize = false;
+}
+
+}  // namespace massive::stream

@@ -1,0 +1,164 @@
+// The stream protocol without sockets: handshake, subscription replay with acknowledgement
+// counting, the fatal and the retried ends, backoff.
+#include <massive/stream/events.hpp>
+#include <massive/stream_session.hpp>
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+namespace ms = massive::stream;
+namespace hp = massive::stream::happened;
+using kind = ms::session_action::kind;
+
+namespace {
+
+constexpr const char* key = "k3y-SECRET";
+
+ms::session make(std::optional<unsigned> max_attempts = std::nullopt) {
+  ms::reconnect_policy p;
+  p.max_attempts = max_attempts;
+  p.initial_backoff = std::chrono::milliseconds(100);
+  p.max_backoff = std::chrono::milliseconds(1000);
+  return ms::session(key, p);
+}
+
+/// Connects and authenticates; returns the action auth_success gave.
+ms::session_action handshake(ms::session& s) {
+  s.resume(hp::connected{});
+  const ms::session_action auth = s.resume(hp::status{"connected", "Connected Successfully"});
+  REQUIRE(auth.what == kind::send);
+  CHECK(auth.text == R"({"action":"auth","params":"k3y-SECRET"})");
+  return s.resume(hp::status{"auth_success", "authenticated"});
+}
+
+}  // namespace
+
+TEST_CASE("handshake, subscription and one acknowledgement per topic") {
+  ms::session s = make();
+  const std::vector<ms::topic> topics{ms::stocks::trades("AAPL"), ms::stocks::quotes("MSFT")};
+  CHECK(s.resume(hp::subscribe{topics}).what == kind::none);  // waits for authentication
+  CHECK(s.resume(hp::start{}).what == kind::connect);
+  const ms::session_action sub = handshake(s);
+  REQUIRE(sub.what == kind::send);
+  CHECK(sub.text == R"({"action":"subscribe","params":"T.AAPL,Q.MSFT"})");
+  CHECK(!s.ready());
+  s.resume(hp::status{"success", "subscribed to: T.AAPL"});
+  CHECK(s.pending() == std::vector<std::string>{"Q.MSFT"});
+  s.resume(hp::status{"success", "subscribed to: Q.MSFT"});
+  CHECK(s.ready());
+  CHECK(s.acknowledged() == 2);
+  // An acknowledgement of nothing sent is counted, not taken.
+  s.resume(hp::status{"success", "subscribed to: T.NOPE"});
+  CHECK(s.unexpected_statuses() == 1);
+  // A later subscription is sent at once and awaited.
+  const std::vector<ms::topic> more{ms::stocks::trades("*")};
+  CHECK(s.resume(hp::subscribe{more}).text == R"({"action":"subscribe","params":"T.*"})");
+  CHECK(!s.ready());
+  s.resume(hp::status{"success", "subscribed to: T.*"});
+  CHECK(s.ready());
+  const std::vector<ms::topic> less{ms::stocks::quotes("MSFT")};
+  CHECK(s.resume(hp::unsubscribe{less}).text == R"({"action":"unsubscribe","params":"Q.MSFT"})");
+  CHECK(s.topics() == std::vector<std::string>{"T.AAPL", "T.*"});
+}
+
+TEST_CASE("the description's connect status (success, Connected Successfully) opens the handshake too") {
+  ms::session s = make();
+  s.resume(hp::start{});
+  s.resume(hp::connected{});
+  CHECK(s.resume(hp::status{"success", "Connected Successfully"}).what == kind::send);
+}
+
+TEST_CASE("every drop reconnects, re-authenticates and replays every subscription, marking a gap") {
+  for (const char* why : {"force_disconnect", "slow_consumer", "auth_timeout", ""}) {
+    CAPTURE(why);
+    ms::session s = make();
+    const std::vector<ms::topic> topics{ms::stocks::trades("AAPL"), ms::stocks::quotes("*")};
+    s.resume(hp::subscribe{topics});
+    s.resume(hp::start{});
+    handshake(s);
+    s.resume(hp::status{"success", "subscribed to: T.AAPL"});
+    s.resume(hp::status{"success", "subscribed to: Q.*"});
+    CHECK(!s.take_gap());
+    if (*why != '\0') CHECK(s.resume(hp::status{why, "bye"}).what == kind::none);  // the close follows
+    const ms::session_action wait = s.resume(hp::disconnected{"closed", 0.5});
+    REQUIRE(wait.what == kind::wait);
+    CHECK(wait.delay == std::chrono::milliseconds(75));  // equal jitter: 50 + 0.5 * 50
+    CHECK(s.resume(hp::backoff_elapsed{}).what == kind::connect);
+    const ms::session_action replay = handshake(s);
+    CHECK(replay.text == R"({"action":"subscribe","params":"T.AAPL,Q.*"})");
+    CHECK(s.pending().size() == 2);
+    s.resume(hp::status{"success", "subscribed to: T.AAPL"});
+    s.resume(hp::status{"success", "subscribed to: Q.*"});
+    CHECK(s.ready());
+    CHECK(s.take_gap());
+    CHECK(!s.take_gap());
+    CHECK(s.reconnects() == 1);
+  }
+}
+
+TEST_CASE("authentication failure and a plan without stream access are fatal, naming the cause, never retried") {
+  for (const auto& [message, code] : {std::pair{"authentication failed", ms::stream_errc::auth_failed},
+                                      std::pair{"Your plan doesn't include websocket access. Visit https://massive.com/pricing to upgrade.",
+                                                ms::stream_errc::no_stream_access}}) {
+    ms::session s = make();
+    s.resume(hp::start{});
+    s.resume(hp::connected{});
+    s.resume(hp::status{"connected", "Connected Successfully"});
+    const ms::session_action a = s.resume(hp::status{"auth_failed", message});
+    REQUIRE(a.what == kind::fail);
+    REQUIRE(a.error);
+    CHECK(a.error->code() == code);
+    CHECK(std::string(a.error->what()).find(key) == std::string::npos);
+    // The server then drops the TCP connection: no reconnect loop.
+    CHECK(s.resume(hp::disconnected{"reset", 0.0}).what == kind::none);
+    CHECK(s.current() == ms::session::state::failed);
+  }
+}
+
+TEST_CASE("max_connections ends the stream instead of evicting the other connection") {
+  ms::session s = make();
+  s.resume(hp::start{});
+  handshake(s);
+  const ms::session_action a = s.resume(hp::status{"max_connections", "Maximum number of connections exceeded."});
+  REQUIRE(a.what == kind::fail);
+  CHECK(a.error->code() == ms::stream_errc::max_connections);
+}
+
+TEST_CASE("backoff grows, is capped, and a bounded policy gives up naming the attempts") {
+  ms::session s = make(3);
+  s.resume(hp::start{});
+  std::vector<long> delays;
+  for (int i = 0; i < 3; ++i) {
+    const ms::session_action a = s.resume(hp::disconnected{"connection refused", 0.999});
+    REQUIRE(a.what == kind::wait);
+    delays.push_back(static_cast<long>(a.delay.count()));
+    CHECK(s.resume(hp::backoff_elapsed{}).what == kind::connect);
+  }
+  CHECK(delays == std::vector<long>{99, 199, 399});
+  const ms::session_action a = s.resume(hp::disconnected{"connection refused", 0.0});
+  REQUIRE(a.what == kind::fail);
+  CHECK(a.error->code() == ms::stream_errc::reconnects_exhausted);
+  CHECK(std::string(a.error->what()).find("3 reconnect attempts failed; last: connection refused") != std::string::npos);
+}
+
+TEST_CASE("an unbounded policy keeps trying at the capped delay, and a success resets the count") {
+  ms::session s = make();
+  s.resume(hp::start{});
+  ms::session_action a;
+  for (int i = 0; i < 40; ++i) {
+    a = s.resume(hp::disconnected{"refused", 0.0});
+    REQUIRE(a.what == kind::wait);
+    s.resume(hp::backoff_elapsed{});
+  }
+  CHECK(a.delay == std::chrono::milliseconds(500));  // half the 1 s cap, without jitter
+  handshake(s);
+  CHECK(s.resume(hp::disconnected{"closed", 0.0}).delay == std::chrono::milliseconds(50));
+}
+
+TEST_CASE("a key with quotes is escaped in the auth frame") {
+  ms::session s("a\"b\\c", {});
+  s.resume(hp::start{});
+  s.resume(hp::connected{});
+  CHECK(s.resume(hp::status{"connected", ""}).text == R"({"action":"auth","params":"a\"b\\c"})");
+}
