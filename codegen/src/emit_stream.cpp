@@ -80,11 +80,28 @@ std::string event_table(const stream_api& s) {
   return out;
 }
 
+/// The mock's stream channels (declared in mock/src/stream_catalog.hpp): what it streams for a
+/// topic, by the event model's name in the catalog.
+std::string mock_channels(const stream_api& s) {
+  std::string out = text::banner();
+  out += "// The mock's stream channels (declared in mock/src/stream_catalog.hpp): " + std::to_string(s.events.size()) +
+         " events.\n#include \"stream_catalog.hpp\"\n\nnamespace massive::mock::stream_catalog {\n\nnamespace {\n\n";
+  out += "constexpr channel all_channels[] = {\n";
+  for (const stream_event& e : s.events) {
+    out += "    {\"" + e.market + "\", \"" + e.feed + "\", \"" + text::literal(e.prefix) + "\", \"" + text::literal(e.ev) +
+           "\", \"" + e.event->name + "\"},\n";
+  }
+  out += "};\n\n}  // namespace\n\nstd::span<const channel> channels() { return all_channels; }\n\n"
+         "}  // namespace massive::mock::stream_catalog\n";
+  return out;
+}
+
 }  // namespace
 
 void emit_stream(const stream_api& s, file_set& out) {
   out["include/massive/stream/events.hpp"] = events_header(s);
   out["src/stream/event_table.cpp"] = event_table(s);
+  out["mock/stream_channels.cpp"] = mock_channels(s);
 }
 
 }  // namespace massive::codegen

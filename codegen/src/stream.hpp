@@ -40,7 +40,8 @@ stream_api build_stream(const json& spec, const curated_map& map);
 /// description alone does not report them as naming nothing).
 void set_aside_stream_rows(const curated_map& map);
 
-/// generated/include/massive/stream/events.hpp and generated/src/stream/event_table.cpp.
+/// generated/include/massive/stream/events.hpp, generated/src/stream/event_table.cpp and the
+/// mock's channels, generated/mock/stream_channels.cpp.
 void emit_stream(const stream_api& s, file_set& out);
 
 }  // namespace massive::codegen

@@ -1,0 +1,202 @@
+// The stream client against massive::mock::stream_server over TLS on loopback: the handshake
+// and the subscription replay after each fault kind (the server records what it received),
+// fragmented frames, the fatal ends, certificate and host-name refusal, the key kept secret.
+#include "frame_compare.hpp"
+
+#include <massive/mock/stream_server.hpp>
+#include <massive/stream_client.hpp>
+#include <massive/stream_error.hpp>
+
+#include <boost/asio.hpp>
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace ms = massive::stream;
+namespace mock = massive::mock;
+
+namespace {
+
+constexpr const char* key = "mock-stream-key";
+
+ms::client_options options_for(const mock::stream_server& server) {
+  ms::client_options o;
+  o.api_key = key;
+  o.url = server.url("stocks");
+  o.ca_pem = server.certificate_pem();
+  o.reconnect.initial_backoff = std::chrono::milliseconds(1);
+  o.reconnect.max_backoff = std::chrono::milliseconds(5);
+  o.connect_timeout = std::chrono::milliseconds(5000);
+  return o;
+}
+
+/// Runs `body` as a coroutine on a fresh io_context to completion; rethrows what it threw.
+void run(std::function<asio::awaitable<void>()> body) {
+  asio::io_context io;
+  std::exception_ptr failure;
+  asio::co_spawn(io, body(), [&](std::exception_ptr e) { failure = e; });
+  io.run();
+  if (failure) std::rethrow_exception(failure);
+}
+
+const std::string auth_message = R"({"action":"auth","params":"mock-stream-key"})";
+
+}  // namespace
+
+TEST_CASE("handshake, subscription, events; the server receives auth then the topics") {
+  mock::stream_server server;
+  std::vector<std::string> traces;
+  ms::client_options o = options_for(server);
+  o.trace = [&](const ms::stream_trace& t) { traces.push_back(std::string(t.what) + " " + std::string(t.detail)); };
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    stream.subscribe({ms::stocks::trades("AAPL"), ms::stocks::quotes("*")});
+    std::size_t trades = 0, quotes = 0;
+    while (trades < 5 || quotes < 5) {
+      const ms::batch b = co_await stream.next();
+      CHECK(!b.gap());
+      for (const auto& t : b.events<massive::stock_trade_event>()) {
+        CHECK(t.ticker == "AAPL");
+        ++trades;
+      }
+      quotes += b.events<massive::stock_quote_event>().size();
+    }
+    CHECK(stream.state().ready());
+    CHECK(stream.state().acknowledged() == 2);
+  });
+  const auto received = server.received();
+  REQUIRE(received.size() == 1);
+  REQUIRE(received[0].size() >= 2);
+  CHECK(received[0][0] == auth_message);
+  CHECK(received[0][1] == R"({"action":"subscribe","params":"T.AAPL,Q.*"})");
+  for (const std::string& line : traces) CHECK(line.find(key) == std::string::npos);
+}
+
+TEST_CASE("after every fault the client reconnects, authenticates, replays every topic and marks the gap") {
+  for (const mock::stream_fault fault : {mock::stream_fault::close, mock::stream_fault::reset,
+                                         mock::stream_fault::slow_consumer, mock::stream_fault::force_disconnect,
+                                         mock::stream_fault::auth_timeout}) {
+    CAPTURE(static_cast<int>(fault));
+    mock::stream_server server;
+    server.script({{fault, 2}});
+    run([&]() -> asio::awaitable<void> {
+      ms::client stream(co_await asio::this_coro::executor, options_for(server));
+      stream.subscribe({ms::stocks::trades("AAPL"), ms::stocks::second_aggregates("MSFT")});
+      for (int frames = 0;; ++frames) {
+        REQUIRE(frames < 100);
+        const ms::batch b = co_await stream.next();
+        if (stream.state().reconnects() == 0) {
+          CHECK(!b.gap());
+          continue;
+        }
+        // The first batch after the reconnect follows a gap, unless nothing had streamed yet
+        // (an authentication that timed out).
+        CHECK(b.gap() == (fault != mock::stream_fault::auth_timeout));
+        break;
+      }
+    });
+    const auto received = server.received();
+    REQUIRE(received.size() == 2);
+    // The second connection: auth, then every subscription at once.
+    REQUIRE(received[1].size() >= 2);
+    CHECK(received[1][0] == auth_message);
+    CHECK(received[1][1] == R"({"action":"subscribe","params":"T.AAPL,A.MSFT"})");
+  }
+}
+
+TEST_CASE("frames fragmented into continuation frames decode like whole frames") {
+  std::vector<std::string> seen[2];
+  for (int fragmented = 0; fragmented < 2; ++fragmented) {
+    mock::stream_server_options so;
+    so.fragment_bytes = fragmented ? 16 : 0;
+    so.max_frames = 6;
+    mock::stream_server server(so);
+    run([&]() -> asio::awaitable<void> {
+      ms::client stream(co_await asio::this_coro::executor, options_for(server));
+      stream.subscribe({ms::stocks::trades("AAPL"), ms::stocks::quotes("MSFT")});
+      for (int i = 0; i < 6; ++i) seen[fragmented].push_back(massive::test::written_events(co_await stream.next()));
+    });
+  }
+  CHECK(seen[0] == seen[1]);
+  CHECK(seen[0].size() == 6);
+}
+
+TEST_CASE("authentication failure, a plan without access and max_connections end the stream naming the cause") {
+  for (const auto& [fault, code] : {std::pair{mock::stream_fault::auth_failed, ms::stream_errc::auth_failed},
+                                    std::pair{mock::stream_fault::no_plan, ms::stream_errc::no_stream_access},
+                                    std::pair{mock::stream_fault::max_connections, ms::stream_errc::max_connections}}) {
+    mock::stream_server server;
+    server.script({{fault, 0}});
+    bool threw = false;
+    run([&]() -> asio::awaitable<void> {
+      ms::client stream(co_await asio::this_coro::executor, options_for(server));
+      stream.subscribe({ms::stocks::trades("AAPL")});
+      try {
+        co_await stream.next();
+      } catch (const ms::stream_error& e) {
+        threw = true;
+        CHECK(e.code() == code);
+        CHECK(std::string(e.what()).find(key) == std::string::npos);
+      }
+    });
+    CHECK(threw);
+    CHECK(server.connections() == 1);  // no reconnect loop
+  }
+}
+
+TEST_CASE("a wrong key is auth_failed and is never echoed") {
+  mock::stream_server server;
+  ms::client_options o = options_for(server);
+  o.api_key = "wrong-key-123";
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    try {
+      co_await stream.next();
+      FAIL("streamed with a wrong key");
+    } catch (const ms::stream_error& e) {
+      CHECK(e.code() == ms::stream_errc::auth_failed);
+      CHECK(std::string(e.what()).find("wrong-key-123") == std::string::npos);
+    }
+  });
+}
+
+TEST_CASE("an untrusted certificate and a host name mismatch are refused") {
+  SUBCASE("untrusted") {
+    mock::stream_server server;
+    ms::client_options o = options_for(server);
+    o.ca_pem = massive::mock::make_self_signed(massive::mock::loopback_names()).certificate;  // another CA
+    o.reconnect.max_attempts = 0;
+    run([&]() -> asio::awaitable<void> {
+      ms::client stream(co_await asio::this_coro::executor, o);
+      try {
+        co_await stream.next();
+        FAIL("connected");
+      } catch (const ms::stream_error& e) {
+        CHECK(e.code() == ms::stream_errc::reconnects_exhausted);
+        CHECK(std::string(e.what()).find("certificate") != std::string::npos);
+      }
+    });
+    CHECK(server.connections() == 0);
+  }
+  SUBCASE("host name") {
+    mock::stream_server_options so;
+    so.identity = massive::mock::make_self_signed({{"elsewhere.example"}, {}});
+    mock::stream_server server(so);
+    ms::client_options o = options_for(server);
+    o.reconnect.max_attempts = 0;
+    run([&]() -> asio::awaitable<void> {
+      ms::client stream(co_await asio::this_coro::executor, o);
+      try {
+        co_await stream.next();
+        FAIL("connected");
+      } catch (const ms::stream_error& e) {
+        CHECK(e.code() == ms::stream_errc::reconnects_exhausted);
+        CHECK(std::string(e.what()).find("certificate") != std::string::npos);
+      }
+    });
+    CHECK(server.connections() == 0);
+  }
+}
