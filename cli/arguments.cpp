@@ -1,7 +1,5 @@
 #include "arguments.hpp"
 
-#include "nearest.hpp"
-
 #include <charconv>
 #include <cstdlib>
 
@@ -46,6 +44,8 @@ constexpr flag flags[] = {
        }
        throw usage_error("--format is one of json, jsonl, csv, table; not '" + std::string(f) + "'");
      }},
+    {"--raw-times", "", "", {}, "table and CSV: timestamps as the wire's integers instead of ISO 8601",
+     [](call_settings& s, std::string_view) { s.raw_times = true; }},
     {"--output", "-o", "FILE", {}, "write the rows to FILE (progress stays on the terminal)",
      [](call_settings& s, std::string_view path) { s.output_path = std::string(path); }},
     {"--base-url", "", "URL", {}, "the API's origin (default https://api.massive.com)",
@@ -83,7 +83,7 @@ call_settings parse_call(std::span<const std::string_view> words) {
       std::vector<std::string_view> names;
       for (const flag& known : flags) names.push_back(known.name);
       std::string message = "unknown flag '" + std::string(word) + "'";
-      if (const auto near = nearest(word, names)) message += " (did you mean " + std::string(*near) + "?)";
+      if (const auto near = nearest_name(word, names)) message += " (did you mean " + std::string(*near) + "?)";
       throw usage_error(message);
     }
     if (f->value.empty()) {

@@ -67,7 +67,9 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
     if (!file) return fail(exit_usage, "cannot write " + settings.output_path);
   }
   std::ostream& rows_out = settings.output_path.empty() ? std::cout : file;
-  const auto printer = make_printer(settings.format, rows_out, {}, settings.raw_times);
+  std::vector<column> columns;
+  for (const column_info& c : operation.columns) columns.push_back({std::string(c.name), c.timestamp_digits});
+  const auto printer = make_printer(settings.format, rows_out, std::move(columns), settings.raw_times);
   progress_line progress(progress_line::shown_for(!settings.output_path.empty()));
   settings.client.trace = [&progress, user = std::move(settings.client.trace)](const trace_event& event) {
     progress.received(event.body_bytes);

@@ -2,7 +2,6 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
-#include "nearest.hpp"
 
 #include <algorithm>
 #include <string>
@@ -41,6 +40,64 @@ std::string marks(const operation_entry& e) {
   return out;
 }
 
+/// `text` wrapped at 100 columns, each line indented by `indent` spaces.
+std::string wrapped(std::string_view text, std::size_t indent) {
+  std::string out, line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(start, end - start);
+    if (!line.empty() && indent + line.size() + 1 + word.size() > 100) {
+      out += std::string(indent, ' ') + line + "\n";
+      line.clear();
+    }
+    if (!line.empty()) line += ' ';
+    line += word;
+    start = end + 1;
+  }
+  if (!line.empty()) out += std::string(indent, ' ') + line + "\n";
+  return out;
+}
+
+std::string type_text(const parameter_info& p) {
+  switch (p.type) {
+    case parameter_type::string: return "string";
+    case parameter_type::integer: return "integer";
+    case parameter_type::number: return "number";
+    case parameter_type::boolean: return "true or false";
+    case parameter_type::date: return "date (YYYY-MM-DD)";
+    case parameter_type::enumeration: {
+      std::string out = "one of";
+      for (std::string_view v : p.values) out += (out.size() == 6 ? " " : ", ") + std::string(v);
+      return out;
+    }
+    case parameter_type::date_or_ms: return "date (YYYY-MM-DD) or Unix timestamp in milliseconds";
+    case parameter_type::date_or_ns: return "date (YYYY-MM-DD) or Unix timestamp in nanoseconds";
+    case parameter_type::list: return "comma-separated list";
+  }
+  return "string";
+}
+
+/// "stocks().trades()" -> "stocks trades".
+std::string command_of(std::string_view method) {
+  std::string out;
+  for (char c : method) {
+    if (c == '(' || c == ')') continue;
+    out += c == '.' ? ' ' : c;
+  }
+  return out;
+}
+
+std::string column_list(const operation_entry& e) {
+  std::string out;
+  for (const column_info& c : e.columns) {
+    out += (out.empty() ? "" : ", ") + std::string(c.name);
+    if (c.timestamp_digits != 0) out += " (time)";
+  }
+  return out;
+}
+
 }  // namespace
 
 bool is_group(std::string_view group) {
@@ -51,7 +108,7 @@ bool is_group(std::string_view group) {
 std::string unknown_group(std::string_view group) {
   const auto names = group_names();
   std::string message = "unknown group '" + std::string(group) + "'";
-  if (const auto near = nearest(group, names)) return message + " (did you mean " + std::string(*near) + "?)";
+  if (const auto near = nearest_name(group, names)) return message + " (did you mean " + std::string(*near) + "?)";
   return message + " (massive --help lists them)";
 }
 
@@ -61,7 +118,7 @@ std::string unknown_operation(std::string_view group, std::string_view name) {
     if (e.group == group) names.push_back(e.name);
   }
   std::string message = "unknown operation '" + std::string(name) + "' of " + std::string(group);
-  if (const auto near = nearest(name, names)) return message + " (did you mean " + std::string(*near) + "?)";
+  if (const auto near = nearest_name(name, names)) return message + " (did you mean " + std::string(*near) + "?)";
   return message + " (massive " + std::string(group) + " --help lists them)";
 }
 
@@ -82,8 +139,8 @@ void print_overview(std::ostream& out) {
   out << "\nenvironment:\n"
          "  MASSIVE_API_KEY           the API key (not needed with --mock)\n"
          "\nexit codes:\n"
-         "  0 done, 2 bad usage or arguments, 3 the API answered with an error, 4 transport failure,\n"
-         "  5 a body that does not decode\n";
+         "  0 done, 2 bad usage or arguments, 3 the API answered with an error, 4 transport (or output)\n"
+         "  failure, 5 a body that does not decode\n";
 }
 
 void print_group(std::ostream& out, std::string_view group) {
@@ -93,13 +150,46 @@ void print_group(std::ostream& out, std::string_view group) {
     if (e.group == group) width = std::max(width, e.name.size());
   }
   for (const operation_entry& e : operation_table()) {
-    if (e.group == group) out << "  " << padded(e.name, width + 2) << "GET " << e.path << marks(e) << "\n";
+    if (e.group == group) out << "  " << padded(e.name, width + 2) << e.summary << marks(e) << "\n";
   }
-  out << "\nmassive " << group << " <operation> --help describes one.\n";
+  out << "\nmassive " << group << " <operation> --help describes one and its parameters.\n";
 }
 
 void print_operation(std::ostream& out, const operation_entry& e) {
-  out << "massive " << e.group << " " << e.name << " [flag]...\n\n  GET " << e.path << marks(e) << "\n";
+  out << "massive " << e.group << " " << e.name << " [flag]...\n\n";
+  out << wrapped(e.description.empty() ? e.summary : e.description, 2) << "\n";
+  out << "  GET " << e.path << "\n";
+  out << (e.paginated ? "  Pages: the first page, or every page with --all-pages (next_url).\n"
+                      : "  One page: the response has no next_url.\n");
+  if (e.experimental) out << "  Experimental: Massive may change or remove it.\n";
+  if (e.deprecated) {
+    out << "  Deprecated by Massive" << (e.replacement.empty() ? "" : "; use massive " + command_of(e.replacement) + " instead")
+        << ".\n";
+  }
+  out << "\nparameters (-p NAME=VALUE):\n";
+  if (e.parameters.empty()) out << "  none\n";
+  for (const parameter_info& p : e.parameters) {
+    out << "  " << p.wire << "  " << type_text(p);
+    if (p.in_path) {
+      out << ", required (in the path)";
+    } else if (p.required) {
+      out << ", required";
+    }
+    if (!p.default_value.empty()) out << ", default " << p.default_value;
+    out << "\n";
+    if (const auto taken = comparators(p.filter); !taken.empty()) {
+      std::string names;
+      for (std::string_view c : taken) names += (names.empty() ? "" : ", ") + std::string(p.wire) + "." + std::string(c);
+      out << "      also " << names << "\n";
+    }
+    if (!p.description.empty()) out << wrapped(p.description, 6);
+  }
+  out << "\ncolumns of -f csv and -f table:\n" << wrapped(column_list(e), 2);
+  out << "\nexample:\n  massive " << e.group << " " << e.name;
+  for (const parameter_info& p : e.parameters) {
+    if (p.required) out << " -p " << p.wire << "=" << (p.values.empty() ? "..." : std::string(p.values.front()));
+  }
+  out << (e.paginated ? " --all-pages" : "") << " -f table\n\nmassive --help lists the flags.\n";
 }
 
 }  // namespace massive::cli

@@ -15,12 +15,10 @@ namespace massive::cli {
 
 namespace ondemand = simdjson::ondemand;
 
-std::string iso8601(long long count, time_unit unit) {
+std::string iso8601(long long count, int digits) {
   using namespace std::chrono;
-  const long long per_second = unit == time_unit::milliseconds   ? 1'000
-                               : unit == time_unit::microseconds ? 1'000'000
-                                                                 : 1'000'000'000;
-  const int digits = unit == time_unit::milliseconds ? 3 : unit == time_unit::microseconds ? 6 : 9;
+  long long per_second = 1;
+  for (int i = 0; i < digits; ++i) per_second *= 10;
   long long seconds = count / per_second, fraction = count % per_second;
   if (fraction < 0) seconds -= 1, fraction += per_second;  // before 1970: the fraction counts forward
   const sys_days day = floor<days>(sys_seconds{std::chrono::seconds{seconds}});
@@ -57,7 +55,7 @@ class column_set {
   std::size_t add(const std::string& name) {
     if (const auto at = find(name)) return *at;
     index_.emplace(name, columns_.size());
-    columns_.push_back({name, time_unit::none});
+    columns_.push_back({name, 0});
     return columns_.size() - 1;
   }
 
@@ -96,21 +94,21 @@ class flattener {
       }
       const std::size_t at = known ? *known : columns_.add(name);
       if (out.size() < columns_.size()) out.resize(columns_.size());
-      out[at] = text(value, type, columns_[at].unit);
+      out[at] = text(value, type, columns_[at].timestamp_digits);
     }
   }
 
-  std::string scalar(ondemand::value value, ondemand::json_type type, time_unit unit) {
+  std::string scalar(ondemand::value value, ondemand::json_type type, int digits) {
     switch (type) {
       case ondemand::json_type::string: return std::string(text_of(value.get_string(), "string"));
       case ondemand::json_type::number: {
         const std::string_view number = value.raw_json_token();
         long long count = 0;
-        if (unit == time_unit::none || raw_times_ ||
+        if (digits == 0 || raw_times_ ||
             std::from_chars(number.data(), number.data() + number.size(), count).ptr != number.data() + number.size()) {
           return std::string(number);
         }
-        return iso8601(count, unit);
+        return iso8601(count, digits);
       }
       case ondemand::json_type::boolean: return std::string(value.raw_json_token());
       case ondemand::json_type::null: return "";
@@ -128,15 +126,15 @@ class flattener {
     return "";
   }
 
-  std::string text(ondemand::value value, ondemand::json_type type, time_unit unit) {
-    if (type != ondemand::json_type::array) return scalar(value, type, unit);
+  std::string text(ondemand::value value, ondemand::json_type type, int digits) {
+    if (type != ondemand::json_type::array) return scalar(value, type, digits);
     std::string out;
     bool first = true;
     for (auto element : value.get_array()) {
       ondemand::value item = element.value();
       out += first ? "" : ", ";
       first = false;
-      out += scalar(item, item.type().value(), unit);
+      out += scalar(item, item.type().value(), digits);
     }
     return out;
   }
@@ -154,10 +152,14 @@ void for_each_row(ondemand::parser& parser, simdjson::padded_string& buffer, std
   if (parser.iterate(buffer).get(doc) != simdjson::SUCCESS || doc.get_array().get(rows) != simdjson::SUCCESS) {
     throw output_error("rows are not a JSON array");
   }
-  for (auto element : rows) {
-    ondemand::object row;
-    if (element.get_object().get(row) != simdjson::SUCCESS) throw output_error("a row is not a JSON object");
-    each(row);
+  try {
+    for (auto element : rows) {
+      ondemand::object row;
+      if (element.get_object().get(row) != simdjson::SUCCESS) throw output_error("a row is not a JSON object");
+      each(row);
+    }
+  } catch (const simdjson::simdjson_error& e) {  // from the value() of a nested element
+    throw output_error(std::string("rows are not JSON: ") + e.what());
   }
 }
 

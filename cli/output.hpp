@@ -17,18 +17,16 @@
 
 namespace massive::cli {
 
-/// The unit of a column's integer timestamps; none for any other column.
-enum class time_unit { none, milliseconds, microseconds, nanoseconds };
-
 /// A column of CSV and the table, flattened (`lastQuote.P`).
 struct column {
   std::string name;
-  time_unit unit = time_unit::none;
+  /// For integer timestamps, the digits of their unit (3: ms, 6: us, 9: ns); else 0.
+  int timestamp_digits = 0;
 };
 
-/// "2024-01-10T14:59:58.830123456Z": `count` units since the Unix epoch, with as many
-/// fraction digits as the unit has (3, 6 or 9).
-std::string iso8601(long long count, time_unit unit);
+/// "2024-01-10T14:59:58.830123456Z": `count` units of 10^-digits s (digits 3, 6 or 9) since
+/// the Unix epoch, with `digits` fraction digits.
+std::string iso8601(long long count, int digits);
 
 /// Rows that cannot be printed: not a JSON array of objects, or (CSV) a column after the header.
 class output_error : public std::runtime_error {

@@ -18,6 +18,7 @@ tests=(
   nlohmann-json3-dev                 # benchmark baseline only
   libcurl4-openssl-dev curl nginx-light time  # end-to-end benchmark only (GNU time: peak RSS)
   doxygen                            # API reference (the `docs` target and its check)
+  zsh                                # the command-line tool's zsh completion, tested
 )
 
 case "${1:-}" in

@@ -232,8 +232,8 @@ std::string doc_path_of(const std::string& path) {
   return out;
 }
 
-/// The first sentence of a description, on one line.
-std::string first_sentence(std::string_view text) {
+/// A description on one line: runs of whitespace become one space.
+std::string one_line(std::string_view text) {
   std::string flat;
   for (char c : text) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
@@ -241,6 +241,12 @@ std::string first_sentence(std::string_view text) {
     flat += c;
   }
   while (!flat.empty() && flat.back() == ' ') flat.pop_back();
+  return flat;
+}
+
+/// The first sentence of a description, on one line.
+std::string first_sentence(std::string_view text) {
+  const std::string flat = one_line(text);
   for (std::size_t at = flat.find(". "); at != std::string::npos; at = flat.find(". ", at + 1)) {
     // "e.g. " and "i.e. " do not end a sentence.
     if (at >= 3 && (flat.compare(at - 3, 3, "e.g") == 0 || flat.compare(at - 3, 3, "i.e") == 0)) continue;
@@ -265,6 +271,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   o.path = path;
   o.operation_id = std::string(op.text("operationId"));
   o.summary = first_sentence(op.text("summary").empty() ? op.text("description") : op.text("summary"));
+  o.description = one_line(op.text("description"));
   o.ignored = path_item.flag("x-polygon-ignore") || op.flag("x-polygon-ignore");
   o.experimental = op.find("x-polygon-experimental") != nullptr || path.find("/vX") != std::string::npos ||
                    path.find("/dev/") != std::string::npos;
@@ -415,11 +422,17 @@ param builder::make_param(const operation& op, const json& p, const std::string&
   out.in_path = p.text("in") == "path";
   out.required = out.in_path || p.flag("required");
   out.doc = first_sentence(p.text("description"));
+  out.description = one_line(p.text("description"));
   const map_row* rename = map_.lookup("param", wire);
   out.name = rename != nullptr && rename->words.size() > 1 ? rename->words[1] : identifier(wire);
   const json* schema = p.find("schema");
   const merged m = schema != nullptr ? merge(*schema) : merged{};
   const json* values = schema != nullptr ? resolve(*schema).find("enum") : nullptr;
+  if (const json* d = schema != nullptr ? resolve(*schema).find("default") : nullptr) {
+    out.default_value = d->is_string() ? d->string()
+                        : d->type() == json::kind::boolean ? (d->boolean() ? "true" : "false")
+                                                           : d->number_text();
+  }
   if (values == nullptr && m.items != nullptr) values = resolve(*m.items).find("enum");
   if (values != nullptr && m.type != "array" && m.type != "integer") {
     out.type.what = param_type::kind::enumeration;

@@ -215,6 +215,74 @@ std::string argument_expression(const param& p) {
   return "detail::optional_argument<" + v + ">(args, " + wire + ")";
 }
 
+std::string parameter_type_name(const param_type& t) {
+  switch (t.what) {
+    case param_type::kind::string: return "string";
+    case param_type::kind::int64:
+    case param_type::kind::int32: return "integer";
+    case param_type::kind::number: return "number";
+    case param_type::kind::boolean: return "boolean";
+    case param_type::kind::date: return "date";
+    case param_type::kind::enumeration: return "enumeration";
+    case param_type::kind::date_or_ms: return "date_or_ms";
+    case param_type::kind::date_or_ns: return "date_or_ns";
+    case param_type::kind::string_list: return "list";
+  }
+  return "string";
+}
+
+std::string parameter_filter_name(filter_kind f) {
+  switch (f) {
+    case filter_kind::none: return "none";
+    case filter_kind::range: return "range";
+    case filter_kind::set: return "any_of";
+    case filter_kind::full: return "range_or_any_of";
+    case filter_kind::array: return "any_or_all_of";
+  }
+  return "none";
+}
+
+std::string quoted(std::string_view s) { return "\"" + text::literal(s) + "\""; }
+
+/// The digits of a timestamp scalar's unit (0: not a timestamp).
+int timestamp_digits(scalar s) {
+  switch (s) {
+    case scalar::timestamp_ms: return 3;
+    case scalar::timestamp_us: return 6;
+    case scalar::timestamp_ns: return 9;
+    default: return 0;
+  }
+}
+
+/// The columns of `m` flattened: nested objects as dotted columns, arrays and maps whole.
+void flat_columns(const model& m, const std::string& prefix, std::string& out, int depth) {
+  for (const field& f : m.fields) {
+    if (f.type.shape == field_type::form::object && f.type.object != nullptr && depth < 8) {
+      flat_columns(*f.type.object, prefix + f.key + ".", out, depth + 1);
+      continue;
+    }
+    const int digits = f.type.object == nullptr ? timestamp_digits(f.type.element) : 0;
+    out += "    {" + quoted(prefix + f.key) + ", " + std::to_string(digits) + "},\n";
+  }
+}
+
+std::string operation_id(const operation& o) { return o.group + "_" + o.name; }
+
+/// The operation's parameter_info array (none when it takes no parameter).
+std::string parameter_table(const operation& o) {
+  if (all_params(o).empty()) return "";
+  std::string out = "\nconstexpr parameter_info " + operation_id(o) + "_parameters[] = {\n";
+  for (const param* p : all_params(o)) {
+    const std::string values = p->type.enumeration != nullptr ? p->type.enumeration->name + "_values" : "{}";
+    out += "    {.wire = " + quoted(p->wire) + ",\n     .type = parameter_type::" + parameter_type_name(p->type) +
+           ",\n     .in_path = " + (p->in_path ? "true" : "false") + ",\n     .required = " +
+           (p->required ? "true" : "false") + ",\n     .filter = parameter_filter::" + parameter_filter_name(p->filter) +
+           ",\n     .values = " + values + ",\n     .default_value = " + quoted(p->default_value) +
+           ",\n     .description = " + quoted(p->description) + "},\n";
+  }
+  return out + "};\n";
+}
+
 std::string table_source(const api& a, const group_def& g) {
   std::vector<const operation*> ops;
   for (const operation& o : a.operations) {
@@ -222,16 +290,27 @@ std::string table_source(const api& a, const group_def& g) {
   }
   std::string out = text::banner() + "#include \"massive/" + g.name + ".hpp\"\n#include \"massive/operation_table.hpp\"\n\n";
   out += "#include <string>\n#include <vector>\n\nnamespace massive::detail {\n\nnamespace {\n";
+  // The enumerations' values and the row models' columns, once each.
+  std::set<std::string> enums, models;
   for (const operation* o : ops) {
-    out += "\nstd::string " + o->group + "_" + o->name + "_target(argument_list args) {\n";
-    out += "  check_arguments(args, {";
-    bool first = true;
     for (const param* p : all_params(*o)) {
-      out += std::string(first ? "" : ", ") + "{\"" + text::literal(p->wire) + "\", " +
-             (p->filter == filter_kind::none ? "false" : "true") + "}";
-      first = false;
+      if (p->type.enumeration == nullptr || !enums.insert(p->type.enumeration->name).second) continue;
+      out += "\nconstexpr std::string_view " + p->type.enumeration->name + "_values[] = {";
+      for (std::size_t i = 0; i < p->type.enumeration->values.size(); ++i) {
+        out += (i ? ", " : "") + quoted(p->type.enumeration->values[i]);
+      }
+      out += "};\n";
     }
-    out += "});\n";
+    if (!models.insert(o->row->name).second) continue;
+    out += "\nconstexpr column_info " + o->row->name + "_columns[] = {\n";
+    flat_columns(*o->row, "", out, 0);
+    out += "};\n";
+  }
+  for (const operation* o : ops) {
+    out += parameter_table(*o);
+    out += "\nstd::string " + operation_id(*o) + "_target(argument_list args) {\n";
+    out += "  check_arguments(args, " + (all_params(*o).empty() ? std::string("{}") : operation_id(*o) + "_parameters") +
+           ");\n";
     bool lists = false;
     for (const param* p : all_params(*o)) lists = lists || p->type.what == param_type::kind::string_list;
     if (lists) out += "  std::vector<std::vector<std::string_view>> lists;\n  lists.reserve(4);\n";
@@ -241,10 +320,15 @@ std::string table_source(const api& a, const group_def& g) {
   }
   out += "\n}  // namespace\n\nextern const operation_entry " + g.name + "_operations[] = {\n";
   for (const operation* o : ops) {
-    out += "    {\"" + o->group + "\", \"" + o->name + "\", \"" + text::literal(o->path) + "\", " + shape_name(o->payload) +
-           ", " + (o->paginated ? "true" : "false") + ", " + (o->experimental ? "true" : "false") + ", " +
-           (o->deprecated ? "true" : "false") + ", \"" + o->row->name + "\", &" + o->group + "_" + o->name +
-           "_target, &run_operation<massive::" + o->row->name + ">},\n";
+    out += "    {.group = " + quoted(o->group) + ",\n     .name = " + quoted(o->name) + ",\n     .path = " +
+           quoted(o->path) + ",\n     .shape = " + shape_name(o->payload) + ",\n     .paginated = " +
+           (o->paginated ? "true" : "false") + ",\n     .experimental = " + (o->experimental ? "true" : "false") +
+           ",\n     .deprecated = " + (o->deprecated ? "true" : "false") + ",\n     .model = " + quoted(o->row->name) +
+           ",\n     .summary = " + quoted(o->summary) + ",\n     .description = " + quoted(o->description) +
+           ",\n     .replacement = " + quoted(o->deprecated_use) + ",\n     .parameters = " +
+           (all_params(*o).empty() ? std::string("{}") : operation_id(*o) + "_parameters") + ",\n     .columns = " +
+           o->row->name + "_columns,\n     .target = &" + operation_id(*o) + "_target,\n     .run = &run_operation<massive::" +
+           o->row->name + ">},\n";
   }
   out += "};\nextern const std::size_t " + g.name + "_operation_count = " + std::to_string(ops.size()) +
          ";\n\n}  // namespace massive::detail\n";

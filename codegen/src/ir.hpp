@@ -78,7 +78,9 @@ struct param {
   bool required = false;
   param_type type;
   filter_kind filter = filter_kind::none;
-  std::string doc;
+  std::string doc;            // its first sentence
+  std::string description;    // the description's whole text, on one line
+  std::string default_value;  // the schema's default as text ("" when none)
 };
 
 struct operation {
@@ -87,6 +89,7 @@ struct operation {
   std::string group;
   std::string name;
   std::string summary;
+  std::string description;  // the description's whole text, on one line
   shape payload = shape::results_array;
   model* row = nullptr;
   bool paginated = false;

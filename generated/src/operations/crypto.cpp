@@ -10,16 +10,218 @@ namespace massive::detail {
 
 namespace {
 
+constexpr column_info crypto_exchange_columns[] = {
+    {"id", 0},
+    {"name", 0},
+    {"type", 0},
+    {"url", 0},
+};
+
+constexpr column_info historic_crypto_trades_columns[] = {
+    {"day", 0},
+    {"map", 0},
+    {"msLatency", 0},
+    {"symbol", 0},
+    {"ticks", 0},
+};
+
+constexpr std::string_view indicator_timespan_values[] = {"minute", "hour", "day", "week", "month", "quarter", "year"};
+
+constexpr std::string_view series_type_values[] = {"open", "high", "low", "close"};
+
+constexpr std::string_view sort_order_values[] = {"asc", "desc"};
+
+constexpr column_info indicator_value_columns[] = {
+    {"timestamp", 6},
+    {"value", 0},
+};
+
+constexpr column_info macd_value_columns[] = {
+    {"histogram", 0},
+    {"signal", 0},
+    {"timestamp", 6},
+    {"value", 0},
+};
+
+constexpr column_info last_crypto_trade_columns[] = {
+    {"last.conditions", 0},
+    {"last.exchange", 0},
+    {"last.price", 0},
+    {"last.size", 0},
+    {"last.timestamp", 3},
+    {"request_id", 0},
+    {"status", 0},
+    {"symbol", 0},
+};
+
+constexpr column_info crypto_open_close_columns[] = {
+    {"close", 0},
+    {"closingTrades", 0},
+    {"day", 0},
+    {"isUTC", 0},
+    {"open", 0},
+    {"openTrades", 0},
+    {"symbol", 0},
+};
+
+constexpr column_info crypto_grouped_agg_columns[] = {
+    {"t", 3},
+    {"T", 0},
+    {"c", 0},
+    {"h", 0},
+    {"l", 0},
+    {"n", 0},
+    {"o", 0},
+    {"v", 0},
+    {"vw", 0},
+};
+
+constexpr std::string_view timespan_values[] = {"second", "minute", "hour", "day", "week", "month", "quarter", "year"};
+
+constexpr column_info crypto_agg_columns[] = {
+    {"t", 3},
+    {"c", 0},
+    {"h", 0},
+    {"l", 0},
+    {"n", 0},
+    {"o", 0},
+    {"v", 0},
+    {"vw", 0},
+};
+
+constexpr column_info crypto_snapshot_tickers_columns[] = {
+    {"status", 0},
+    {"tickers", 0},
+};
+
+constexpr column_info crypto_snapshot_single_columns[] = {
+    {"status", 0},
+    {"request_id", 0},
+    {"ticker.day.c", 0},
+    {"ticker.day.h", 0},
+    {"ticker.day.l", 0},
+    {"ticker.day.o", 0},
+    {"ticker.day.v", 0},
+    {"ticker.day.vw", 0},
+    {"ticker.fmv", 0},
+    {"ticker.lastTrade.c", 0},
+    {"ticker.lastTrade.i", 0},
+    {"ticker.lastTrade.p", 0},
+    {"ticker.lastTrade.s", 0},
+    {"ticker.lastTrade.t", 0},
+    {"ticker.lastTrade.x", 0},
+    {"ticker.min.t", 3},
+    {"ticker.min.c", 0},
+    {"ticker.min.h", 0},
+    {"ticker.min.l", 0},
+    {"ticker.min.n", 0},
+    {"ticker.min.o", 0},
+    {"ticker.min.v", 0},
+    {"ticker.min.vw", 0},
+    {"ticker.prevDay.c", 0},
+    {"ticker.prevDay.h", 0},
+    {"ticker.prevDay.l", 0},
+    {"ticker.prevDay.o", 0},
+    {"ticker.prevDay.v", 0},
+    {"ticker.prevDay.vw", 0},
+    {"ticker.ticker", 0},
+    {"ticker.todaysChange", 0},
+    {"ticker.todaysChangePerc", 0},
+    {"ticker.updated", 0},
+};
+
+constexpr column_info crypto_book_columns[] = {
+    {"data.askCount", 0},
+    {"data.asks", 0},
+    {"data.bidCount", 0},
+    {"data.bids", 0},
+    {"data.spread", 0},
+    {"data.ticker", 0},
+    {"data.updated", 0},
+};
+
+constexpr std::string_view direction_values[] = {"gainers", "losers"};
+
+constexpr column_info crypto_movers_columns[] = {
+    {"tickers", 0},
+};
+
+constexpr std::string_view timestamp_sort_values[] = {"timestamp"};
+
+constexpr column_info crypto_trade_columns[] = {
+    {"conditions", 0},
+    {"exchange", 0},
+    {"id", 0},
+    {"participant_timestamp", 9},
+    {"price", 0},
+    {"received_timestamp", 9},
+    {"size", 0},
+};
+
+constexpr parameter_info crypto_exchanges_parameters[] = {
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "100",
+     .description = "Limit the maximum number of results returned. Defaults to '100' if not specified. The maximum allowed limit is '999'."},
+};
+
 std::string crypto_exchanges_target(argument_list args) {
-  check_arguments(args, {{"limit", false}});
+  check_arguments(args, crypto_exchanges_parameters);
   const crypto_exchanges_params params{
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_historic_trades_parameters[] = {
+    {.wire = "from",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The \"from\" symbol of the crypto pair."},
+    {.wire = "to",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The \"to\" symbol of the crypto pair."},
+    {.wire = "date",
+     .type = parameter_type::date,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The date/day of the historic ticks to retrieve."},
+    {.wire = "offset",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The timestamp offset, used for pagination. This is the offset at which to start the results. Using the `timestamp` of the last result as the offset will give you the next page of results."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "Limit the size of the response, max 10000."},
+};
+
 std::string crypto_historic_trades_target(argument_list args) {
-  check_arguments(args, {{"from", false}, {"to", false}, {"date", false}, {"offset", false}, {"limit", false}});
+  check_arguments(args, crypto_historic_trades_parameters);
   const crypto_historic_trades_params params{
       .from = detail::required_argument<std::string_view>(args, "from"),
       .to = detail::required_argument<std::string_view>(args, "to"),
@@ -30,8 +232,75 @@ std::string crypto_historic_trades_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_ema_parameters[] = {
+    {.wire = "cryptoTicker",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The ticker symbol for which to get exponential moving average (EMA) data."},
+    {.wire = "timestamp",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::range,
+     .values = {},
+     .default_value = "",
+     .description = "Query by timestamp. Either a date with the format YYYY-MM-DD or a millisecond timestamp."},
+    {.wire = "timespan",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = indicator_timespan_values,
+     .default_value = "day",
+     .description = "The size of the aggregate time window."},
+    {.wire = "window",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "50",
+     .description = "The window size used to calculate the exponential moving average (EMA). i.e. a window size of 10 with daily aggregates would result in a 10 day moving average."},
+    {.wire = "series_type",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = series_type_values,
+     .default_value = "close",
+     .description = "The price in the aggregate which will be used to calculate the exponential moving average. i.e. 'close' will result in using close prices to calculate the exponential moving average (EMA)."},
+    {.wire = "expand_underlying",
+     .type = parameter_type::boolean,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "false",
+     .description = "Whether or not to include the aggregates used to calculate this indicator in the response."},
+    {.wire = "order",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = sort_order_values,
+     .default_value = "desc",
+     .description = "The order in which to return the results, ordered by timestamp."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "10",
+     .description = "Limit the number of results returned, default is 10 and max is 5000"},
+};
+
 std::string crypto_ema_target(argument_list args) {
-  check_arguments(args, {{"cryptoTicker", false}, {"timestamp", true}, {"timespan", false}, {"window", false}, {"series_type", false}, {"expand_underlying", false}, {"order", false}, {"limit", false}});
+  check_arguments(args, crypto_ema_parameters);
   const crypto_ema_params params{
       .ticker = detail::required_argument<std::string_view>(args, "cryptoTicker"),
       .timestamp = detail::filter_argument<range_filter<std::string_view>>(args, "timestamp"),
@@ -45,8 +314,91 @@ std::string crypto_ema_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_macd_parameters[] = {
+    {.wire = "cryptoTicker",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The ticker symbol for which to get MACD data."},
+    {.wire = "timestamp",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::range,
+     .values = {},
+     .default_value = "",
+     .description = "Query by timestamp. Either a date with the format YYYY-MM-DD or a millisecond timestamp."},
+    {.wire = "timespan",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = indicator_timespan_values,
+     .default_value = "day",
+     .description = "The size of the aggregate time window."},
+    {.wire = "short_window",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "12",
+     .description = "The short window size used to calculate MACD data."},
+    {.wire = "long_window",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "26",
+     .description = "The long window size used to calculate MACD data."},
+    {.wire = "signal_window",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "9",
+     .description = "The window size used to calculate the MACD signal line."},
+    {.wire = "series_type",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = series_type_values,
+     .default_value = "close",
+     .description = "The price in the aggregate which will be used to calculate MACD data. i.e. 'close' will result in using close prices to calculate the MACD."},
+    {.wire = "expand_underlying",
+     .type = parameter_type::boolean,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "false",
+     .description = "Whether or not to include the aggregates used to calculate this indicator in the response."},
+    {.wire = "order",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = sort_order_values,
+     .default_value = "desc",
+     .description = "The order in which to return the results, ordered by timestamp."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "10",
+     .description = "Limit the number of results returned, default is 10 and max is 5000"},
+};
+
 std::string crypto_macd_target(argument_list args) {
-  check_arguments(args, {{"cryptoTicker", false}, {"timestamp", true}, {"timespan", false}, {"short_window", false}, {"long_window", false}, {"signal_window", false}, {"series_type", false}, {"expand_underlying", false}, {"order", false}, {"limit", false}});
+  check_arguments(args, crypto_macd_parameters);
   const crypto_macd_params params{
       .ticker = detail::required_argument<std::string_view>(args, "cryptoTicker"),
       .timestamp = detail::filter_argument<range_filter<std::string_view>>(args, "timestamp"),
@@ -62,8 +414,75 @@ std::string crypto_macd_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_rsi_parameters[] = {
+    {.wire = "cryptoTicker",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The ticker symbol for which to get relative strength index (RSI) data."},
+    {.wire = "timestamp",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::range,
+     .values = {},
+     .default_value = "",
+     .description = "Query by timestamp. Either a date with the format YYYY-MM-DD or a millisecond timestamp."},
+    {.wire = "timespan",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = indicator_timespan_values,
+     .default_value = "day",
+     .description = "The size of the aggregate time window."},
+    {.wire = "window",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "14",
+     .description = "The window size used to calculate the relative strength index (RSI). i.e. a window size of 10 with daily aggregates would result in a 10 day moving average."},
+    {.wire = "series_type",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = series_type_values,
+     .default_value = "close",
+     .description = "The price in the aggregate which will be used to calculate the relative strength index. i.e. 'close' will result in using close prices to calculate the relative strength index (RSI)."},
+    {.wire = "expand_underlying",
+     .type = parameter_type::boolean,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "false",
+     .description = "Whether or not to include the aggregates used to calculate this indicator in the response."},
+    {.wire = "order",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = sort_order_values,
+     .default_value = "desc",
+     .description = "The order in which to return the results, ordered by timestamp."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "10",
+     .description = "Limit the number of results returned, default is 10 and max is 5000"},
+};
+
 std::string crypto_rsi_target(argument_list args) {
-  check_arguments(args, {{"cryptoTicker", false}, {"timestamp", true}, {"timespan", false}, {"window", false}, {"series_type", false}, {"expand_underlying", false}, {"order", false}, {"limit", false}});
+  check_arguments(args, crypto_rsi_parameters);
   const crypto_rsi_params params{
       .ticker = detail::required_argument<std::string_view>(args, "cryptoTicker"),
       .timestamp = detail::filter_argument<range_filter<std::string_view>>(args, "timestamp"),
@@ -77,8 +496,75 @@ std::string crypto_rsi_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_sma_parameters[] = {
+    {.wire = "cryptoTicker",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The ticker symbol for which to get simple moving average (SMA) data."},
+    {.wire = "timestamp",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::range,
+     .values = {},
+     .default_value = "",
+     .description = "Query by timestamp. Either a date with the format YYYY-MM-DD or a millisecond timestamp."},
+    {.wire = "timespan",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = indicator_timespan_values,
+     .default_value = "day",
+     .description = "The size of the aggregate time window."},
+    {.wire = "window",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "50",
+     .description = "The window size used to calculate the simple moving average (SMA). i.e. a window size of 10 with daily aggregates would result in a 10 day moving average."},
+    {.wire = "series_type",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = series_type_values,
+     .default_value = "close",
+     .description = "The price in the aggregate which will be used to calculate the simple moving average. i.e. 'close' will result in using close prices to calculate the simple moving average (SMA)."},
+    {.wire = "expand_underlying",
+     .type = parameter_type::boolean,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "false",
+     .description = "Whether or not to include the aggregates used to calculate this indicator in the response."},
+    {.wire = "order",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = sort_order_values,
+     .default_value = "desc",
+     .description = "The order in which to return the results, ordered by timestamp."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "10",
+     .description = "Limit the number of results returned, default is 10 and max is 5000"},
+};
+
 std::string crypto_sma_target(argument_list args) {
-  check_arguments(args, {{"cryptoTicker", false}, {"timestamp", true}, {"timespan", false}, {"window", false}, {"series_type", false}, {"expand_underlying", false}, {"order", false}, {"limit", false}});
+  check_arguments(args, crypto_sma_parameters);
   const crypto_sma_params params{
       .ticker = detail::required_argument<std::string_view>(args, "cryptoTicker"),
       .timestamp = detail::filter_argument<range_filter<std::string_view>>(args, "timestamp"),
@@ -92,8 +578,27 @@ std::string crypto_sma_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_last_trade_parameters[] = {
+    {.wire = "from",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The \"from\" symbol of the pair."},
+    {.wire = "to",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The \"to\" symbol of the pair."},
+};
+
 std::string crypto_last_trade_target(argument_list args) {
-  check_arguments(args, {{"from", false}, {"to", false}});
+  check_arguments(args, crypto_last_trade_parameters);
   const crypto_last_trade_params params{
       .from = detail::required_argument<std::string_view>(args, "from"),
       .to = detail::required_argument<std::string_view>(args, "to"),
@@ -101,8 +606,43 @@ std::string crypto_last_trade_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_open_close_parameters[] = {
+    {.wire = "from",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The \"from\" symbol of the pair."},
+    {.wire = "to",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The \"to\" symbol of the pair."},
+    {.wire = "date",
+     .type = parameter_type::date,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The date of the requested open/close in the format YYYY-MM-DD."},
+    {.wire = "adjusted",
+     .type = parameter_type::boolean,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "Whether or not the results are adjusted for splits. By default, results are adjusted. Set this to false to get results that are NOT adjusted for splits."},
+};
+
 std::string crypto_open_close_target(argument_list args) {
-  check_arguments(args, {{"from", false}, {"to", false}, {"date", false}, {"adjusted", false}});
+  check_arguments(args, crypto_open_close_parameters);
   const crypto_open_close_params params{
       .from = detail::required_argument<std::string_view>(args, "from"),
       .to = detail::required_argument<std::string_view>(args, "to"),
@@ -112,8 +652,27 @@ std::string crypto_open_close_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_grouped_daily_parameters[] = {
+    {.wire = "date",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The beginning date for the aggregate window."},
+    {.wire = "adjusted",
+     .type = parameter_type::boolean,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "Whether or not the results are adjusted for splits. By default, results are adjusted. Set this to false to get results that are NOT adjusted for splits."},
+};
+
 std::string crypto_grouped_daily_target(argument_list args) {
-  check_arguments(args, {{"date", false}, {"adjusted", false}});
+  check_arguments(args, crypto_grouped_daily_parameters);
   const crypto_grouped_daily_params params{
       .date = detail::required_argument<std::string_view>(args, "date"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
@@ -121,8 +680,27 @@ std::string crypto_grouped_daily_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_previous_close_parameters[] = {
+    {.wire = "cryptoTicker",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The ticker symbol of the currency pair."},
+    {.wire = "adjusted",
+     .type = parameter_type::boolean,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "Whether or not the results are adjusted for splits. By default, results are adjusted. Set this to false to get results that are NOT adjusted for splits."},
+};
+
 std::string crypto_previous_close_target(argument_list args) {
-  check_arguments(args, {{"cryptoTicker", false}, {"adjusted", false}});
+  check_arguments(args, crypto_previous_close_parameters);
   const crypto_previous_close_params params{
       .ticker = detail::required_argument<std::string_view>(args, "cryptoTicker"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
@@ -130,8 +708,75 @@ std::string crypto_previous_close_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_aggregates_parameters[] = {
+    {.wire = "cryptoTicker",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The ticker symbol of the currency pair."},
+    {.wire = "multiplier",
+     .type = parameter_type::integer,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The size of the timespan multiplier."},
+    {.wire = "timespan",
+     .type = parameter_type::enumeration,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = timespan_values,
+     .default_value = "",
+     .description = "The size of the time window."},
+    {.wire = "from",
+     .type = parameter_type::date_or_ms,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The start of the aggregate time window. Either a date with the format YYYY-MM-DD or a millisecond timestamp."},
+    {.wire = "to",
+     .type = parameter_type::date_or_ms,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The end of the aggregate time window. Either a date with the format YYYY-MM-DD or a millisecond timestamp."},
+    {.wire = "adjusted",
+     .type = parameter_type::boolean,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "Whether or not the results are adjusted for splits. By default, results are adjusted. Set this to false to get results that are NOT adjusted for splits."},
+    {.wire = "sort",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = sort_order_values,
+     .default_value = "",
+     .description = "Sort the results by timestamp. `asc` will return results in ascending order (oldest at the top), `desc` will return results in descending order (newest at the top)."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "Limits the number of base aggregates queried to create the aggregate results. Max 50000 and Default 5000. Read more about how limit is used to calculate aggregate results in our article on <a href=\"https://massive.com/blog/aggs-api-updates/\" target=\"_blank\" alt=\"Aggregate Data API Improvements\">Aggregate Data API Improvements</a>."},
+};
+
 std::string crypto_aggregates_target(argument_list args) {
-  check_arguments(args, {{"cryptoTicker", false}, {"multiplier", false}, {"timespan", false}, {"from", false}, {"to", false}, {"adjusted", false}, {"sort", false}, {"limit", false}});
+  check_arguments(args, crypto_aggregates_parameters);
   const crypto_aggregates_params params{
       .ticker = detail::required_argument<std::string_view>(args, "cryptoTicker"),
       .multiplier = detail::required_argument<std::int64_t>(args, "multiplier"),
@@ -145,8 +790,19 @@ std::string crypto_aggregates_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_snapshot_tickers_parameters[] = {
+    {.wire = "tickers",
+     .type = parameter_type::list,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "A case-sensitive comma separated list of tickers to get snapshots for. For example, X:BTCUSD, X:ETHBTC, and X:BOBAUSD. Empty string defaults to querying all tickers."},
+};
+
 std::string crypto_snapshot_tickers_target(argument_list args) {
-  check_arguments(args, {{"tickers", false}});
+  check_arguments(args, crypto_snapshot_tickers_parameters);
   std::vector<std::vector<std::string_view>> lists;
   lists.reserve(4);
   const crypto_snapshot_tickers_params params{
@@ -155,32 +811,108 @@ std::string crypto_snapshot_tickers_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_snapshot_ticker_parameters[] = {
+    {.wire = "ticker",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "Ticker of the snapshot"},
+};
+
 std::string crypto_snapshot_ticker_target(argument_list args) {
-  check_arguments(args, {{"ticker", false}});
+  check_arguments(args, crypto_snapshot_ticker_parameters);
   const crypto_snapshot_ticker_params params{
       .ticker = detail::required_argument<std::string_view>(args, "ticker"),
   };
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_snapshot_book_parameters[] = {
+    {.wire = "ticker",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The cryptocurrency ticker."},
+};
+
 std::string crypto_snapshot_book_target(argument_list args) {
-  check_arguments(args, {{"ticker", false}});
+  check_arguments(args, crypto_snapshot_book_parameters);
   const crypto_snapshot_book_params params{
       .ticker = detail::required_argument<std::string_view>(args, "ticker"),
   };
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_movers_parameters[] = {
+    {.wire = "direction",
+     .type = parameter_type::enumeration,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = direction_values,
+     .default_value = "",
+     .description = "The direction of the snapshot results to return."},
+};
+
 std::string crypto_movers_target(argument_list args) {
-  check_arguments(args, {{"direction", false}});
+  check_arguments(args, crypto_movers_parameters);
   const crypto_movers_params params{
       .direction = detail::required_argument<massive::direction>(args, "direction"),
   };
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info crypto_trades_parameters[] = {
+    {.wire = "cryptoTicker",
+     .type = parameter_type::string,
+     .in_path = true,
+     .required = true,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "",
+     .description = "The ticker symbol to get trades for."},
+    {.wire = "timestamp",
+     .type = parameter_type::date_or_ns,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::range,
+     .values = {},
+     .default_value = "",
+     .description = "Query by trade timestamp. Either a date with the format YYYY-MM-DD or a nanosecond timestamp."},
+    {.wire = "order",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = sort_order_values,
+     .default_value = "desc",
+     .description = "Order results based on the `sort` field."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "1000",
+     .description = "Limit the number of results returned, default is 1000 and max is 50000."},
+    {.wire = "sort",
+     .type = parameter_type::enumeration,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = timestamp_sort_values,
+     .default_value = "timestamp",
+     .description = "Sort field used for ordering."},
+};
+
 std::string crypto_trades_target(argument_list args) {
-  check_arguments(args, {{"cryptoTicker", false}, {"timestamp", true}, {"order", false}, {"limit", false}, {"sort", false}});
+  check_arguments(args, crypto_trades_parameters);
   const crypto_trades_params params{
       .ticker = detail::required_argument<std::string_view>(args, "cryptoTicker"),
       .timestamp = detail::filter_argument<range_filter<date_or_ns>>(args, "timestamp"),
@@ -194,22 +926,246 @@ std::string crypto_trades_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry crypto_operations[] = {
-    {"crypto", "exchanges", "/crypto/v1/exchanges", payload_shape::results_array, true, false, false, "crypto_exchange", &crypto_exchanges_target, &run_operation<massive::crypto_exchange>},
-    {"crypto", "historic_trades", "/v1/historic/crypto/{from}/{to}/{date}", payload_shape::document, false, false, true, "historic_crypto_trades", &crypto_historic_trades_target, &run_operation<massive::historic_crypto_trades>},
-    {"crypto", "ema", "/v1/indicators/ema/{cryptoTicker}", payload_shape::results_values, true, false, false, "indicator_value", &crypto_ema_target, &run_operation<massive::indicator_value>},
-    {"crypto", "macd", "/v1/indicators/macd/{cryptoTicker}", payload_shape::results_values, true, false, false, "macd_value", &crypto_macd_target, &run_operation<massive::macd_value>},
-    {"crypto", "rsi", "/v1/indicators/rsi/{cryptoTicker}", payload_shape::results_values, true, false, false, "indicator_value", &crypto_rsi_target, &run_operation<massive::indicator_value>},
-    {"crypto", "sma", "/v1/indicators/sma/{cryptoTicker}", payload_shape::results_values, true, false, false, "indicator_value", &crypto_sma_target, &run_operation<massive::indicator_value>},
-    {"crypto", "last_trade", "/v1/last/crypto/{from}/{to}", payload_shape::document, false, false, false, "last_crypto_trade", &crypto_last_trade_target, &run_operation<massive::last_crypto_trade>},
-    {"crypto", "open_close", "/v1/open-close/crypto/{from}/{to}/{date}", payload_shape::document, false, false, false, "crypto_open_close", &crypto_open_close_target, &run_operation<massive::crypto_open_close>},
-    {"crypto", "grouped_daily", "/v2/aggs/grouped/locale/global/market/crypto/{date}", payload_shape::results_array, false, false, false, "crypto_grouped_agg", &crypto_grouped_daily_target, &run_operation<massive::crypto_grouped_agg>},
-    {"crypto", "previous_close", "/v2/aggs/ticker/{cryptoTicker}/prev", payload_shape::results_array, false, false, false, "crypto_grouped_agg", &crypto_previous_close_target, &run_operation<massive::crypto_grouped_agg>},
-    {"crypto", "aggregates", "/v2/aggs/ticker/{cryptoTicker}/range/{multiplier}/{timespan}/{from}/{to}", payload_shape::results_array, false, false, false, "crypto_agg", &crypto_aggregates_target, &run_operation<massive::crypto_agg>},
-    {"crypto", "snapshot_tickers", "/v2/snapshot/locale/global/markets/crypto/tickers", payload_shape::document, false, false, false, "crypto_snapshot_tickers", &crypto_snapshot_tickers_target, &run_operation<massive::crypto_snapshot_tickers>},
-    {"crypto", "snapshot_ticker", "/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}", payload_shape::document, false, false, false, "crypto_snapshot_single", &crypto_snapshot_ticker_target, &run_operation<massive::crypto_snapshot_single>},
-    {"crypto", "snapshot_book", "/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}/book", payload_shape::document, false, false, true, "crypto_book", &crypto_snapshot_book_target, &run_operation<massive::crypto_book>},
-    {"crypto", "movers", "/v2/snapshot/locale/global/markets/crypto/{direction}", payload_shape::document, false, false, false, "crypto_movers", &crypto_movers_target, &run_operation<massive::crypto_movers>},
-    {"crypto", "trades", "/v3/trades/{cryptoTicker}", payload_shape::results_array, true, false, false, "crypto_trade", &crypto_trades_target, &run_operation<massive::crypto_trade>},
+    {.group = "crypto",
+     .name = "exchanges",
+     .path = "/crypto/v1/exchanges",
+     .shape = payload_shape::results_array,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "crypto_exchange",
+     .summary = "Global cryptocurrency exchanges and digital asset trading platforms, including major centralized exchanges (Coinbase, Binance, Bitfinex, etc.) that facilitate trading of cryptocurrencies and digital tokens worldwide.",
+     .description = "Global cryptocurrency exchanges and digital asset trading platforms, including major centralized exchanges (Coinbase, Binance, Bitfinex, etc.) that facilitate trading of cryptocurrencies and digital tokens worldwide.",
+     .replacement = "",
+     .parameters = crypto_exchanges_parameters,
+     .columns = crypto_exchange_columns,
+     .target = &crypto_exchanges_target,
+     .run = &run_operation<massive::crypto_exchange>},
+    {.group = "crypto",
+     .name = "historic_trades",
+     .path = "/v1/historic/crypto/{from}/{to}/{date}",
+     .shape = payload_shape::document,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = true,
+     .model = "historic_crypto_trades",
+     .summary = "Historic Crypto Trades",
+     .description = "Get historic trade ticks for a cryptocurrency pair.",
+     .replacement = "crypto().trades()",
+     .parameters = crypto_historic_trades_parameters,
+     .columns = historic_crypto_trades_columns,
+     .target = &crypto_historic_trades_target,
+     .run = &run_operation<massive::historic_crypto_trades>},
+    {.group = "crypto",
+     .name = "ema",
+     .path = "/v1/indicators/ema/{cryptoTicker}",
+     .shape = payload_shape::results_values,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "indicator_value",
+     .summary = "Exponential Moving Average (EMA)",
+     .description = "Get the exponential moving average (EMA) for a ticker symbol over a given time range.",
+     .replacement = "",
+     .parameters = crypto_ema_parameters,
+     .columns = indicator_value_columns,
+     .target = &crypto_ema_target,
+     .run = &run_operation<massive::indicator_value>},
+    {.group = "crypto",
+     .name = "macd",
+     .path = "/v1/indicators/macd/{cryptoTicker}",
+     .shape = payload_shape::results_values,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "macd_value",
+     .summary = "Moving Average Convergence/Divergence (MACD)",
+     .description = "Get moving average convergence/divergence (MACD) data for a ticker symbol over a given time range.",
+     .replacement = "",
+     .parameters = crypto_macd_parameters,
+     .columns = macd_value_columns,
+     .target = &crypto_macd_target,
+     .run = &run_operation<massive::macd_value>},
+    {.group = "crypto",
+     .name = "rsi",
+     .path = "/v1/indicators/rsi/{cryptoTicker}",
+     .shape = payload_shape::results_values,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "indicator_value",
+     .summary = "Relative Strength Index (RSI)",
+     .description = "Get the relative strength index (RSI) for a ticker symbol over a given time range.",
+     .replacement = "",
+     .parameters = crypto_rsi_parameters,
+     .columns = indicator_value_columns,
+     .target = &crypto_rsi_target,
+     .run = &run_operation<massive::indicator_value>},
+    {.group = "crypto",
+     .name = "sma",
+     .path = "/v1/indicators/sma/{cryptoTicker}",
+     .shape = payload_shape::results_values,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "indicator_value",
+     .summary = "Simple Moving Average (SMA)",
+     .description = "Get the simple moving average (SMA) for a ticker symbol over a given time range.",
+     .replacement = "",
+     .parameters = crypto_sma_parameters,
+     .columns = indicator_value_columns,
+     .target = &crypto_sma_target,
+     .run = &run_operation<massive::indicator_value>},
+    {.group = "crypto",
+     .name = "last_trade",
+     .path = "/v1/last/crypto/{from}/{to}",
+     .shape = payload_shape::document,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = false,
+     .model = "last_crypto_trade",
+     .summary = "Last Trade for a Crypto Pair",
+     .description = "Get the last trade tick for a cryptocurrency pair.",
+     .replacement = "",
+     .parameters = crypto_last_trade_parameters,
+     .columns = last_crypto_trade_columns,
+     .target = &crypto_last_trade_target,
+     .run = &run_operation<massive::last_crypto_trade>},
+    {.group = "crypto",
+     .name = "open_close",
+     .path = "/v1/open-close/crypto/{from}/{to}/{date}",
+     .shape = payload_shape::document,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = false,
+     .model = "crypto_open_close",
+     .summary = "Daily Open/Close",
+     .description = "Get the open, close prices of a cryptocurrency symbol on a certain day.",
+     .replacement = "",
+     .parameters = crypto_open_close_parameters,
+     .columns = crypto_open_close_columns,
+     .target = &crypto_open_close_target,
+     .run = &run_operation<massive::crypto_open_close>},
+    {.group = "crypto",
+     .name = "grouped_daily",
+     .path = "/v2/aggs/grouped/locale/global/market/crypto/{date}",
+     .shape = payload_shape::results_array,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = false,
+     .model = "crypto_grouped_agg",
+     .summary = "Grouped Daily (Bars)",
+     .description = "Get the daily open, high, low, and close (OHLC) for the entire cryptocurrency markets.",
+     .replacement = "",
+     .parameters = crypto_grouped_daily_parameters,
+     .columns = crypto_grouped_agg_columns,
+     .target = &crypto_grouped_daily_target,
+     .run = &run_operation<massive::crypto_grouped_agg>},
+    {.group = "crypto",
+     .name = "previous_close",
+     .path = "/v2/aggs/ticker/{cryptoTicker}/prev",
+     .shape = payload_shape::results_array,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = false,
+     .model = "crypto_grouped_agg",
+     .summary = "Previous Close",
+     .description = "Get the previous day's open, high, low, and close (OHLC) for the specified cryptocurrency pair.",
+     .replacement = "",
+     .parameters = crypto_previous_close_parameters,
+     .columns = crypto_grouped_agg_columns,
+     .target = &crypto_previous_close_target,
+     .run = &run_operation<massive::crypto_grouped_agg>},
+    {.group = "crypto",
+     .name = "aggregates",
+     .path = "/v2/aggs/ticker/{cryptoTicker}/range/{multiplier}/{timespan}/{from}/{to}",
+     .shape = payload_shape::results_array,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = false,
+     .model = "crypto_agg",
+     .summary = "Aggregates (Bars)",
+     .description = "Get aggregate bars for a cryptocurrency pair over a given date range in custom time window sizes. <br /> <br /> For example, if timespan = ‘minute’ and multiplier = ‘5’ then 5-minute bars will be returned.",
+     .replacement = "",
+     .parameters = crypto_aggregates_parameters,
+     .columns = crypto_agg_columns,
+     .target = &crypto_aggregates_target,
+     .run = &run_operation<massive::crypto_agg>},
+    {.group = "crypto",
+     .name = "snapshot_tickers",
+     .path = "/v2/snapshot/locale/global/markets/crypto/tickers",
+     .shape = payload_shape::document,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = false,
+     .model = "crypto_snapshot_tickers",
+     .summary = "All Tickers",
+     .description = "Get the current minute, day, and previous day’s aggregate, as well as the last trade and quote for all traded cryptocurrency symbols. <br /> <br /> Note: Snapshot data is cleared at 12am EST and gets populated as data is received from the exchanges. This can happen as early as 4am EST.",
+     .replacement = "",
+     .parameters = crypto_snapshot_tickers_parameters,
+     .columns = crypto_snapshot_tickers_columns,
+     .target = &crypto_snapshot_tickers_target,
+     .run = &run_operation<massive::crypto_snapshot_tickers>},
+    {.group = "crypto",
+     .name = "snapshot_ticker",
+     .path = "/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}",
+     .shape = payload_shape::document,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = false,
+     .model = "crypto_snapshot_single",
+     .summary = "Ticker",
+     .description = "Get the current minute, day, and previous day’s aggregate, as well as the last trade and quote for a single traded cryptocurrency symbol. <br /> <br /> Note: Snapshot data is cleared at 12am EST and gets populated as data is received from the exchanges.",
+     .replacement = "",
+     .parameters = crypto_snapshot_ticker_parameters,
+     .columns = crypto_snapshot_single_columns,
+     .target = &crypto_snapshot_ticker_target,
+     .run = &run_operation<massive::crypto_snapshot_single>},
+    {.group = "crypto",
+     .name = "snapshot_book",
+     .path = "/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}/book",
+     .shape = payload_shape::document,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = true,
+     .model = "crypto_book",
+     .summary = "Ticker Full Book (L2)",
+     .description = "Get the current level 2 book of a single ticker. This is the combined book from all of the exchanges. <br /> <br /> Note: Snapshot data is cleared at 12am EST and gets populated as data is received from the exchanges.",
+     .replacement = "",
+     .parameters = crypto_snapshot_book_parameters,
+     .columns = crypto_book_columns,
+     .target = &crypto_snapshot_book_target,
+     .run = &run_operation<massive::crypto_book>},
+    {.group = "crypto",
+     .name = "movers",
+     .path = "/v2/snapshot/locale/global/markets/crypto/{direction}",
+     .shape = payload_shape::document,
+     .paginated = false,
+     .experimental = false,
+     .deprecated = false,
+     .model = "crypto_movers",
+     .summary = "Gainers/Losers",
+     .description = "Get the current top 20 gainers or losers of the day in cryptocurrency markets. <br /> <br /> Top gainers are those tickers whose price has increased by the highest percentage since the previous day's close. Top losers are those tickers whose price has decreased by the highest percentage since the previous day's close. <br /> <br /> Note: Snapshot data is cleared at 12am EST and gets populated as data is received from the exchanges.",
+     .replacement = "",
+     .parameters = crypto_movers_parameters,
+     .columns = crypto_movers_columns,
+     .target = &crypto_movers_target,
+     .run = &run_operation<massive::crypto_movers>},
+    {.group = "crypto",
+     .name = "trades",
+     .path = "/v3/trades/{cryptoTicker}",
+     .shape = payload_shape::results_array,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "crypto_trade",
+     .summary = "Trades",
+     .description = "Get trades for a crypto ticker symbol in a given time range.",
+     .replacement = "",
+     .parameters = crypto_trades_parameters,
+     .columns = crypto_trade_columns,
+     .target = &crypto_trades_target,
+     .run = &run_operation<massive::crypto_trade>},
 };
 extern const std::size_t crypto_operation_count = 16;
 

@@ -10,8 +10,79 @@ namespace massive::detail {
 
 namespace {
 
+constexpr column_info fed_inflation_columns[] = {
+    {"cpi", 0},
+    {"cpi_core", 0},
+    {"cpi_year_over_year", 0},
+    {"date", 0},
+    {"pce", 0},
+    {"pce_core", 0},
+    {"pce_spending", 0},
+};
+
+constexpr column_info fed_inflation_expectations_columns[] = {
+    {"date", 0},
+    {"forward_years_5_to_10", 0},
+    {"market_10_year", 0},
+    {"market_5_year", 0},
+    {"model_10_year", 0},
+    {"model_1_year", 0},
+    {"model_30_year", 0},
+    {"model_5_year", 0},
+};
+
+constexpr column_info fed_labor_market_columns[] = {
+    {"avg_hourly_earnings", 0},
+    {"date", 0},
+    {"job_openings", 0},
+    {"labor_force_participation_rate", 0},
+    {"unemployment_rate", 0},
+};
+
+constexpr column_info fed_treasury_yield_columns[] = {
+    {"date", 0},
+    {"yield_10_year", 0},
+    {"yield_1_month", 0},
+    {"yield_1_year", 0},
+    {"yield_20_year", 0},
+    {"yield_2_year", 0},
+    {"yield_30_year", 0},
+    {"yield_3_month", 0},
+    {"yield_3_year", 0},
+    {"yield_5_year", 0},
+    {"yield_6_month", 0},
+    {"yield_7_year", 0},
+};
+
+constexpr parameter_info fed_inflation_parameters[] = {
+    {.wire = "date",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::range_or_any_of,
+     .values = {},
+     .default_value = "",
+     .description = "Calendar date of the observation (YYYY‑MM‑DD)."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "100",
+     .description = "Limit the maximum number of results returned. Defaults to '100' if not specified. The maximum allowed limit is '50000'."},
+    {.wire = "sort",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "date.asc",
+     .description = "A comma separated list of sort columns. For each column, append '.asc' or '.desc' to specify the sort direction. The sort column defaults to 'date' if not specified. The sort order defaults to 'asc' if not specified."},
+};
+
 std::string fed_inflation_target(argument_list args) {
-  check_arguments(args, {{"date", true}, {"limit", false}, {"sort", false}});
+  check_arguments(args, fed_inflation_parameters);
   const fed_inflation_params params{
       .date = detail::filter_argument<filter<std::string_view>>(args, "date"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
@@ -20,8 +91,35 @@ std::string fed_inflation_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info fed_inflation_expectations_parameters[] = {
+    {.wire = "date",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::range_or_any_of,
+     .values = {},
+     .default_value = "",
+     .description = "Calendar date of the observation (YYYY‑MM‑DD)."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "100",
+     .description = "Limit the maximum number of results returned. Defaults to '100' if not specified. The maximum allowed limit is '50000'."},
+    {.wire = "sort",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "date.asc",
+     .description = "A comma separated list of sort columns. For each column, append '.asc' or '.desc' to specify the sort direction. The sort column defaults to 'date' if not specified. The sort order defaults to 'asc' if not specified."},
+};
+
 std::string fed_inflation_expectations_target(argument_list args) {
-  check_arguments(args, {{"date", true}, {"limit", false}, {"sort", false}});
+  check_arguments(args, fed_inflation_expectations_parameters);
   const fed_inflation_expectations_params params{
       .date = detail::filter_argument<filter<std::string_view>>(args, "date"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
@@ -30,8 +128,35 @@ std::string fed_inflation_expectations_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info fed_labor_market_parameters[] = {
+    {.wire = "date",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::range_or_any_of,
+     .values = {},
+     .default_value = "",
+     .description = "Calendar date of the observation (YYYY-MM-DD)."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "100",
+     .description = "Limit the maximum number of results returned. Defaults to '100' if not specified. The maximum allowed limit is '50000'."},
+    {.wire = "sort",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "date.asc",
+     .description = "A comma separated list of sort columns. For each column, append '.asc' or '.desc' to specify the sort direction. The sort column defaults to 'date' if not specified. The sort order defaults to 'asc' if not specified."},
+};
+
 std::string fed_labor_market_target(argument_list args) {
-  check_arguments(args, {{"date", true}, {"limit", false}, {"sort", false}});
+  check_arguments(args, fed_labor_market_parameters);
   const fed_labor_market_params params{
       .date = detail::filter_argument<filter<std::string_view>>(args, "date"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
@@ -40,8 +165,35 @@ std::string fed_labor_market_target(argument_list args) {
   return build_target([&](uri_builder& b) { params.render(b); });
 }
 
+constexpr parameter_info fed_treasury_yields_parameters[] = {
+    {.wire = "date",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::range_or_any_of,
+     .values = {},
+     .default_value = "",
+     .description = "Calendar date of the yield observation (YYYY-MM-DD)."},
+    {.wire = "limit",
+     .type = parameter_type::integer,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "100",
+     .description = "Limit the maximum number of results returned. Defaults to '100' if not specified. The maximum allowed limit is '50000'."},
+    {.wire = "sort",
+     .type = parameter_type::string,
+     .in_path = false,
+     .required = false,
+     .filter = parameter_filter::none,
+     .values = {},
+     .default_value = "date.asc",
+     .description = "A comma separated list of sort columns. For each column, append '.asc' or '.desc' to specify the sort direction. The sort column defaults to 'date' if not specified. The sort order defaults to 'asc' if not specified."},
+};
+
 std::string fed_treasury_yields_target(argument_list args) {
-  check_arguments(args, {{"date", true}, {"limit", false}, {"sort", false}});
+  check_arguments(args, fed_treasury_yields_parameters);
   const fed_treasury_yields_params params{
       .date = detail::filter_argument<filter<std::string_view>>(args, "date"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
@@ -53,10 +205,66 @@ std::string fed_treasury_yields_target(argument_list args) {
 }  // namespace
 
 extern const operation_entry fed_operations[] = {
-    {"fed", "inflation", "/fed/v1/inflation", payload_shape::results_array, true, false, false, "fed_inflation", &fed_inflation_target, &run_operation<massive::fed_inflation>},
-    {"fed", "inflation_expectations", "/fed/v1/inflation-expectations", payload_shape::results_array, true, false, false, "fed_inflation_expectations", &fed_inflation_expectations_target, &run_operation<massive::fed_inflation_expectations>},
-    {"fed", "labor_market", "/fed/v1/labor-market", payload_shape::results_array, true, false, false, "fed_labor_market", &fed_labor_market_target, &run_operation<massive::fed_labor_market>},
-    {"fed", "treasury_yields", "/fed/v1/treasury-yields", payload_shape::results_array, true, false, false, "fed_treasury_yield", &fed_treasury_yields_target, &run_operation<massive::fed_treasury_yield>},
+    {.group = "fed",
+     .name = "inflation",
+     .path = "/fed/v1/inflation",
+     .shape = payload_shape::results_array,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "fed_inflation",
+     .summary = "A table tracking inflation and price indices, including Consumer Price Index (CPI) and Personal Consumption Expenditures (PCE) metrics over time.",
+     .description = "A table tracking inflation and price indices, including Consumer Price Index (CPI) and Personal Consumption Expenditures (PCE) metrics over time.",
+     .replacement = "",
+     .parameters = fed_inflation_parameters,
+     .columns = fed_inflation_columns,
+     .target = &fed_inflation_target,
+     .run = &run_operation<massive::fed_inflation>},
+    {.group = "fed",
+     .name = "inflation_expectations",
+     .path = "/fed/v1/inflation-expectations",
+     .shape = payload_shape::results_array,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "fed_inflation_expectations",
+     .summary = "A table tracking inflation expectations from both market-based and economic model perspectives across different time horizons.",
+     .description = "A table tracking inflation expectations from both market-based and economic model perspectives across different time horizons.",
+     .replacement = "",
+     .parameters = fed_inflation_expectations_parameters,
+     .columns = fed_inflation_expectations_columns,
+     .target = &fed_inflation_expectations_target,
+     .run = &run_operation<massive::fed_inflation_expectations>},
+    {.group = "fed",
+     .name = "labor_market",
+     .path = "/fed/v1/labor-market",
+     .shape = payload_shape::results_array,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "fed_labor_market",
+     .summary = "Labor market indicators from the Federal Reserve, including unemployment rate, labor force participation, average hourly earnings, and job openings data.",
+     .description = "Labor market indicators from the Federal Reserve, including unemployment rate, labor force participation, average hourly earnings, and job openings data.",
+     .replacement = "",
+     .parameters = fed_labor_market_parameters,
+     .columns = fed_labor_market_columns,
+     .target = &fed_labor_market_target,
+     .run = &run_operation<massive::fed_labor_market>},
+    {.group = "fed",
+     .name = "treasury_yields",
+     .path = "/fed/v1/treasury-yields",
+     .shape = payload_shape::results_array,
+     .paginated = true,
+     .experimental = false,
+     .deprecated = false,
+     .model = "fed_treasury_yield",
+     .summary = "A record of U.S.",
+     .description = "A record of U.S. Treasury bond yields across various maturity periods, tracking historical interest rates from short-term to long-term government securities.",
+     .replacement = "",
+     .parameters = fed_treasury_yields_parameters,
+     .columns = fed_treasury_yield_columns,
+     .target = &fed_treasury_yields_target,
+     .run = &run_operation<massive::fed_treasury_yield>},
 };
 extern const std::size_t fed_operation_count = 4;
 

@@ -17,6 +17,8 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstddef>
@@ -45,6 +47,62 @@ struct run_options {
   traversal_options traversal{};  ///< page cap and prefetch, with all_pages
 };
 
+/// What a parameter's text is read as.
+enum class parameter_type {
+  string,
+  integer,
+  number,
+  boolean,
+  date,         ///< YYYY-MM-DD
+  enumeration,  ///< one of parameter_info::values
+  date_or_ms,   ///< YYYY-MM-DD or a Unix millisecond timestamp
+  date_or_ns,   ///< YYYY-MM-DD or a Unix nanosecond timestamp
+  list,         ///< comma-separated
+};
+
+/// Which dotted comparators a parameter takes besides equality (see comparators()).
+enum class parameter_filter {
+  none,
+  range,           ///< gt, gte, lt, lte
+  any_of,          ///< any_of
+  range_or_any_of, ///< gt, gte, lt, lte, any_of
+  any_or_all_of,   ///< any_of, all_of
+};
+
+/// The comparators `filter` adds, as dotted after the parameter's name (`timestamp.gte`).
+inline std::span<const std::string_view> comparators(parameter_filter filter) noexcept {
+  static constexpr std::string_view all[] = {"gt", "gte", "lt", "lte", "any_of", "all_of"};
+  switch (filter) {
+    case parameter_filter::none: return {};
+    case parameter_filter::range: return std::span(all, 4);
+    case parameter_filter::any_of: return std::span(all + 4, 1);
+    case parameter_filter::range_or_any_of: return std::span(all, 5);
+    case parameter_filter::any_or_all_of: return std::span(all + 4, 2);
+  }
+  return {};
+}
+
+/// One parameter of an operation, as the description has it.
+struct parameter_info {
+  std::string_view wire;  ///< its name: the route template's, or the query's
+  parameter_type type;
+  bool in_path;   ///< a segment of the path (always required)
+  bool required;
+  parameter_filter filter;
+  std::span<const std::string_view> values;  ///< an enumeration's values, in the description's order
+  std::string_view default_value;  ///< what the API assumes when it is absent ("" when it says nothing)
+  std::string_view description;    ///< the description's text, on one line
+};
+
+/// A column of the rows flattened for a table: a field, or a field of a nested object
+/// (`lastQuote.P`); arrays and maps are one column each.
+struct column_info {
+  std::string_view name;
+  /// For a Unix timestamp (or an array of them), the digits of its unit: 3 for milliseconds, 6
+  /// for microseconds, 9 for nanoseconds; 0 for any other column.
+  int timestamp_digits;
+};
+
 /// One operation of the description.
 struct operation_entry {
   std::string_view group;  ///< e.g. "stocks": client.stocks()
@@ -55,6 +113,11 @@ struct operation_entry {
   bool experimental;       ///< needs massive::experimental in the typed API
   bool deprecated;         ///< marked deprecated by Massive
   std::string_view model;  ///< its rows' type, e.g. "trade" (find_model() gives its decoder)
+  std::string_view summary;      ///< one line
+  std::string_view description;  ///< the description's text, on one line
+  std::string_view replacement;  ///< what to use instead, when deprecated ("" when it says nothing)
+  std::span<const parameter_info> parameters;  ///< path parameters in route order, then the query's
+  std::span<const column_info> columns;        ///< its rows' columns, in the model's order
   /// The request target for `args`; throws std::invalid_argument naming an unknown, missing
   /// or malformed argument.
   std::string (*target)(argument_list args);
@@ -63,6 +126,32 @@ struct operation_entry {
   boost::asio::awaitable<void> (*run)(client& c, std::string target, payload_shape shape, bool paginated,
                                       run_options options, json_page_handler on_page);
 };
+
+/// The candidate closest to `name` when it is close enough to be a typo of it (letter case
+/// ignored, at most a third of its letters edited), for "did you mean" messages.
+inline std::optional<std::string_view> nearest_name(std::string_view name,
+                                                    std::span<const std::string_view> candidates) {
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  std::optional<std::string_view> best;
+  std::size_t best_distance = std::max<std::size_t>(1, name.size() / 3) + 1;
+  std::vector<std::size_t> row;
+  for (std::string_view c : candidates) {
+    // Levenshtein distance, one row at a time.
+    row.resize(c.size() + 1);
+    for (std::size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= name.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= c.size(); ++j) {
+        const std::size_t next = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (lower(name[i - 1]) != lower(c[j - 1]))});
+        diagonal = row[j];
+        row[j] = next;
+      }
+    }
+    if (row[c.size()] < best_distance) best = c, best_distance = row[c.size()];
+  }
+  return best;
+}
 
 /// Every operation, grouped as the generated headers are (defined in generated/src/).
 std::span<const operation_entry> operation_table();
@@ -77,28 +166,45 @@ inline const operation_entry* find_operation(std::string_view group, std::string
 
 namespace detail {
 
-/// A parameter the target function knows; `filter`: it also takes dotted comparators.
-struct argument_spec {
-  std::string_view wire;
-  bool filter;
-};
-
-/// Throws std::invalid_argument naming the first argument that is not a known parameter.
-inline void check_arguments(argument_list args, std::initializer_list<argument_spec> known) {
+/// Throws std::invalid_argument naming the first argument that is not one of `known` (and the
+/// nearest name), a comparator its parameter does not take, or a value outside an
+/// enumeration's (listing them).
+inline void check_arguments(argument_list args, std::span<const parameter_info> known) {
   for (const auto& [name, value] : args) {
-    bool found = false;
-    for (const argument_spec& k : known) {
-      if (name == k.wire) found = true;
-      if (k.filter && name.size() > k.wire.size() && name.substr(0, k.wire.size()) == k.wire &&
-          name[k.wire.size()] == '.') {
-        found = true;
-      }
+    const std::size_t dot = name.find('.');
+    const std::string_view base = name.substr(0, dot);
+    const parameter_info* p = nullptr;
+    for (const parameter_info& k : known) {
+      if (k.wire == name || k.wire == base) p = &k;
     }
-    if (!found) {
+    const std::string_view comparator = p == nullptr || p->wire == name ? "" : name.substr(dot + 1);
+    const auto taken = p == nullptr ? std::span<const std::string_view>{} : comparators(p->filter);
+    if (p == nullptr || (!comparator.empty() && std::find(taken.begin(), taken.end(), comparator) == taken.end())) {
+      std::vector<std::string> names;
+      for (const parameter_info& k : known) {
+        names.emplace_back(k.wire);
+        for (std::string_view c : comparators(k.filter)) names.push_back(std::string(k.wire) + "." + std::string(c));
+      }
+      std::string message = "unknown parameter '" + std::string(name) + "'";
+      if (const auto near = nearest_name(name, std::vector<std::string_view>(names.begin(), names.end()))) {
+        message += " (did you mean '" + std::string(*near) + "'?)";
+      }
       std::string list;
-      for (const argument_spec& k : known) list += (list.empty() ? "" : ", ") + std::string(k.wire);
-      throw std::invalid_argument("unknown parameter '" + std::string(name) + "' (this operation takes: " +
-                                  (list.empty() ? std::string("none") : list) + ")");
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw std::invalid_argument(message + "; this operation takes: " + (list.empty() ? std::string("none") : list));
+    }
+    if (p->values.empty()) continue;
+    const bool listed = comparator == "any_of" || comparator == "all_of";
+    for (std::size_t start = 0; start <= value.size();) {
+      const std::size_t end = listed ? std::min(value.find(',', start), value.size()) : value.size();
+      const std::string_view piece = value.substr(start, end - start);
+      if (std::find(p->values.begin(), p->values.end(), piece) == p->values.end()) {
+        std::string list;
+        for (std::string_view v : p->values) list += (list.empty() ? "" : ", ") + std::string(v);
+        throw std::invalid_argument("parameter '" + std::string(name) + "': '" + std::string(piece) +
+                                    "' is not one of its values: " + list);
+      }
+      start = end + 1;
     }
   }
 }

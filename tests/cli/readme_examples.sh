@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The README's command-line examples, run against the embedded mock. Each ```sh block of the
+# README that starts with `# from tests/cli/readme_examples.sh` is a verbatim excerpt of this
+# file (scripts/check-readme-snippets.sh holds it to that), and the checks after each excerpt
+# fail this script, with what was wrong, when an example stops working.
+#
+# Usage: readme_examples.sh <path of the built massive>
+set -euo pipefail
+cli=$(realpath "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+# `massive` as the README spells it; what it prints is kept for the checks.
+massive() { "$cli" "$@" | tee -a printed; return "${PIPESTATUS[0]}"; }
+fail() { echo "readme_examples: $*" >&2; exit 1; }
+
+# Help, from the description.
+massive --help
+massive stocks --help
+massive stocks aggregates --help
+
+grep -q '^  stocks ' printed || fail "--help lists no stocks group"
+grep -q '^  trades  *Trades \[pages\]$' printed || fail "stocks --help lists no trades operation"
+grep -q '^  timespan  one of second, minute, hour, day, week, month, quarter, year' printed ||
+  fail "stocks aggregates --help shows no timespan values"
+: >printed
+
+# Daily bars as a table; a day of trades to a CSV file; rows as JSON Lines for jq and friends.
+massive stocks aggregates --mock -p stocksTicker=AAPL -p multiplier=1 -p timespan=day \
+  -p from=2024-01-02 -p to=2024-01-05 --format table
+massive stocks trades --mock -p stockTicker=AAPL -p timestamp=2024-01-10 -p limit=50000 \
+  --all-pages --format csv --output trades.csv
+massive reference tickers --mock -p market=stocks -p limit=3 --format jsonl
+
+[ "$(grep -c ' 2024-01-0[2-5]T00:00:00.000Z ' printed)" -eq 4 ] || fail "the table has no 4 daily bars"
+[ "$(wc -l <trades.csv)" -eq 20001 ] || fail "trades.csv has $(wc -l <trades.csv) lines, not a header and 20,000 trades"
+head -n 1 trades.csv | grep -q '^id,sip_timestamp,' || fail "trades.csv has no header"
+[ "$(grep -c '^{"active":' printed)" -eq 3 ] || fail "not 3 JSON Lines of tickers"
+
+# Completion for bash (zsh: massive completion zsh).
+source <(massive completion bash)
+
+COMP_LINE="massive stocks trades -p stockT" COMP_POINT=32 _massive
+[ "${COMPREPLY[*]}" = "stockTicker=" ] || fail "completion offered '${COMPREPLY[*]}' for -p stockT"
+echo "readme_examples: every example ran and printed what the README says"
