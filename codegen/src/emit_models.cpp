@@ -1,8 +1,7 @@
 // The model files. Each model gets its struct (public header), its decoder (a private header,
 // so that a parent's decoder can inline it) and a source with its JSON writer and, for models
 // that are some operation's rows, its row codec. The decoder's form is the one
-// sdk/src/decode/row_decoding.hpp describes; codegen/golden/ holds the hand-written originals
-// the generator reproduces (agg's wire-order reader was added to both together).
+// sdk/src/decode/row_decoding.hpp describes.
 #include "emit.hpp"
 
 #include <algorithm>
