@@ -1,38 +1,85 @@
 #include "allocation_counter.hpp"
 
+#include <cerrno>
 #include <cstdlib>
 #include <new>
 
+#include <malloc.h>
+#include <unistd.h>
+
 namespace massive::test {
 namespace {
-thread_local allocation_totals totals_on_this_thread;
+// Constant-initialised and trivially destructible: reading them never allocates, so the
+// allocation functions below may use them from any thread at any time.
+thread_local allocation_totals operator_new_on_this_thread;
+thread_local allocation_totals c_allocator_on_this_thread;
+
+allocation_totals since(const allocation_totals& now, const allocation_totals& start) noexcept {
+  return {now.calls - start.calls, now.bytes - start.bytes};
+}
+}  // namespace
+
+allocation_totals thread_totals() noexcept {
+  return {operator_new_on_this_thread.calls + c_allocator_on_this_thread.calls,
+          operator_new_on_this_thread.bytes + c_allocator_on_this_thread.bytes};
 }
 
-allocation_totals thread_totals() noexcept { return totals_on_this_thread; }
+allocation_scope::allocation_scope() noexcept
+    : new_start_(operator_new_on_this_thread), c_start_(c_allocator_on_this_thread) {}
 
-allocation_scope::allocation_scope() noexcept : start_(totals_on_this_thread) {}
+allocation_totals allocation_scope::operator_new() const noexcept {
+  return since(operator_new_on_this_thread, new_start_);
+}
+
+allocation_totals allocation_scope::c_allocator() const noexcept {
+  return since(c_allocator_on_this_thread, c_start_);
+}
 
 allocation_totals allocation_scope::totals() const noexcept {
-  return {totals_on_this_thread.calls - start_.calls, totals_on_this_thread.bytes - start_.bytes};
+  const allocation_totals cxx = operator_new();
+  const allocation_totals c = c_allocator();
+  return {cxx.calls + c.calls, cxx.bytes + c.bytes};
 }
+
+#ifndef MASSIVE_SANITIZED
+namespace {
+void count(allocation_totals& totals, std::size_t bytes) noexcept {
+  ++totals.calls;
+  totals.bytes += bytes;
+}
+void count_c(std::size_t bytes) noexcept { count(c_allocator_on_this_thread, bytes); }
+void count_new(std::size_t bytes) noexcept { count(operator_new_on_this_thread, bytes); }
+}  // namespace
+#endif
 
 }  // namespace massive::test
 
 #ifndef MASSIVE_SANITIZED
+// glibc's allocator under its own names: the replacements below count, then call these.
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* p, std::size_t size);
+void* __libc_memalign(std::size_t alignment, std::size_t size);
+void __libc_free(void* p);
+}
+
 namespace {
 
-void* counted_allocate(std::size_t size, std::size_t alignment, bool nothrow) {
-  auto& totals = massive::test::totals_on_this_thread;
-  ++totals.calls;
-  totals.bytes += size;
+using massive::test::count_c;
+using massive::test::count_new;
+
+std::size_t page_size() noexcept { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+
+void* counted_aligned(std::size_t alignment, std::size_t size) noexcept {
+  count_c(size);
+  return __libc_memalign(alignment, size);
+}
+
+void* counted_new(std::size_t size, std::size_t alignment, bool nothrow) {
   if (size == 0) size = 1;
-  void* p = nullptr;
-  if (alignment <= alignof(std::max_align_t)) {
-    p = std::malloc(size);
-  } else {
-    // aligned_alloc wants a size that is a multiple of the alignment.
-    p = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-  }
+  count_new(size);
+  void* p = alignment <= alignof(std::max_align_t) ? __libc_malloc(size) : __libc_memalign(alignment, size);
   if (p == nullptr && !nothrow) throw std::bad_alloc();
   return p;
 }
@@ -42,37 +89,68 @@ std::size_t align_of(std::align_val_t a) { return static_cast<std::size_t>(a); }
 
 }  // namespace
 
-void* operator new(std::size_t n) { return counted_allocate(n, plain, false); }
-void* operator new[](std::size_t n) { return counted_allocate(n, plain, false); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  return counted_allocate(n, plain, true);
+// The C allocator (glibc documents which functions a replacement must provide).
+extern "C" {
+void* malloc(std::size_t size) noexcept {
+  count_c(size);
+  return __libc_malloc(size);
 }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  return counted_allocate(n, plain, true);
+void* calloc(std::size_t n, std::size_t size) noexcept {
+  std::size_t bytes = 0;
+  if (!__builtin_mul_overflow(n, size, &bytes)) count_c(bytes);
+  return __libc_calloc(n, size);
 }
-void* operator new(std::size_t n, std::align_val_t a) {
-  return counted_allocate(n, align_of(a), false);
+void* realloc(void* p, std::size_t size) noexcept {
+  if (p == nullptr || size != 0) count_c(size);
+  return __libc_realloc(p, size);
 }
-void* operator new[](std::size_t n, std::align_val_t a) {
-  return counted_allocate(n, align_of(a), false);
+void* reallocarray(void* p, std::size_t n, std::size_t size) noexcept {
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(n, size, &bytes)) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  return realloc(p, bytes);
 }
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_allocate(n, align_of(a), true);
+void free(void* p) noexcept { __libc_free(p); }
+void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept { return counted_aligned(alignment, size); }
+void* memalign(std::size_t alignment, std::size_t size) noexcept { return counted_aligned(alignment, size); }
+int posix_memalign(void** out, std::size_t alignment, std::size_t size) noexcept {
+  if (alignment < sizeof(void*) || (alignment & (alignment - 1)) != 0) return EINVAL;
+  void* p = counted_aligned(alignment, size);
+  if (p == nullptr) return ENOMEM;
+  *out = p;
+  return 0;
 }
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_allocate(n, align_of(a), true);
+void* valloc(std::size_t size) noexcept { return counted_aligned(page_size(), size); }
+void* pvalloc(std::size_t size) noexcept {
+  return counted_aligned(page_size(), (size + page_size() - 1) / page_size() * page_size());
+}
 }
 
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void* operator new(std::size_t n) { return counted_new(n, plain, false); }
+void* operator new[](std::size_t n) { return counted_new(n, plain, false); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_new(n, plain, true); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_new(n, plain, true); }
+void* operator new(std::size_t n, std::align_val_t a) { return counted_new(n, align_of(a), false); }
+void* operator new[](std::size_t n, std::align_val_t a) { return counted_new(n, align_of(a), false); }
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return counted_new(n, align_of(a), true);
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return counted_new(n, align_of(a), true);
+}
+
+void operator delete(void* p) noexcept { __libc_free(p); }
+void operator delete[](void* p) noexcept { __libc_free(p); }
+void operator delete(void* p, std::size_t) noexcept { __libc_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { __libc_free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { __libc_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { __libc_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { __libc_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { __libc_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { __libc_free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { __libc_free(p); }
 #endif

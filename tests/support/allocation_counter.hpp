@@ -1,7 +1,14 @@
-// Counts global operator new calls and bytes on the current thread, for allocation gates.
-// The counter replaces every global operator new/delete overload (plain, array, nothrow,
-// sized, aligned). Under sanitizers (MASSIVE_SANITIZED) the sanitizer owns operator new, so
-// the counter is compiled out and counting_enabled is false: gates must then skip.
+// Counts the heap allocations made on the current thread, calls and bytes, for allocation
+// gates. Every way into the C and C++ heaps is counted once:
+// - every global operator new overload (plain, array, nothrow, aligned), and
+// - the C allocator: malloc, calloc, realloc, reallocarray, aligned_alloc, posix_memalign,
+//   memalign, valloc and pvalloc, which OpenSSL, zlib and the C library itself call.
+// Both are replaced in the test executable (glibc lets an executable interpose them) and
+// forward to glibc's own allocator. realloc counts as one call of its new size (it may move
+// the block); frees are not counted. What is not heap is not here: mmap'd memory (the
+// page_pool's regions: see tests/support/pool_residency.hpp), thread stacks, static storage.
+// Under sanitizers (MASSIVE_SANITIZED) the sanitizer owns the allocator, so the counter is
+// compiled out and counting_enabled is false: gates must then skip.
 #pragma once
 
 #include <cstddef>
@@ -29,16 +36,21 @@ class allocation_scope {
   allocation_scope(const allocation_scope&) = delete;
   allocation_scope& operator=(const allocation_scope&) = delete;
 
-  /// What this thread allocated since the scope opened.
+  /// What this thread allocated since the scope opened, operator new and C allocator alike.
   allocation_totals totals() const noexcept;
   std::uint64_t calls() const noexcept { return totals().calls; }
   std::uint64_t bytes() const noexcept { return totals().bytes; }
+  /// The part of totals() that went through operator new.
+  allocation_totals operator_new() const noexcept;
+  /// The part of totals() that went through the C allocator (malloc and its kin).
+  allocation_totals c_allocator() const noexcept;
 
  private:
-  allocation_totals start_;
+  allocation_totals new_start_;
+  allocation_totals c_start_;
 };
 
-/// This thread's running totals since it started.
+/// This thread's running totals since it started, operator new and C allocator alike.
 allocation_totals thread_totals() noexcept;
 
 }  // namespace massive::test
