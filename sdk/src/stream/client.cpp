@@ -4,6 +4,7 @@
 
 #include "massive/error.hpp"
 #include "massive/stream_error.hpp"
+#include "transport/tls.hpp"
 
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
@@ -48,27 +49,6 @@ endpoint endpoint_of(const client_options& o) {
   return e;
 }
 
-asio::ssl::context tls_context(const client_options& o) {
-  asio::ssl::context ctx(asio::ssl::context::tls_client);
-  SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_2_VERSION);
-  if (!o.verify_peer) {
-    ctx.set_verify_mode(asio::ssl::verify_none);
-    return ctx;
-  }
-  ctx.set_verify_mode(asio::ssl::verify_peer);
-  error_code ec;
-  if (!o.ca_file.empty() && ctx.load_verify_file(o.ca_file, ec)) {
-    throw transport_error(errc::invalid_option, "client_options.ca_file: cannot load '" + o.ca_file + "': " + ec.message());
-  }
-  if (!o.ca_pem.empty() && ctx.add_certificate_authority(asio::buffer(o.ca_pem), ec)) {
-    throw transport_error(errc::invalid_option, "client_options.ca_pem: not a PEM certificate: " + ec.message());
-  }
-  if (o.ca_file.empty() && o.ca_pem.empty() && ctx.set_default_verify_paths(ec)) {
-    throw transport_error(errc::invalid_option, "client_options.verify_peer: no system trust store: " + ec.message());
-  }
-  return ctx;
-}
-
 std::string resolved_key(std::string key) {
   if (key.empty()) {
     if (const char* env = std::getenv("MASSIVE_API_KEY")) key = env;
@@ -83,7 +63,7 @@ struct client::impl {
   impl(const asio::any_io_executor& executor, client_options o)
       : options(std::move(o)),
         where(endpoint_of(options)),
-        tls(tls_context(options)),
+        tls(transport::make_tls_context({options.verify_peer, options.ca_file, {}, options.ca_pem, "client_options"})),
         protocol(resolved_key(options.api_key), options.reconnect),
         decoder(options.market, options.channels, options.limits),
         timer(executor),
@@ -139,19 +119,8 @@ struct client::impl {
       const auto found = co_await resolver.async_resolve(where.host, where.port, use_awaitable);
       tcp.expires_after(options.connect_timeout);
       co_await tcp.async_connect(found, use_awaitable);
-      SSL* ssl = ws->next_layer().native_handle();
-      error_code not_ip;
-      asio::ip::make_address(where.host, not_ip);
-      // SNI carries host names only (RFC 6066); an IP literal is checked against IP SANs.
-      if (not_ip) SSL_set_tlsext_host_name(ssl, where.host.c_str());
-      if (options.verify_peer) {
-        X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
-        X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-        if (not_ip) {
-          X509_VERIFY_PARAM_set1_host(param, where.host.c_str(), 0);
-        } else {
-          X509_VERIFY_PARAM_set1_ip_asc(param, where.host.c_str());
-        }
+      if (!transport::expect_peer(ws->next_layer().native_handle(), where.host, options.verify_peer)) {
+        throw stream_error(stream_errc::protocol_violation, "cannot set the expected host name " + where.host);
       }
       co_await ws->next_layer().async_handshake(asio::ssl::stream_base::client, use_awaitable);
       tcp.expires_never();

@@ -8,6 +8,7 @@
 #include "forwarding_body.hpp"
 #include "pool.hpp"
 #include "request_head.hpp"
+#include "tls.hpp"
 
 #include "massive/error.hpp"
 
@@ -150,33 +151,8 @@ struct client_state {
   }
 
   asio::ssl::context make_tls_context() const {
-    asio::ssl::context ctx(asio::ssl::context::tls_client);
-    SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_2_VERSION);
     const auto& o = cfg.opts;
-    if (!o.verify_peer) {
-      ctx.set_verify_mode(asio::ssl::verify_none);
-      return ctx;
-    }
-    ctx.set_verify_mode(asio::ssl::verify_peer);
-    error_code ec;
-    if (!o.ca_file.empty() && ctx.load_verify_file(o.ca_file, ec)) {
-      throw transport_error(errc::invalid_option,
-                            "options.ca_file: cannot load '" + o.ca_file + "': " + ec.message());
-    }
-    if (!o.ca_directory.empty() && ctx.add_verify_path(o.ca_directory, ec)) {
-      throw transport_error(errc::invalid_option, "options.ca_directory: cannot use '" +
-                                                      o.ca_directory + "': " + ec.message());
-    }
-    if (!o.ca_pem.empty() && ctx.add_certificate_authority(asio::buffer(o.ca_pem), ec)) {
-      throw transport_error(errc::invalid_option,
-                            "options.ca_pem: not a PEM certificate: " + ec.message());
-    }
-    if (o.ca_file.empty() && o.ca_directory.empty() && o.ca_pem.empty() &&
-        ctx.set_default_verify_paths(ec)) {
-      throw transport_error(errc::invalid_option,
-                            "options.verify_peer: no system trust store: " + ec.message());
-    }
-    return ctx;
+    return transport::make_tls_context({o.verify_peer, o.ca_file, o.ca_directory, o.ca_pem, "options"});
   }
 
   call_executor next_strand() noexcept {
@@ -502,18 +478,8 @@ call_awaitable<std::unique_ptr<connection>> open_connection(client_state& st, ca
 
   if (auto* tls = conn->tls()) {
     SSL* ssl = tls->native_handle();
-    error_code not_ip;
-    asio::ip::make_address(cfg.connect_host, not_ip);
-    // SNI carries host names only (RFC 6066); an IP literal is checked against IP SANs.
-    if (not_ip) SSL_set_tlsext_host_name(ssl, cfg.connect_host.c_str());
-    if (cfg.opts.verify_peer) {
-      // OpenSSL's own check (not asio::ssl::host_name_verification): on a mismatch it
-      // records X509_V_ERR_HOSTNAME_MISMATCH, so the error can say why.
-      X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
-      X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-      const int ok = not_ip ? X509_VERIFY_PARAM_set1_host(param, cfg.connect_host.c_str(), 0)
-                            : X509_VERIFY_PARAM_set1_ip_asc(param, cfg.connect_host.c_str());
-      if (ok != 1) fail(errc::tls_handshake_failed, "cannot set the expected host name");
+    if (!transport::expect_peer(ssl, cfg.connect_host, cfg.opts.verify_peer)) {
+      fail(errc::tls_handshake_failed, "cannot set the expected host name");
     }
     auto [hec] = co_await tls->async_handshake(asio::ssl::stream_base::client, as_tuple(transport::use_call_awaitable));
     if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
