@@ -267,8 +267,13 @@ class stream_builder {
     e.ev = ev_of(*schema);
     if (e.ev.empty() && content->find("example") != nullptr) e.ev = std::string(content->find("example")->text("ev"));
     if (e.ev.empty()) problem("stream channel " + path + " names no ev value (neither an enum nor an example)");
+    add_described(m, *schema, std::move(e));
+  }
+
+  /// The schema's fields (but `ev`, which the event's type says) into m, and the event.
+  void add_described(model& m, const json& schema, stream_event e) {
     std::vector<std::pair<std::string, const json*>> props;
-    properties(*schema, props);
+    properties(schema, props);
     for (const auto& [key, value] : props) {
       if (key != "ev") add_field(m, key, value, std::nullopt);
     }
@@ -309,13 +314,7 @@ class stream_builder {
     e.path = ref;
     e.ev = ev_of(*schema);
     if (e.ev.empty()) problem(where(row) + ": " + row.words[1] + " names no ev value");
-    std::vector<std::pair<std::string, const json*>> props;
-    properties(*schema, props);
-    for (const auto& [key, value] : props) {
-      if (key != "ev") add_field(m, key, value, std::nullopt);
-    }
-    e.event = &m;
-    out_.events.push_back(std::move(e));
+    add_described(m, *schema, std::move(e));
   }
 
   /// Market, feed, prefix and topic of a channel path: /<market>/<prefix>, or

@@ -163,40 +163,34 @@ TEST_CASE("a wrong key is auth_failed and is never echoed") {
   });
 }
 
+/// Runs a stream that must not get past TLS: it fails, naming the certificate, and the server
+/// never sees a WebSocket connection.
+void expect_refused(const mock::stream_server& server, ms::client_options o) {
+  o.reconnect.max_attempts = 0;
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    try {
+      co_await stream.next();
+      FAIL("connected");
+    } catch (const ms::stream_error& e) {
+      CHECK(e.code() == ms::stream_errc::reconnects_exhausted);
+      CHECK(std::string(e.what()).find("certificate") != std::string::npos);
+    }
+  });
+  CHECK(server.connections() == 0);
+}
+
 TEST_CASE("an untrusted certificate and a host name mismatch are refused") {
   SUBCASE("untrusted") {
     mock::stream_server server;
     ms::client_options o = options_for(server);
     o.ca_pem = massive::mock::make_self_signed(massive::mock::loopback_names()).certificate;  // another CA
-    o.reconnect.max_attempts = 0;
-    run([&]() -> asio::awaitable<void> {
-      ms::client stream(co_await asio::this_coro::executor, o);
-      try {
-        co_await stream.next();
-        FAIL("connected");
-      } catch (const ms::stream_error& e) {
-        CHECK(e.code() == ms::stream_errc::reconnects_exhausted);
-        CHECK(std::string(e.what()).find("certificate") != std::string::npos);
-      }
-    });
-    CHECK(server.connections() == 0);
+    expect_refused(server, o);
   }
   SUBCASE("host name") {
     mock::stream_server_options so;
     so.identity = massive::mock::make_self_signed({{"elsewhere.example"}, {}});
     mock::stream_server server(so);
-    ms::client_options o = options_for(server);
-    o.reconnect.max_attempts = 0;
-    run([&]() -> asio::awaitable<void> {
-      ms::client stream(co_await asio::this_coro::executor, o);
-      try {
-        co_await stream.next();
-        FAIL("connected");
-      } catch (const ms::stream_error& e) {
-        CHECK(e.code() == ms::stream_errc::reconnects_exhausted);
-        CHECK(std::string(e.what()).find("certificate") != std::string::npos);
-      }
-    });
-    CHECK(server.connections() == 0);
+    expect_refused(server, options_for(server));
   }
 }
