@@ -51,7 +51,7 @@ void append_hex_id(std::string& out, rng& r) {
 
 }  // namespace
 
-std::string make_aggs_body(std::size_t rows) {
+std::string make_aggs_body(std::size_t rows, agg_key_order order) {
   rng r(0xa995'0000 + rows);
   std::string out;
   out.reserve(rows * 120 + 512);
@@ -62,6 +62,9 @@ std::string make_aggs_body(std::size_t rows) {
   out += R"(,"adjusted":true,"results":[)";
   double price = 187.25;
   std::int64_t t = 1704205800000;  // 2024-01-02 14:30 UTC, the first regular-session minute
+  // A row's fields in wire order, each `"key":value`; written out in the body's key order.
+  std::string fields[8];
+  static constexpr int sorted[8] = {3, 4, 5, 7, 2, 6, 0, 1};  // c h l n o t v vw
   for (std::size_t i = 0; i < rows; ++i) {
     double open = price;
     double close = std::max(1.0, open + (r.unit() - 0.5) * 0.6);
@@ -69,23 +72,29 @@ std::string make_aggs_body(std::size_t rows) {
     double low = std::min(open, close) - r.unit() * 0.2;
     double vwap = low + (high - low) * r.unit();
     price = close;
+    for (std::string& f : fields) f.clear();
+    fields[0] = R"("v":)";
+    append_volume(fields[0], r, static_cast<std::int64_t>(1000 + r.below(3'000'000)));
+    fields[1] = R"("vw":)";
+    append_price(fields[1], vwap, 4);
+    fields[2] = R"("o":)";
+    append_price(fields[2], open, 4);
+    fields[3] = R"("c":)";
+    append_price(fields[3], close, 4);
+    fields[4] = R"("h":)";
+    append_price(fields[4], high, 4);
+    fields[5] = R"("l":)";
+    append_price(fields[5], low, 4);
+    fields[6] = R"("t":)";
+    append_int(fields[6], t);
+    fields[7] = R"("n":)";
+    append_int(fields[7], static_cast<std::int64_t>(1 + r.below(40'000)));
     if (i != 0) out.push_back(',');
-    out += R"({"v":)";
-    append_volume(out, r, static_cast<std::int64_t>(1000 + r.below(3'000'000)));
-    out += R"(,"vw":)";
-    append_price(out, vwap, 4);
-    out += R"(,"o":)";
-    append_price(out, open, 4);
-    out += R"(,"c":)";
-    append_price(out, close, 4);
-    out += R"(,"h":)";
-    append_price(out, high, 4);
-    out += R"(,"l":)";
-    append_price(out, low, 4);
-    out += R"(,"t":)";
-    append_int(out, t);
-    out += R"(,"n":)";
-    append_int(out, static_cast<std::int64_t>(1 + r.below(40'000)));
+    out.push_back('{');
+    for (int k = 0; k < 8; ++k) {
+      if (k != 0) out.push_back(',');
+      out += fields[order == agg_key_order::wire ? k : sorted[k]];
+    }
     out.push_back('}');
     t += 60'000;
   }

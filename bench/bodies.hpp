@@ -10,9 +10,15 @@
 
 namespace massive::bench {
 
+/// How an aggregates body orders each row's keys.
+enum class agg_key_order {
+  wire,    ///< `v vw o c h l t n`, as the server sends them (codegen/map.txt's `wire agg` row)
+  sorted,  ///< `c h l n o t v vw`, as a JSON re-serialiser that sorts keys writes them
+};
+
 /// A /v2/aggs/ticker/.../range body with `rows` minute bars. Volumes come as integers,
-/// as `1748755.0` and as `2.384421e+06`.
-std::string make_aggs_body(std::size_t rows);
+/// as `1748755.0` and as `2.384421e+06`. The same rows whatever the key order.
+std::string make_aggs_body(std::size_t rows, agg_key_order order = agg_key_order::wire);
 
 /// A /v3/trades body with `rows` trades: conditions on most rows, `decimal_size` on every
 /// row, `correction` on a few, `trf_id`/`trf_timestamp` on TRF-reported trades.

@@ -14,11 +14,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <deque>
 #include <exception>
-#include <type_traits>
+#include <iterator>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -105,66 +110,116 @@ void verify(const std::string& name, const body& b, std::initializer_list<arm_di
   std::exit(EXIT_FAILURE);
 }
 
-void register_aggs(const body& b) {
-  const std::string prefix = "decode/aggs/" + std::to_string(b.rows) + "/";
-  {
-    engine_arm engine;
-    buffered_string_arm buffered;
-    padded_whole_arm padded;
-    nlohmann_arm nlohmann;
-    verify(prefix, b,
-           {{"engine", checksum(rows_of(engine.aggs(b)))},
-            {"buffered_string", checksum(rows_of(buffered.aggs(b)))},
-            {"padded_whole", checksum(rows_of(padded.aggs(b)))},
-            {"nlohmann", checksum(rows_of(nlohmann.aggs(b)))}});
+// The arm's decode of body `b` into rows of T.
+template <class T, class Arm>
+auto decode_with(Arm& arm, const body& b) {
+  if constexpr (std::is_same_v<T, agg>) {
+    return arm.aggs(b);
+  } else {
+    return arm.trades(b);
   }
-  benchmark::RegisterBenchmark((prefix + "engine").c_str(), [&b](benchmark::State& s) {
-    engine_arm arm;
-    measure(s, b, [&] { return arm.aggs(b); }, [&] { return arm.pool_bytes_touched(); });
-  });
-  benchmark::RegisterBenchmark((prefix + "buffered_string").c_str(), [&b](benchmark::State& s) {
-    buffered_string_arm arm;
-    measure(s, b, [&] { return arm.aggs(b); });
-  });
-  benchmark::RegisterBenchmark((prefix + "padded_whole").c_str(), [&b](benchmark::State& s) {
-    padded_whole_arm arm;
-    measure(s, b, [&] { return arm.aggs(b); });
-  });
-  benchmark::RegisterBenchmark((prefix + "nlohmann").c_str(), [&b](benchmark::State& s) {
-    nlohmann_arm arm;
-    measure(s, b, [&] { return arm.aggs(b); });
+}
+
+template <class T, class Arm>
+void register_arm(const std::string& prefix, const char* name, const body& b) {
+  benchmark::RegisterBenchmark((prefix + name).c_str(), [&b](benchmark::State& s) {
+    Arm arm;
+    if constexpr (std::is_same_v<Arm, engine_arm>) {
+      measure(s, b, [&] { return decode_with<T>(arm, b); }, [&] { return arm.pool_bytes_touched(); });
+    } else {
+      measure(s, b, [&] { return decode_with<T>(arm, b); });
+    }
   });
 }
 
-void register_trades(const body& b) {
-  const std::string prefix = "decode/trades/" + std::to_string(b.rows) + "/";
+template <class Arm>
+struct named {
+  const char* name;
+};
+
+// Checks that the arms agree on `b`, then registers decode/<workload>/<rows>/<arm> for each.
+template <class T, class... Arms>
+void register_body(const char* workload, const body& b, named<Arms>... arms) {
+  const std::string prefix = std::string("decode/") + workload + "/" + std::to_string(b.rows) + "/";
   {
-    engine_arm engine;
-    buffered_string_arm buffered;
-    padded_whole_arm padded;
-    nlohmann_arm nlohmann;
-    verify(prefix, b,
-           {{"engine", checksum(rows_of(engine.trades(b)))},
-            {"buffered_string", checksum(rows_of(buffered.trades(b)))},
-            {"padded_whole", checksum(rows_of(padded.trades(b)))},
-            {"nlohmann", checksum(rows_of(nlohmann.trades(b)))}});
+    std::tuple<Arms...> instances;
+    verify(prefix, b, {arm_digests{arms.name, checksum(rows_of(decode_with<T>(std::get<Arms>(instances), b)))}...});
   }
-  benchmark::RegisterBenchmark((prefix + "engine").c_str(), [&b](benchmark::State& s) {
-    engine_arm arm;
-    measure(s, b, [&] { return arm.trades(b); }, [&] { return arm.pool_bytes_touched(); });
-  });
-  benchmark::RegisterBenchmark((prefix + "buffered_string").c_str(), [&b](benchmark::State& s) {
-    buffered_string_arm arm;
-    measure(s, b, [&] { return arm.trades(b); });
-  });
-  benchmark::RegisterBenchmark((prefix + "padded_whole").c_str(), [&b](benchmark::State& s) {
-    padded_whole_arm arm;
-    measure(s, b, [&] { return arm.trades(b); });
-  });
-  benchmark::RegisterBenchmark((prefix + "nlohmann").c_str(), [&b](benchmark::State& s) {
-    nlohmann_arm arm;
-    measure(s, b, [&] { return arm.trades(b); });
-  });
+  (register_arm<T, Arms>(prefix, arms.name, b), ...);
+}
+
+// Every arm on a body in the server's key order. padded_whole reads exactly that order.
+template <class T>
+void register_wire_order(const char* workload, const body& b) {
+  register_body<T>(workload, b, named<engine_arm>{"engine"}, named<buffered_string_arm>{"buffered_string"},
+                   named<buffered_reused_arm>{"buffered_reused"}, named<padded_whole_arm>{"padded_whole"},
+                   named<nlohmann_arm>{"nlohmann"});
+}
+
+// The general arms on a body whose rows leave the server's key order (padded_whole cannot
+// read it: it is a ceiling for one order, not a decoder).
+void register_off_wire_order(const char* workload, const body& b) {
+  register_body<agg>(workload, b, named<engine_arm>{"engine"}, named<buffered_string_arm>{"buffered_string"},
+                     named<buffered_reused_arm>{"buffered_reused"}, named<nlohmann_arm>{"nlohmann"});
+}
+
+// The keys of an aggregate row as the server sends them (codegen/map.txt's `wire agg` row):
+// the engine reads a row in exactly this order on its wire-order fast path and any other row
+// with its field loop.
+constexpr std::string_view agg_wire_order[] = {"v", "vw", "o", "c", "h", "l", "t", "n"};
+
+// How many of the body's rows leave the engine's wire-order fast path. Trades have no wire
+// order in the map: every trade row is decoded by the field loop.
+template <class T>
+std::size_t rows_off_wire_order(const body& b) {
+  if constexpr (!std::is_same_v<T, agg>) {
+    return b.rows;
+  } else {
+    simdjson::dom::parser parser;
+    std::size_t off = 0;
+    for (simdjson::dom::object row : parser.parse(b.padded)["results"].get_array()) {
+      std::size_t k = 0;
+      bool in_order = true;
+      for (const auto field : row) {
+        in_order = in_order && k < std::size(agg_wire_order) && field.key == agg_wire_order[k];
+        ++k;
+      }
+      off += !(in_order && k == std::size(agg_wire_order));
+    }
+    return off;
+  }
+}
+
+// Says, in the JSON's context and on stderr, what share of a body's rows leaves the fast path.
+template <class T>
+void report_fast_path_share(const char* workload, const body& b) {
+  const std::size_t off = rows_off_wire_order<T>(b);
+  const std::string key = std::string("rows_off_wire_order/") + workload + "/" + std::to_string(b.rows);
+  const std::string value = std::to_string(off) + " of " + std::to_string(b.rows);
+  benchmark::AddCustomContext(key, value);
+  std::fprintf(stderr, "%s: %s rows leave the wire-order fast path\n", key.c_str(), value.c_str());
+}
+
+// --rows=<n>[,<n>...]: the body sizes (default 1,000, 10,000 and 50,000 aggregates, 50,000
+// trades and 50,000 aggregates in sorted key order); removed from argv before the benchmark
+// library reads it. A quick run (ctest: bench_decode_arms_agree) uses one small size.
+std::vector<std::size_t> take_rows_argument(int& argc, char** argv) {
+  std::vector<std::size_t> rows;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (!arg.starts_with("--rows=")) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    for (std::string_view list = arg.substr(7); !list.empty();) {
+      const std::size_t comma = std::min(list.find(','), list.size());
+      rows.push_back(std::stoul(std::string(list.substr(0, comma))));
+      list.remove_prefix(std::min(comma + 1, list.size()));
+    }
+  }
+  argc = kept;
+  return rows;
 }
 
 }  // namespace
@@ -183,15 +238,32 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
+  std::vector<std::size_t> agg_sizes = take_rows_argument(argc, argv);
+  std::vector<std::size_t> large_sizes = agg_sizes;
+  if (agg_sizes.empty()) {
+    agg_sizes = {1'000, 10'000, 50'000};
+    large_sizes = {50'000};
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return EXIT_FAILURE;
   // Registered benchmarks keep references: the bodies must not move.
   std::deque<body> bodies;
   try {
-    for (std::size_t rows : {1'000, 10'000, 50'000}) {
-      register_aggs(bodies.emplace_back(make_aggs_body(rows), rows));
+    for (std::size_t rows : agg_sizes) {
+      const body& b = bodies.emplace_back(make_aggs_body(rows), rows);
+      report_fast_path_share<massive::agg>("aggs", b);
+      register_wire_order<massive::agg>("aggs", b);
     }
-    register_trades(bodies.emplace_back(make_trades_body(50'000), 50'000));
+    for (std::size_t rows : large_sizes) {
+      const body& b = bodies.emplace_back(make_trades_body(rows), rows);
+      report_fast_path_share<massive::trade>("trades", b);
+      register_wire_order<massive::trade>("trades", b);
+    }
+    for (std::size_t rows : large_sizes) {
+      const body& b = bodies.emplace_back(make_aggs_body(rows, agg_key_order::sorted), rows);
+      report_fast_path_share<massive::agg>("aggs_sorted_keys", b);
+      register_off_wire_order("aggs_sorted_keys", b);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "massive_bench_decode: an arm failed on its body: %s\n", e.what());
     return EXIT_FAILURE;
