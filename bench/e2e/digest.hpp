@@ -5,6 +5,7 @@
 #pragma once
 
 #include <bit>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -109,8 +110,17 @@ struct report {
   /// Largest anonymous RSS seen when a page was complete (its rows alive): a sampled peak.
   long anonymous_peak_kib = 0;
 
-  /// Called with the page's rows still alive.
+  /// In-process time from the first request to the last row: the process's start-up (the
+  /// loader, the libraries' initialisation) and exit stay out of it.
+  std::chrono::steady_clock::time_point first_request{};
+  std::chrono::steady_clock::time_point last_row{};
+
+  /// Called right before the first request is made.
+  void requesting() { first_request = std::chrono::steady_clock::now(); }
+
+  /// Called with the page's rows still alive, after its last row was read.
   void page_done() {
+    last_row = std::chrono::steady_clock::now();
     if (++pages == 2) rss_after_two_pages_kib = peak_rss_kib();
     const long anonymous = anonymous_rss_kib();
     if (anonymous > anonymous_peak_kib) anonymous_peak_kib = anonymous;
@@ -119,12 +129,14 @@ struct report {
 
 /// The line every client ends with, which scripts/bench-e2e.sh reads.
 inline void print_report(const report& r) {
+  const auto traversal = std::chrono::duration_cast<std::chrono::nanoseconds>(r.last_row - r.first_request);
   std::printf(
       "rows=%llu pages=%llu hash=%016llx row_bytes=%zu rss_at_start_kib=%ld "
-      "rss_after_2_pages_kib=%ld rss_kib=%ld anonymous_peak_kib=%ld\n",
+      "rss_after_2_pages_kib=%ld rss_kib=%ld anonymous_peak_kib=%ld traversal_ns=%lld\n",
       static_cast<unsigned long long>(r.rows.rows), static_cast<unsigned long long>(r.pages),
       static_cast<unsigned long long>(r.rows.hash), r.row_bytes, r.rss_at_start_kib,
-      r.rss_after_two_pages_kib, peak_rss_kib(), r.anonymous_peak_kib);
+      r.rss_after_two_pages_kib, peak_rss_kib(), r.anonymous_peak_kib,
+      static_cast<long long>(traversal.count()));
 }
 
 }  // namespace massive::bench::e2e

@@ -26,6 +26,7 @@ template <class Row>
 asio::awaitable<void> traverse(massive::client& client, std::string first_target, e2e::report& out) {
   out.row_bytes = sizeof(Row);
   auto cursor = client.traverse<Row>(std::move(first_target), massive::payload_shape::results_array);
+  out.requesting();  // the cursor sends its first request on the first next()
   // The page is dropped at the end of each iteration, before the next one is requested.
   while (auto page = co_await cursor.next()) {
     e2e::add_rows(out.rows, page->rows());
