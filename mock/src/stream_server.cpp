@@ -275,6 +275,15 @@ struct stream_server::impl {
         s.close();
         co_return true;
       }
+      case stream_fault::stall: {
+        // Cancels the reader too: a read in progress would answer the client's pings.
+        tcp::socket& s = ws.next_layer().next_layer();
+        s.cancel();
+        asio::steady_timer quiet(s.get_executor());
+        quiet.expires_after(std::chrono::seconds(60));
+        co_await quiet.async_wait(asio::as_tuple(use_awaitable));  // ends early when the server stops
+        co_return true;
+      }
       case stream_fault::slow_consumer:
       case stream_fault::force_disconnect: {
         const bool slow = fault == stream_fault::slow_consumer;

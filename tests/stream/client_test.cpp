@@ -107,6 +107,28 @@ TEST_CASE("after every fault the client reconnects, authenticates, replays every
   }
 }
 
+TEST_CASE("a stalled connection (no frame, no pong) is replaced, with every topic replayed") {
+  mock::stream_server server;
+  server.script({{mock::stream_fault::stall, 2}});
+  ms::client_options o = options_for(server);
+  o.idle_timeout = std::chrono::milliseconds(300);  // a ping at 150 ms, given up at 300 ms
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    stream.subscribe({ms::stocks::trades("AAPL")});
+    for (int frames = 0;; ++frames) {
+      REQUIRE(frames < 100);
+      const ms::batch b = co_await stream.next();
+      if (stream.state().reconnects() == 1) {
+        CHECK(b.gap());
+        break;
+      }
+    }
+  });
+  const auto received = server.received();
+  REQUIRE(received.size() == 2);
+  CHECK(received[1][1] == R"({"action":"subscribe","params":"T.AAPL"})");
+}
+
 TEST_CASE("frames fragmented into continuation frames decode like whole frames") {
   std::vector<std::string> seen[2];
   for (int fragmented = 0; fragmented < 2; ++fragmented) {

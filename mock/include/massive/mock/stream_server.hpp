@@ -28,6 +28,7 @@ enum class stream_fault {
   none,             ///< streams until the client leaves
   close,            ///< a WebSocket close (normal), after `after_frames` event frames
   reset,            ///< TCP RST, after `after_frames` event frames
+  stall,            ///< silence after `after_frames` event frames: no frame, no pong, no close
   slow_consumer,    ///< status slow_consumer, then a close, after `after_frames` event frames
   force_disconnect, ///< status force_disconnect, then a close, after `after_frames` event frames
   max_connections,  ///< status max_connections after authentication, then a close
