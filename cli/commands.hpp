@@ -23,6 +23,8 @@ enum exit_code : int {
 int call_command(const operation_entry& operation, std::span<const std::string_view> words);
 /// `massive completion bash|zsh`.
 int completion_command(std::span<const std::string_view> words);
+/// `massive stream <market> <topics> [flag]...` (stream_command.cpp).
+int stream_command(std::span<const std::string_view> words);
 
 /// Another command besides the groups: `massive <name> ...`.
 struct command {
