@@ -5,6 +5,14 @@
 
 #include <new>
 
+#if defined(__has_include) && __has_include(<sanitizer/asan_interface.h>)
+#include <sanitizer/asan_interface.h>
+#endif
+#ifndef ASAN_POISON_MEMORY_REGION
+#define ASAN_POISON_MEMORY_REGION(address, size) ((void)(address), (void)(size))
+#define ASAN_UNPOISON_MEMORY_REGION(address, size) ((void)(address), (void)(size))
+#endif
+
 namespace massive {
 namespace {
 
@@ -14,6 +22,21 @@ std::size_t os_page_size() noexcept {
 }
 
 std::size_t round_up(std::size_t n, std::size_t to) noexcept { return (n + to - 1) / to * to; }
+
+// Rows hold views into their page's regions, and a returned region is reused for the next
+// page, so a row kept past its page would silently read another page's bytes. In
+// AddressSanitizer builds a region's written bytes (up to its high-water mark, after the
+// retention cap) are poisoned while it is not in use, so that such a read is reported
+// (use-after-poison); elsewhere these are no-ops. The header stays readable: the free list
+// lives there. Bytes beyond the retention cap are not poisoned: they went back to the kernel
+// and read as zeros.
+void poison(detail::region* r) noexcept {
+  ASAN_POISON_MEMORY_REGION(r->data(), r->touched - detail::region::header_bytes);
+}
+
+void unpoison(detail::region* r) noexcept {
+  ASAN_UNPOISON_MEMORY_REGION(r->data(), r->touched - detail::region::header_bytes);
+}
 
 }  // namespace
 
@@ -60,6 +83,7 @@ detail::region* page_pool::acquire() {
       --free_count_;
       r->next = nullptr;
       bytes_retained_.fetch_sub(r->touched, std::memory_order_relaxed);
+      unpoison(r);
       return r;
     }
   }
@@ -89,6 +113,7 @@ void page_pool::release(detail::region* r) noexcept {
     bytes_released_.fetch_add(excess, std::memory_order_relaxed);
     r->touched = config_.retained_bytes_per_region;
   }
+  poison(r);
   {
     std::lock_guard lock(mutex_);
     if (free_count_ < config_.max_free_regions) {
@@ -101,6 +126,7 @@ void page_pool::release(detail::region* r) noexcept {
   }
   bytes_released_.fetch_add(r->touched, std::memory_order_relaxed);
   regions_mapped_.fetch_sub(1, std::memory_order_relaxed);
+  unpoison(r);  // the next mapping at this address starts clean
   ::munmap(r, r->mapped);
 }
 
@@ -117,6 +143,7 @@ void page_pool::trim() noexcept {
     bytes_retained_.fetch_sub(r->touched, std::memory_order_relaxed);
     bytes_released_.fetch_add(r->touched, std::memory_order_relaxed);
     regions_mapped_.fetch_sub(1, std::memory_order_relaxed);
+    unpoison(r);
     ::munmap(r, r->mapped);
   }
 }
