@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang 14 (ASan + UBSan) and runs each for <seconds>:
-# fuzz_decode (the decoder's entry points on agg, trade and quote) and fuzz_models (every
-# generated row decoder, through the model table).
+# fuzz_decode (the decoder's entry points on agg, trade and quote), fuzz_models (every
+# generated row decoder, through the model table) and fuzz_transport (whole HTTP answers read
+# by the client over loopback: status line, headers, framing, gzip, error bodies).
 #
 #   scripts/fuzz.sh <seconds> [libFuzzer flags...]
+#   FUZZ_TARGETS=fuzz_transport scripts/fuzz.sh 600     (one target only)
 #
 # The build lives in BUILD_DIR (default build-fuzz); the corpora grow across runs in
-# $BUILD_DIR/fuzz-corpus and $BUILD_DIR/fuzz-models-corpus, seeded on every run by
+# $BUILD_DIR/fuzz-corpus, fuzz-models-corpus and fuzz-transport-corpus, seeded on every run by
 # tests/fuzz/seeds.py from the recorded responses in ../shared/wire-samples (read at run time,
 # never copied into the repository) and from rows synthesised for every model. Findings
 # (crash-*, timeout-*, oom-*, leak-* reproducers) land in $BUILD_DIR/fuzz-findings/<target>;
@@ -35,7 +37,7 @@ done
 CC=clang-14 CXX=clang++-14 cmake -S "$root/tests/fuzz/standalone" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
   -DMASSIVE_BUILD_FUZZERS=ON -DMASSIVE_BUILD_TESTS=OFF -DMASSIVE_BUILD_SAMPLES=OFF >/dev/null
-cmake --build "$build" -j2 --target fuzz_decode fuzz_models
+cmake --build "$build" -j2 --target ${FUZZ_TARGETS:-fuzz_decode fuzz_models fuzz_transport}
 # The whole SDK must also compile warning-free with clang 14; the fuzz target needs only its
 # decoding part, so a failure elsewhere is reported without stopping the run.
 if ! cmake --build "$build" -j2 --target massive_sdk >"$build/clang-sdk.log" 2>&1; then
@@ -66,7 +68,7 @@ run() {
   echo "$target: ${executions:-?} executions in ${seconds}s; corpus $(ls "$corpus" | wc -l) inputs; log $log"
   if [[ $status -ne 0 || $(ls "$findings" | wc -l) -gt $before ]]; then
     echo "$target: FINDING (exit status $status)"
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz_(decode|models):|.*runtime error)' "$log" | head -20 || true
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz_(decode|models|transport):|.*runtime error)' "$log" | head -20 || true
     grep -o 'Test unit written to .*' "$log" || true
     return 1
   fi
@@ -74,6 +76,12 @@ run() {
 }
 
 failed=0
-run fuzz_decode "$build/fuzz-corpus" "$root/tests/fuzz/decode.dict" "$@" || failed=1
-run fuzz_models "$build/fuzz-models-corpus" "$build/fuzz-models.dict" "$@" || failed=1
+for target in ${FUZZ_TARGETS:-fuzz_decode fuzz_models fuzz_transport}; do
+  case "$target" in
+    fuzz_decode) run fuzz_decode "$build/fuzz-corpus" "$root/tests/fuzz/decode.dict" "$@" || failed=1 ;;
+    fuzz_models) run fuzz_models "$build/fuzz-models-corpus" "$build/fuzz-models.dict" "$@" || failed=1 ;;
+    fuzz_transport) run fuzz_transport "$build/fuzz-transport-corpus" "$root/tests/fuzz/http.dict" "$@" || failed=1 ;;
+    *) echo "unknown fuzz target $target" >&2; exit 2 ;;
+  esac
+done
 exit $failed

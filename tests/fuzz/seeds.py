@@ -3,13 +3,15 @@
 
     seeds.py <wire-samples dir> <generated dir> <build dir>
 
-Writes $build/fuzz-corpus (fuzz_decode) and $build/fuzz-models-corpus (fuzz_models), adding
-seeds to whatever the corpora already hold, and $build/fuzz-models.dict: decode.dict plus
+Writes $build/fuzz-corpus (fuzz_decode), $build/fuzz-models-corpus (fuzz_models) and
+$build/fuzz-transport-corpus (fuzz_transport: whole HTTP answers, framed every way the client
+reads), adding seeds to whatever the corpora already hold, and $build/fuzz-models.dict: decode.dict plus
 every field key of the generated models. The recorded responses are read where they are,
 never copied into the repository. The model seeds are a row synthesised for each model from
 the mock's catalog (generated/mock/catalog.cpp, the field trees the decoders read), in each
 payload shape its operations use, and the recorded responses under their operation's model.
 """
+import gzip
 import hashlib
 import json
 import os
@@ -140,3 +142,47 @@ with open(os.path.join(build, "fuzz-models.dict"), "w") as f:
     f.write("# every field key of the generated models (tests/fuzz/seeds.py)\n")
     for key in keys:
         f.write(json.dumps(json.dumps(key)) + "\n")
+
+# fuzz_transport: whole HTTP answers, byte for byte as a server writes them. Bodies: the
+# recorded aggregates responses where there are some, else a synthesised agg row.
+
+agg_bodies = [raw for name, request, raw in recorded() if request.startswith("/v2/aggs/")][:2]
+if not agg_bodies:
+    agg_bodies = [body_of("results_array", synthesise(next(i for i, m in enumerate(models) if m[0] == "agg")))]
+
+
+def answer(status_line, headers, body):
+    head = status_line + "\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n"
+    return head.encode() + body
+
+
+def chunked(body, size):
+    out = b""
+    for at in range(0, len(body), size):
+        piece = body[at:at + size]
+        out += f"{len(piece):x}\r\n".encode() + piece + b"\r\n"
+    return out + b"0\r\n\r\n"
+
+
+transport_seeds = []
+for body in agg_bodies:
+    packed = gzip.compress(body, mtime=0)
+    transport_seeds += [
+        answer("HTTP/1.1 200 OK", [("Content-Type", "application/json"), ("Content-Length", len(body))], body),
+        answer("HTTP/1.1 200 OK", [("Transfer-Encoding", "chunked"), ("X-Request-Id", "abc")], chunked(body, 97)),
+        answer("HTTP/1.1 200 OK", [("Content-Encoding", "gzip"), ("Content-Length", len(packed))], packed),
+        answer("HTTP/1.1 200 OK", [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")],
+               chunked(packed, 61)),
+    ]
+error_json = b'{"status":"ERROR","request_id":"req-1","error":"Unknown API Key"}'
+transport_seeds += [
+    answer("HTTP/1.1 401 Unauthorized", [("Content-Length", len(error_json))], error_json),
+    answer("HTTP/1.1 429 Too Many Requests", [("Retry-After", "2"), ("Content-Length", len(error_json))], error_json),
+    answer("HTTP/1.1 503 Service Unavailable",
+           [("Retry-After", "Wed, 21 Oct 2026 07:28:00 GMT"), ("Content-Type", "text/html")],
+           b"<html><body>upstream unavailable</body></html>"),
+    answer("HTTP/1.1 500 Internal Server Error", [("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")],
+           chunked(gzip.compress(error_json, mtime=0), 10)),
+    answer("HTTP/1.1 200 OK", [("Content-Length", "10")], b"{\"resu"),
+]
+write(os.path.join(build, "fuzz-transport-corpus"), transport_seeds)
