@@ -19,6 +19,7 @@ tests=(
   libcurl4-openssl-dev curl nginx-light time  # end-to-end benchmark only (GNU time: peak RSS)
   doxygen                            # API reference (the `docs` target and its check)
   zsh                                # the command-line tool's zsh completion, tested
+  tinyproxy                          # the proxy suite (tests/transport/proxy_test.cpp)
 )
 
 case "${1:-}" in

@@ -3,6 +3,8 @@
 namespace massive {
 
 client::client(executor_type executor, massive::options opts)
-    : pool_(make_page_pool()), http_(std::move(executor), std::move(opts)) {}
+    : pool_(make_page_pool()),
+      decoders_(std::make_shared<detail::decoder_cache>()),
+      http_(std::make_shared<http_client>(std::move(executor), std::move(opts))) {}
 
 }  // namespace massive

@@ -67,10 +67,11 @@ void hashing_sink::feed(std::span<const char> chunk) {
   size += chunk.size();
 }
 
-outcome get(http_client& client, boost::asio::io_context& io, std::string_view target, body_sink& sink) {
+outcome get(http_client& client, boost::asio::io_context& io, std::string_view target, body_sink& sink,
+            const call_options* call) {
   outcome result;
   bool done = false;
-  client.async_get(target, sink, [&](std::exception_ptr e, response_info info) {
+  client.initiate_get(target, sink, call, [&](std::exception_ptr e, response_info info) {
     result.error = e;
     result.info = std::move(info);
     done = true;

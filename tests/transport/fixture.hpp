@@ -80,9 +80,10 @@ struct outcome {
   bool ok() const { return !error; }
 };
 
-/// Runs one call to completion on `io` (restarting it), with a plain callback. Records any
-/// error's what() in the message log.
-outcome get(http_client& client, boost::asio::io_context& io, std::string_view target, body_sink& sink);
+/// Runs one call to completion on `io` (restarting it), with a plain callback and `call`'s
+/// options when given. Records any error's what() in the message log.
+outcome get(http_client& client, boost::asio::io_context& io, std::string_view target, body_sink& sink,
+            const call_options* call = nullptr);
 
 /// The exception of a failed outcome as E; fails the test when it is something else.
 template <class E>

@@ -14,6 +14,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace massive {
 
@@ -22,6 +24,9 @@ enum class auth_scheme {
   bearer_header,    ///< `Authorization: Bearer <key>` (default)
   query_parameter,  ///< `apiKey=<key>` appended once to every target; it ends up in proxy logs
 };
+
+/// A request header the caller adds: name and value.
+using header_field = std::pair<std::string, std::string>;
 
 /// How a client reaches the API: key, origin, timeouts, trust, retries and rate limit.
 /// Validated when the client is made.
@@ -49,6 +54,19 @@ struct options {
   std::string ca_pem{};
   /// Verify the server's certificate chain and host name. Turn off only for tests.
   bool verify_peer = true;
+  /// An HTTP proxy that every connection tunnels through (CONNECT), TLS to the API running
+  /// inside the tunnel: "http://[user:password@]host:port" (no scheme means http://, no port
+  /// 1080, as in curl; user and password percent-encoded, sent as Basic authentication).
+  /// Empty: no proxy, unless proxy_from_environment. The credentials appear in no message.
+  std::string proxy{};
+  /// Hosts reached without the proxy, in curl's NO_PROXY syntax ("*", or names and
+  /// addresses separated by commas: "localhost,.internal.example,10.0.0.0/8").
+  std::string no_proxy{};
+  /// When `proxy` is empty, take it from the environment as curl does: https_proxy or
+  /// HTTPS_PROXY (http_proxy for an http:// base URL), then all_proxy or ALL_PROXY; and,
+  /// when `no_proxy` is empty, no_proxy or NO_PROXY. Off by default: an SDK should not be
+  /// rerouted by its process's environment unless asked.
+  bool proxy_from_environment = false;
   /// Largest body accepted, both as received and after gzip inflation; unlimited if empty.
   std::optional<std::uint64_t> max_body_size{};
   /// Send Accept-Encoding: gzip (bodies are inflated before the sink either way).
@@ -57,9 +75,35 @@ struct options {
   retry_policy retry{};
   /// A client-side token bucket shared by the client's calls; none when empty.
   std::optional<rate_limit_policy> rate_limit{};
+  /// Headers sent with every request, after the SDK's own. A name must be an HTTP token, a
+  /// value free of control characters but tab (no CR or LF); the headers the SDK sets
+  /// itself or that frame the message (Host, Authorization, Proxy-Authorization,
+  /// Content-Length, Transfer-Encoding, Connection, Keep-Alive, TE, Upgrade, Expect, Accept,
+  /// Accept-Encoding, User-Agent) cannot be given. The error names the header.
+  std::vector<header_field> headers{};
   /// Called once per attempt, from the thread running the call; must be thread-safe when the
   /// executor has several threads. Exceptions it throws are swallowed.
   std::function<void(const trace_event&)> trace{};
+};
+
+/// What one call (or one traversal, page after page) changes of its client's options: its
+/// deadline, its retry policy, headers of its own (after the client's, validated the same
+/// way, at the call) and the Launchpad edge headers naming the end user a reseller serves.
+///   client.with({.edge_id = user_id, .edge_ip_address = user_ip}).stocks().trades(...)
+///   http.async_get(target, sink, massive::call_options{.request_timeout = 2s}, token)
+struct call_options {
+  /// Overrides options::request_timeout.
+  std::optional<std::chrono::milliseconds> request_timeout{};
+  /// Overrides options::retry.
+  std::optional<retry_policy> retry{};
+  /// Sent after the client's options::headers.
+  std::vector<header_field> headers{};
+  /// X-Massive-Edge-ID: the end user's id; not sent when empty.
+  std::string edge_id{};
+  /// X-Massive-Edge-IP-Address: the end user's address; not sent when empty.
+  std::string edge_ip_address{};
+  /// X-Massive-Edge-User-Agent: the end user's user agent; not sent when empty.
+  std::string edge_user_agent{};
 };
 
 }  // namespace massive

@@ -70,9 +70,10 @@ class cursor {
   /// Made by client::traverse; the client must outlive its cursors.
   cursor(http_client& http, detail::decoder_cache& decoders,
          const std::shared_ptr<page_pool>& pool, std::string first_target, payload_shape shape,
-         traversal_options opts)
+         traversal_options opts, std::shared_ptr<const call_options> call = {})
       : http_(&http),
         decoders_(&decoders),
+        call_(std::move(call)),
         shape_(shape),
         target_(std::move(first_target)),
         opts_(opts) {
@@ -88,6 +89,7 @@ class cursor {
   cursor(cursor&& other) noexcept
       : http_(other.http_),
         decoders_(other.decoders_),
+        call_(std::move(other.call_)),
         shape_(other.shape_),
         decoder_(std::move(other.decoder_)),
         ahead_(std::move(other.ahead_)),
@@ -220,7 +222,7 @@ class cursor {
       return complete_later(std::move(handler), repeated_cursor());
     }
     const auto associations = detail::associations_of(handler, http_->get_executor());
-    http_->initiate_get(target_, *decoder_,
+    http_->initiate_get(target_, *decoder_, call_.get(),
                      detail::continuation(associations, [this, handler = std::move(handler)](
                                                             std::exception_ptr failure,
                                                             response_info) mutable {
@@ -304,7 +306,7 @@ class cursor {
       ahead_->executor = boost::asio::prefer(executor, boost::asio::execution::outstanding_work.untracked);
     }
     std::pair associations(ahead_->cancel.slot(), ahead_->executor);
-    http_->initiate_get(target_, *ahead_->decoder,
+    http_->initiate_get(target_, *ahead_->decoder, call_.get(),
                         detail::continuation(associations, [state = ahead_](std::exception_ptr failure,
                                                                             response_info) {
                           on_fetched(state, failure);
@@ -396,6 +398,7 @@ class cursor {
 
   http_client* http_;
   detail::decoder_cache* decoders_;
+  std::shared_ptr<const call_options> call_;  // every page's; null: the client's options
   payload_shape shape_;
   // Reused page after page, and by later calls once the cursor is gone. Without prefetch
   // only; with it, the decoder lives in ahead_.

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace massive {
 
@@ -31,6 +32,10 @@ struct response_info {
   int status = 0;                   ///< the HTTP status (2xx)
   std::string request_id{};         ///< X-Request-Id header, when sent
   std::string content_encoding{};   ///< as sent by the server ("gzip" or empty)
+  /// Rate-limit headers as sent (any whose name holds "RateLimit" or "Rate-Limit", e.g.
+  /// X-RateLimit-Remaining, RateLimit-Policy), sanitised; empty, allocating nothing, when the
+  /// server sent none.
+  std::vector<header_field> rate_limit{};
   std::uint64_t wire_bytes = 0;   ///< body bytes received (before inflation)
   std::uint64_t body_bytes = 0;   ///< body bytes handed to the sink
   unsigned attempts = 0;          ///< requests sent, stale-connection retry included
@@ -44,14 +49,15 @@ struct response_info {
 namespace detail {
 struct client_state;
 using get_handler = boost::asio::any_completion_handler<void(std::exception_ptr, response_info)>;
-/// `target` is read before this returns. The handler runs on `work` (the handler's own
-/// executor, kept busy meanwhile), or on the call's strand when `work` is empty.
+/// `target` and `call` (null: none) are read before this returns. The handler runs on `work`
+/// (the handler's own executor, kept busy meanwhile), or on the call's strand when `work` is
+/// empty.
 void start_get(const std::shared_ptr<client_state>& state, std::string_view target, body_sink& sink,
-               get_handler handler, boost::asio::any_io_executor work);
+               const call_options* call, get_handler handler, boost::asio::any_io_executor work);
 
 template <class Handler>
 void launch_get(const std::shared_ptr<client_state>& state, std::string_view target,
-                body_sink& sink, Handler&& handler) {
+                body_sink& sink, const call_options* call, Handler&& handler) {
   // The handler's executor, kept busy, taken while the handler's type is known: through the
   // type-erased handler, Asio wrapped it in an any_completion_executor too big for its
   // small-object buffer, two operator new calls per call. Empty when the handler has no
@@ -62,7 +68,7 @@ void launch_get(const std::shared_ptr<client_state>& state, std::string_view tar
     work = boost::asio::prefer(boost::asio::any_io_executor(boost::asio::get_associated_executor(handler)),
                                boost::asio::execution::outstanding_work.tracked);
   }
-  start_get(state, target, sink, get_handler(std::forward<Handler>(handler)), std::move(work));
+  start_get(state, target, sink, call, get_handler(std::forward<Handler>(handler)), std::move(work));
 }
 }  // namespace detail
 
@@ -96,7 +102,8 @@ class http_client {
   /// sink.finish() is called; `sink` must stay alive until completion.
   ///
   /// Completion: void(std::exception_ptr, response_info). Failures: api_error for a non-2xx
-  /// answer (after the retry policy), transport_error (massive::errc) for everything below
+  /// answer (after the retry policy; a 3xx included: redirects are never followed, so the key
+  /// goes to no Location, whatever its origin), transport_error (massive::errc) for everything below
   /// HTTP, decode_error from the sink unchanged. An absolute URL of another origin fails
   /// with errc::foreign_next_url before anything is sent.
   ///
@@ -111,15 +118,34 @@ class http_client {
   auto async_get(std::string_view target, body_sink& sink, Token&& token) {
     return boost::asio::async_initiate<Token, void(std::exception_ptr, response_info)>(
         [](auto handler, std::shared_ptr<detail::client_state> state, std::string target,
-           body_sink* sink) { detail::launch_get(state, target, *sink, std::move(handler)); },
+           body_sink* sink) { detail::launch_get(state, target, *sink, nullptr, std::move(handler)); },
         token, state_, std::string(target), &sink);
+  }
+
+  /// As above, with `call`'s deadline, retry policy and headers (copied, so that a deferred
+  /// token may start the call later). Invalid headers fail the call with
+  /// transport_error(errc::invalid_option) naming the header; nothing is sent.
+  template <boost::asio::completion_token_for<void(std::exception_ptr, response_info)> Token>
+  auto async_get(std::string_view target, body_sink& sink, call_options call, Token&& token) {
+    return boost::asio::async_initiate<Token, void(std::exception_ptr, response_info)>(
+        [](auto handler, std::shared_ptr<detail::client_state> state, std::string target,
+           body_sink* sink, call_options call) {
+          detail::launch_get(state, target, *sink, &call, std::move(handler));
+        },
+        token, state_, std::string(target), &sink, std::move(call));
   }
 
   /// As async_get with a completion handler rather than a token: the call starts at once and
   /// `target` is read before this returns, so it is not copied. For composed operations.
   template <class Handler>
   void initiate_get(std::string_view target, body_sink& sink, Handler&& handler) {
-    detail::launch_get(state_, target, sink, std::forward<Handler>(handler));
+    detail::launch_get(state_, target, sink, nullptr, std::forward<Handler>(handler));
+  }
+
+  /// As initiate_get above, with `call` (null: none), read before this returns.
+  template <class Handler>
+  void initiate_get(std::string_view target, body_sink& sink, const call_options* call, Handler&& handler) {
+    detail::launch_get(state_, target, sink, call, std::forward<Handler>(handler));
   }
 
  private:

@@ -9,8 +9,10 @@
 #include "pool.hpp"
 #include "request_head.hpp"
 #include "tls.hpp"
+#include "tunnel_io.hpp"
 
 #include "massive/error.hpp"
+#include "massive/proxy_error.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -127,7 +129,10 @@ struct call_control {
   tcp::resolver* resolver = nullptr;
   tcp::socket* socket = nullptr;
   std::string head;             // the request head, built before the call starts
+  std::string call_headers;     // the call_options' header lines, when it has any
   std::string redacted_target;  // for traces; empty without a trace hook
+  std::chrono::milliseconds timeout{};  // the call's deadline: call_options', else the client's
+  retry_policy retry{};                 // the call's policy: call_options', else the client's
   std::exception_ptr rejected;  // the target was refused before anything was sent
 };
 
@@ -222,8 +227,14 @@ std::exception_ptr aborted_error(const client_state& st, const call_control& ctl
     case abort_reason::deadline:
       return std::make_exception_ptr(transport_error(
           errc::deadline_exceeded,
-          "request did not complete within " + millis(st.cfg.opts.request_timeout)));
+          "request did not complete within " + millis(ctl.timeout)));
     case abort_reason::connect_timeout:
+      if (const auto& proxy = st.cfg.proxy) {
+        return std::make_exception_ptr(proxy_error(
+            proxy_errc::failed, 0, proxy->name,
+            "no tunnel through proxy " + proxy->name + " to " + st.cfg.host_header + " within " +
+                millis(st.cfg.opts.connect_timeout)));
+      }
       return std::make_exception_ptr(transport_error(
           errc::connect_failed, "no connection to " + st.cfg.host_header + " within " +
                                     millis(st.cfg.opts.connect_timeout)));
@@ -276,6 +287,7 @@ struct exchange_result {
   std::optional<std::chrono::seconds> retry_after;
   std::string request_id;
   std::string content_encoding;
+  std::vector<header_field> rate_limit;
   std::uint64_t wire_bytes = 0;
   std::uint64_t body_bytes = 0;
   std::chrono::nanoseconds time_to_headers{};
@@ -347,6 +359,12 @@ call_awaitable<exchange_result> exchange(Stream& stream, connection& conn, const
   }
   if (auto it = head_fields.find(http::field::content_encoding); it != head_fields.end()) {
     r.content_encoding = std::string(it->value());
+  }
+  for (const auto& field : head_fields) {
+    if (transport::is_rate_limit_header(field.name_string())) {
+      r.rate_limit.emplace_back(std::string(field.name_string()),
+                                transport::sanitize(transport::redact(field.value(), st.cfg.opts.api_key), 200));
+    }
   }
   bool gzip = false;
   if (iequals(r.content_encoding, "gzip") || iequals(r.content_encoding, "x-gzip")) {
@@ -458,23 +476,38 @@ call_awaitable<std::unique_ptr<connection>> open_connection(client_state& st, ca
   const auto connect_deadline = clock_type::now() + cfg.opts.connect_timeout;
   if (connect_deadline < deadline) ctl.arm(connect_deadline, abort_reason::connect_timeout);
 
+  // Through a proxy, the TCP connection goes to the proxy and a CONNECT opens the tunnel;
+  // everything after (TLS with the API's host name, the requests) runs inside it.
+  const auto& proxy = cfg.proxy;
+  const std::string& host = proxy ? proxy->connect_host : cfg.connect_host;
+  const std::string& port = proxy ? proxy->port_text : cfg.port_text;
+  const std::string peer = proxy ? "proxy " + proxy->name : cfg.host_header;
   tcp::resolver resolver(co_await asio::this_coro::executor);
   ctl.resolver = &resolver;
-  auto [rec, endpoints] = co_await resolver.async_resolve(cfg.connect_host, cfg.port_text, as_tuple(transport::use_call_awaitable));
+  auto [rec, endpoints] = co_await resolver.async_resolve(host, port, as_tuple(transport::use_call_awaitable));
   ctl.resolver = nullptr;
   if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
-  if (rec) fail(errc::resolve_failed, "resolving " + cfg.connect_host + ": " + rec.message());
+  if (rec) fail(errc::resolve_failed, "resolving " + (proxy ? "proxy " + host : host) + ": " + rec.message());
 
   auto conn = std::make_unique<connection>(st.executor, st.tls ? &*st.tls : nullptr);
   ctl.socket = &conn->socket();
   auto [cec, endpoint] = co_await asio::async_connect(conn->socket(), endpoints, as_tuple(transport::use_call_awaitable));
   if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
-  if (cec) fail(errc::connect_failed, "connecting to " + cfg.host_header + ": " + cec.message());
+  if (cec) fail(errc::connect_failed, "connecting to " + peer + ": " + cec.message());
   error_code ignored;
   conn->socket().set_option(tcp::no_delay(true), ignored);
   // The body loop reads what has already arrived with synchronous reads (read_arrived), which
   // must return would_block rather than wait on the executor's thread.
   conn->socket().non_blocking(true, ignored);
+  if (proxy) {
+    try {
+      co_await transport::open_tunnel<call_executor>(conn->socket(), cfg.connect_request, *proxy,
+                                                     cfg.base.host + ":" + cfg.port_text);
+    } catch (const proxy_error&) {
+      if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
+      throw;
+    }
+  }
 
   if (auto* tls = conn->tls()) {
     SSL* ssl = tls->native_handle();
@@ -603,16 +636,28 @@ origin_form resolve_target(const transport::config& cfg, std::string_view target
   return {cfg.path_prefix, target};
 }
 
-// Before the call starts: the head into the control's reused buffer, or why the target is
-// refused (delivered by the call, so that the handler never runs inside the initiation).
-void prepare_request(const client_state& st, call_control& ctl, std::string_view raw_target) {
+// Before the call starts: the head into the control's reused buffer, or why the target or
+// the call's options are refused (delivered by the call, so that the handler never runs
+// inside the initiation).
+void prepare_request(const client_state& st, call_control& ctl, std::string_view raw_target,
+                     const call_options* call) {
   const auto& opts = st.cfg.opts;
   try {
+    ctl.timeout = opts.request_timeout;
+    ctl.retry = opts.retry;
+    ctl.call_headers.clear();
+    if (call != nullptr) {
+      transport::check_call_options(*call);
+      if (call->request_timeout) ctl.timeout = *call->request_timeout;
+      if (call->retry) ctl.retry = *call->retry;
+      transport::render_call_headers(ctl.call_headers, *call);
+    }
     const origin_form target = resolve_target(st.cfg, raw_target);
     transport::build_request_head(ctl.head, {.host = st.cfg.host_header, .target = target.rest,
                                              .target_prefix = target.prefix, .api_key = opts.api_key,
                                              .auth = opts.auth, .user_agent = opts.user_agent,
-                                             .gzip = opts.gzip});
+                                             .gzip = opts.gzip, .client_headers = st.cfg.header_lines,
+                                             .call_headers = ctl.call_headers});
     // Only traces show the target; without a hook, no copy is made.
     ctl.redacted_target.clear();
     if (opts.trace) {
@@ -627,9 +672,8 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
                                         body_sink& sink) {
   client_state& st = *state;
   call_control& ctl = *control;
-  const auto& opts = st.cfg.opts;
   const auto start = clock_type::now();
-  const auto deadline = start + opts.request_timeout;
+  const auto deadline = start + ctl.timeout;
   ctl.arm(deadline, abort_reason::deadline);
   struct finish_on_exit {
     call_control& c;
@@ -713,6 +757,7 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
       info.status = r.status;
       info.request_id = std::move(r.request_id);
       info.content_encoding = std::move(r.content_encoding);
+      info.rate_limit = std::move(r.rate_limit);
       info.wire_bytes = r.wire_bytes;
       info.body_bytes = r.body_bytes;
       info.total_time = clock_type::now() - start;
@@ -721,7 +766,7 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
 
     held.reset();
     ++policy_attempts;
-    const auto decision = decide_retry(opts.retry, r.status, policy_attempts, r.retry_after, st.jitter());
+    const auto decision = decide_retry(ctl.retry, r.status, policy_attempts, r.retry_after, st.jitter());
     const bool retry = decision.retry() && clock_type::now() + decision.delay < deadline;
     emit_trace(st, redacted, info.attempts, rec, &r, r.error->what(),
                retry ? std::optional(decision.delay) : std::nullopt);
@@ -739,9 +784,9 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
 }  // namespace
 
 void start_get(const std::shared_ptr<client_state>& state, std::string_view target, body_sink& sink,
-               get_handler handler, asio::any_io_executor work) {
+               const call_options* call, get_handler handler, asio::any_io_executor work) {
   control_ref control = state->take_control(state);
-  prepare_request(*state, *control, target);
+  prepare_request(*state, *control, target, call);
   const call_executor strand = control->strand;
   auto slot = asio::get_associated_cancellation_slot(handler);
   // co_spawn's own forwarding of the handler's slot dispatches a raw pointer to the signal

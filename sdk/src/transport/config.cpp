@@ -1,5 +1,8 @@
 #include "config.hpp"
 
+#include "request_head.hpp"
+#include "tunnel.hpp"
+
 #include "massive/error.hpp"
 
 #include <boost/url/parse.hpp>
@@ -22,12 +25,51 @@ bool has_control_or_space(std::string_view s, bool allow_space) {
   return false;
 }
 
+void check_retry(const retry_policy& retry, const std::string& where) {
+  const auto refuse = [&](const std::string& field, const std::string& why) {
+    throw transport_error(errc::invalid_option, where + "." + field + ": " + why);
+  };
+  if (retry.max_attempts == 0 || retry.max_attempts > 100) refuse("max_attempts", "must be between 1 and 100");
+  if (retry.initial_backoff.count() < 0) refuse("initial_backoff", "must not be negative");
+  if (retry.max_backoff < retry.initial_backoff) refuse("max_backoff", "must not be less than initial_backoff");
+}
+
+// Chooses the proxy (options, else the environment when asked) and renders its CONNECT.
+void choose_proxy(config& c, const environment_reader& getenv) {
+  const auto& opts = c.opts;
+  std::string url = opts.proxy;
+  std::string no_proxy = opts.no_proxy;
+  std::string source = "options.proxy";
+  if (url.empty() && opts.proxy_from_environment) {
+    auto found = proxy_from_environment(c.base.scheme, getenv);
+    if (!found) return;
+    url = std::move(found->url);
+    source = "the " + found->variable + " environment variable";
+    if (no_proxy.empty()) no_proxy = std::move(found->no_proxy);
+  }
+  if (url.empty()) return;
+  // Parsed even when NO_PROXY excludes the host: a malformed proxy is reported either way.
+  auto proxy = parse_proxy_url(url, source);
+  if (no_proxy_matches(no_proxy, c.base.host)) return;
+  c.connect_request = render_connect_request(proxy, c.base.host + ":" + c.port_text, opts.user_agent);
+  c.proxy = std::move(proxy);
+}
+
 }  // namespace
 
-config validate_options(options opts) {
+void check_call_options(const call_options& call) {
+  if (call.request_timeout && call.request_timeout->count() <= 0) {
+    throw transport_error(errc::invalid_option, "call_options.request_timeout: must be positive");
+  }
+  if (call.retry) check_retry(*call.retry, "call_options.retry");
+}
+
+config validate_options(options opts) { return validate_options(std::move(opts), &std::getenv); }
+
+config validate_options(options opts, const environment_reader& getenv) {
   config c;
   if (opts.api_key.empty()) {
-    if (const char* env = std::getenv("MASSIVE_API_KEY")) opts.api_key = env;
+    if (const char* env = getenv("MASSIVE_API_KEY")) opts.api_key = env;
   }
   if (opts.api_key.empty()) invalid("api_key", "empty, and MASSIVE_API_KEY is not set");
   // A CR or LF in the key would inject header lines; the key itself is never echoed.
@@ -75,13 +117,7 @@ config validate_options(options opts) {
   if (opts.max_body_size && *opts.max_body_size == 0) {
     invalid("max_body_size", "must be positive when set");
   }
-  if (opts.retry.max_attempts == 0 || opts.retry.max_attempts > 100) {
-    invalid("retry.max_attempts", "must be between 1 and 100");
-  }
-  if (opts.retry.initial_backoff.count() < 0) invalid("retry.initial_backoff", "must not be negative");
-  if (opts.retry.max_backoff < opts.retry.initial_backoff) {
-    invalid("retry.max_backoff", "must not be less than retry.initial_backoff");
-  }
+  check_retry(opts.retry, "options.retry");
   if (opts.rate_limit) {
     const auto& r = *opts.rate_limit;
     if (!std::isfinite(r.requests_per_second) || r.requests_per_second <= 0) {
@@ -89,7 +125,9 @@ config validate_options(options opts) {
     }
     if (!std::isfinite(r.burst) || r.burst < 1) invalid("rate_limit.burst", "must be at least 1");
   }
+  render_headers(c.header_lines, opts.headers, "options.headers");
   c.opts = std::move(opts);
+  choose_proxy(c, getenv);
   return c;
 }
 

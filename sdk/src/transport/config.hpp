@@ -4,6 +4,10 @@
 #include "massive/client_options.hpp"
 #include "massive/url.hpp"
 
+#include "proxy.hpp"
+
+#include <optional>
+
 #include <string>
 
 namespace massive::transport {
@@ -16,10 +20,19 @@ struct config {
   std::string port_text;
   std::string path_prefix;   ///< "" or "/prefix" without a trailing '/'
   bool tls = true;
+  std::optional<proxy_endpoint> proxy;  ///< the proxy to tunnel through, after NO_PROXY
+  std::string connect_request;          ///< the CONNECT request head when there is a proxy
+  std::string header_lines;             ///< options.headers, rendered once
 };
 
 /// Throws transport_error(errc::invalid_option) naming the first invalid option. Reads
 /// MASSIVE_API_KEY when opts.api_key is empty.
 config validate_options(options opts);
+/// Throws transport_error(errc::invalid_option) naming the first invalid deadline or retry
+/// field of `call` (its headers are checked as they are rendered).
+void check_call_options(const call_options& call);
+
+/// As above, reading the environment through `getenv` (for tests of the proxy variables).
+config validate_options(options opts, const environment_reader& getenv);
 
 }  // namespace massive::transport

@@ -1,5 +1,13 @@
 #include "request_head.hpp"
 
+#include "error_body.hpp"
+
+#include "massive/error.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
 namespace massive::transport {
 namespace {
 
@@ -56,7 +64,80 @@ void append_with_api_key_parameter(std::string& out, std::string_view target, st
   append_encoded(out, key);
 }
 
+bool is_token_char(unsigned char c) {
+  return std::isalnum(c) != 0 || std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// Set by the SDK from its options, or framing and connection management that a caller's
+// value would break.
+constexpr std::array<std::string_view, 13> reserved_headers = {
+    "Host", "Authorization", "Proxy-Authorization", "Content-Length", "Transfer-Encoding",
+    "Connection", "Keep-Alive", "TE", "Upgrade", "Expect", "Accept", "Accept-Encoding", "User-Agent"};
+
+[[noreturn]] void refuse(std::string_view where, const std::string& why) {
+  throw transport_error(errc::invalid_option, std::string(where) + ": " + why);
+}
+
 }  // namespace
+
+void append_header(std::string& out, std::string_view name, std::string_view value, std::string_view where) {
+  if (name.empty()) refuse(where, "a header has an empty name");
+  // Built by appends: g++ 12 reports a chain of operator+ here as a -Wrestrict overlap.
+  std::string shown = "'";
+  shown += sanitize(name, 60);
+  shown += '\'';
+  if (!std::all_of(name.begin(), name.end(), [](unsigned char c) { return is_token_char(c); })) {
+    refuse(where, "the header name " + shown + " is not an HTTP token (no spaces, colons, CR or LF)");
+  }
+  for (std::string_view reserved : reserved_headers) {
+    if (iequals(name, reserved)) refuse(where, "the header " + shown + " is set by the SDK or frames the request; it cannot be given");
+  }
+  if (std::any_of(value.begin(), value.end(), [](unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; })) {
+    refuse(where, "the value of the header " + shown + " contains CR, LF or another control character");
+  }
+  out += "\r\n";
+  out += name;
+  out += ": ";
+  out += value;
+}
+
+void render_headers(std::string& out, std::span<const header_field> headers, std::string_view where) {
+  for (const auto& [name, value] : headers) append_header(out, name, value, where);
+}
+
+void render_call_headers(std::string& out, const call_options& call) {
+  out.clear();
+  render_headers(out, call.headers, "call_options.headers");
+  struct edge_field {
+    std::string_view header;
+    const std::string& value;
+    std::string_view where;
+  };
+  const edge_field edge[] = {
+      {"X-Massive-Edge-ID", call.edge_id, "call_options.edge_id"},
+      {"X-Massive-Edge-IP-Address", call.edge_ip_address, "call_options.edge_ip_address"},
+      {"X-Massive-Edge-User-Agent", call.edge_user_agent, "call_options.edge_user_agent"},
+  };
+  for (const auto& f : edge) {
+    if (!f.value.empty()) append_header(out, f.header, f.value, f.where);
+  }
+}
+
+bool is_rate_limit_header(std::string_view name) {
+  // Looked at on every response header: no copy, no allocation.
+  const auto contains = [name](std::string_view needle) {
+    return std::search(name.begin(), name.end(), needle.begin(), needle.end(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           }) != name.end();
+  };
+  return contains("ratelimit") || contains("rate-limit");
+}
 
 std::string with_api_key_parameter(std::string_view target, std::string_view key) {
   std::string out;
@@ -87,7 +168,8 @@ void build_request_head(std::string& out, const request_head_input& in) {
   // At most one allocation, none when `out` is reused: the fixed lines are under 128 bytes,
   // and rounding up lets a reused buffer take the next page's slightly longer cursor.
   const std::size_t longest = 128 + in.host.size() + in.target_prefix.size() + in.target.size() +
-                              in.api_key.size() * 3 + in.user_agent.size();
+                              in.api_key.size() * 3 + in.user_agent.size() + in.client_headers.size() +
+                              in.call_headers.size();
   out.reserve((longest + 255) / 256 * 256);
   out += "GET ";
   if (in.auth == auth_scheme::query_parameter) {
@@ -110,6 +192,8 @@ void build_request_head(std::string& out, const request_head_input& in) {
     out += "\r\nUser-Agent: ";
     out += in.user_agent;
   }
+  out += in.client_headers;
+  out += in.call_headers;
   out += "\r\n\r\n";
 }
 

@@ -3,6 +3,7 @@
 
 #include "massive/client_options.hpp"
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -16,12 +17,31 @@ struct request_head_input {
   auth_scheme auth = auth_scheme::bearer_header;
   std::string_view user_agent{};  ///< empty: no User-Agent header
   bool gzip = true;
+  std::string_view client_headers{};  ///< from render_headers: the client's own lines
+  std::string_view call_headers{};    ///< from render_call_headers: the call's lines
 };
+
+/// Appends "\r\n<name>: <value>" once the header is known to be sendable: the name an HTTP
+/// token (RFC 9110) the SDK does not set itself nor that frames the message, the value
+/// without control characters but tab. Otherwise throws transport_error(errc::invalid_option)
+/// naming `where` and the header (never its value, which may be a secret).
+void append_header(std::string& out, std::string_view name, std::string_view value, std::string_view where);
+
+/// append_header for each of `headers`, in order.
+void render_headers(std::string& out, std::span<const header_field> headers, std::string_view where);
+
+/// Replaces `out` with the lines of a call: its headers, then the Launchpad edge headers
+/// that are not empty. Reuses `out`'s capacity.
+void render_call_headers(std::string& out, const call_options& call);
 
 /// Replaces `out` with the request head, reusing its capacity. Under auth_scheme::query_parameter, every apiKey
 /// parameter already in the target is dropped and one apiKey=<key> (percent-encoded) is
 /// appended; under bearer_header the key goes in Authorization and the target is sent as is.
 void build_request_head(std::string& out, const request_head_input& in);
+
+/// True for a response header that reports a rate limit: its name holds "ratelimit" or
+/// "rate-limit" in any case (X-RateLimit-Remaining, RateLimit-Policy, X-Rate-Limit-Reset).
+bool is_rate_limit_header(std::string_view name);
 
 /// The target with the value of every apiKey query parameter replaced by REDACTED.
 std::string redact_target(std::string_view target);
