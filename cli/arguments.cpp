@@ -52,6 +52,20 @@ constexpr flag flags[] = {
      [](call_settings& s, std::string_view url) { s.client.base_url = std::string(url); }},
     {"--ca-file", "", "PEM", {}, "trust the certificates in PEM instead of the system's",
      [](call_settings& s, std::string_view pem) { s.client.ca_file = std::string(pem); }},
+    {"--proxy", "", "URL", {}, "tunnel through the HTTP proxy URL: http://[user:password@]host:port",
+     [](call_settings& s, std::string_view url) { s.client.proxy = std::string(url); }},
+    {"--proxy-from-env", "", "", {}, "take the proxy from HTTPS_PROXY (or https_proxy), honouring NO_PROXY",
+     [](call_settings& s, std::string_view) { s.client.proxy_from_environment = true; }},
+    {"--header", "-H", "'NAME: VALUE'", {}, "send this header with every request; repeat for each",
+     [](call_settings& s, std::string_view line) {
+       const auto colon = line.find(':');
+       if (colon == std::string_view::npos || colon == 0) {
+         throw usage_error("--header takes 'NAME: VALUE', not '" + std::string(line) + "'");
+       }
+       std::string_view value = line.substr(colon + 1);
+       while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+       s.client.headers.emplace_back(std::string(line.substr(0, colon)), std::string(value));
+     }},
     {"--mock", "", "", {}, "call the embedded mock API (every operation, offline) instead",
      [](call_settings& s, std::string_view) { s.mock = true; }},
     {"--help", "-h", "", {}, "describe the operation and its parameters",

@@ -211,6 +211,26 @@ TEST_CASE("exit 4: the request failed below HTTP") {
   CHECK_FALSE(contains(r.err, "cli-test-key"));
 }
 
+TEST_CASE("--header sends the caller's headers; --proxy tunnels through the proxy it names") {
+  scripted_server api({.body = R"({"results":[],"status":"OK"})"});
+  const run_result r = run_cli(
+      args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--header", "X-Tenant: acme", "-H", "X-Trace:t-1"}, api.flags()), key);
+  CAPTURE(r.err);
+  CHECK(r.exit_code == 0);
+  const auto requests = api.server.requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].header("X-Tenant") == "acme");
+  CHECK(requests[0].header("X-Trace") == "t-1");
+  CHECK(run_cli({"stocks", "trades", "-p", "stockTicker=AAPL", "--header", "no-colon"}, key).exit_code == 2);
+  // Nothing listens on port 1: the failure names the proxy, never the API.
+  const run_result proxied = run_cli(
+      args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--proxy", "http://user:pw@127.0.0.1:1"}, api.flags()), key);
+  CAPTURE(proxied.err);
+  CHECK(proxied.exit_code == 4);
+  CHECK(contains(proxied.err, "connecting to proxy 127.0.0.1:1"));
+  CHECK_FALSE(contains(proxied.err, "pw@"));
+}
+
 TEST_CASE("exit 5: a body that does not decode") {
   scripted_server api({.body = R"({"results":[{"price":1.5,"size":)"});
   const run_result r = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL"}, api.flags()), key);
