@@ -85,10 +85,10 @@ inline std::span<const std::string_view> comparators(parameter_filter filter) no
 /// One parameter of an operation, as the description has it.
 struct parameter_info {
   std::string_view wire;  ///< its name: the route template's, or the query's
-  parameter_type type;
+  parameter_type type;  ///< the type its text argument is parsed as
   bool in_path;   ///< a segment of the path (always required)
-  bool required;
-  parameter_filter filter;
+  bool required;  ///< the call is refused without it
+  parameter_filter filter;  ///< which comparators it takes (`x.gte`, `x.any_of`, ...)
   std::span<const std::string_view> values;  ///< an enumeration's values, in the description's order
   std::string_view default_value;  ///< what the API assumes when it is absent ("" when it says nothing)
   std::string_view description;    ///< the description's text, on one line
@@ -97,7 +97,7 @@ struct parameter_info {
 /// A column of the rows flattened for a table: a field, or a field of a nested object
 /// (`lastQuote.P`); arrays and maps are one column each.
 struct column_info {
-  std::string_view name;
+  std::string_view name;  ///< the wire key, dotted for a nested object's field
   /// For a Unix timestamp (or an array of them), the digits of its unit: 3 for milliseconds, 6
   /// for microseconds, 9 for nanoseconds; 0 for any other column.
   int timestamp_digits;
