@@ -1,8 +1,10 @@
 #include "build.hpp"
 
+#include "audit.hpp"
 #include "names.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <utility>
@@ -50,6 +52,8 @@ class builder {
   model& model_for(const json& raw);
   field_type type_of(const json& raw);
   void fill_model(model& m, const json& raw);
+  void apply_audit(model& m, const merged& schema, std::vector<field>& fields);
+  void check_audit();
   param make_param(const operation& op, const json& p, const std::string& wire);
   const enum_def* enumeration(const operation& op, const std::string& wire, const json& values);
   std::string suggest_name(const json& raw, const std::string& location) const;
@@ -57,6 +61,7 @@ class builder {
 
   const json& spec_;
   const curated_map& map_;
+  evidence_audit audit_;  // empty without an `audit` row in the map
   api api_;
   std::vector<std::string> problems_;
   std::map<const json*, std::string> signatures_;
@@ -631,6 +636,7 @@ void builder::fill_model(model& m, const json& raw) {
     }
     fields.push_back(std::move(f));
   }
+  apply_audit(m, merged_schema, fields);
   // Fields named by `field` rows come first, in the map's order; the rest keep the description's.
   std::vector<field> ordered;
   for (const map_row* row : map_.find("field", m.name)) {
@@ -667,9 +673,75 @@ void builder::fill_model(model& m, const json& raw) {
   }
 }
 
+void builder::apply_audit(model& m, const merged& schema, std::vector<field>& fields) {
+  // Type corrections: the description's type must still be the one the row says it is, or
+  // the row is reported (the description may have come to agree with the evidence).
+  for (field& f : fields) {
+    const audit_row* row = audit_.find("type", m.name, f.key);
+    if (row == nullptr) continue;
+    const auto declared = std::find_if(schema.properties.begin(), schema.properties.end(),
+                                       [&](const auto& p) { return p.first == f.key; });
+    const std::string says = merge(*declared->second).type;
+    scalar s = scalar::json;
+    if (says != row->description) {
+      problem(audit_.where(*row) + ": the description now says " + says + " for " + row->subject + ", not " +
+              row->description + ": review the correction to " + row->evidence + " (remove the row if it agrees)");
+    } else if (!parse_scalar(row->evidence, s) || f.type.shape != field_type::form::scalar) {
+      problem(audit_.where(*row) + ": type " + row->evidence + " does not fit field " + row->subject);
+    } else {
+      f.type.element = s;
+      f.doc += (f.doc.empty() ? "" : " ") + std::string("The description says ") + row->description +
+               "; the wire sends " + row->evidence + " (codegen/audit.tsv).";
+    }
+  }
+  // Fields the description omits.
+  for (const audit_row* row : audit_.of("add", m.name)) {
+    row->used = true;
+    const std::string key(row->key());
+    const bool declared = std::any_of(schema.properties.begin(), schema.properties.end(),
+                                      [&](const auto& p) { return p.first == key; });
+    scalar s = scalar::json;
+    if (declared) {
+      problem(audit_.where(*row) + ": the description now declares " + row->subject + ": remove the row (or make it a type row)");
+    } else if (!parse_scalar(row->evidence, s)) {
+      problem(audit_.where(*row) + ": unknown type " + row->evidence);
+    } else {
+      field f;
+      f.key = key;
+      f.type.element = s;
+      if (const map_row* k = map_.lookup("key", key)) f.name = k->words.size() > 1 ? k->words[1] : std::string();
+      if (f.name.empty()) f.name = identifier(key);
+      f.doc = "Sent by the API though the description omits it (codegen/audit.tsv).";
+      fields.push_back(std::move(f));
+    }
+  }
+}
+
+void builder::check_audit() {
+  std::size_t corrected_fields = 0, corrected_payloads = 0;
+  for (const audit_row& row : audit_.rows()) {
+    if (row.kind == "type" || row.kind == "add") {
+      ++corrected_fields;
+      if (!row.used) problem(audit_.where(row) + ": " + row.kind + " " + row.subject + " names no field of a model");
+    }
+    if (row.kind == "payload") ++corrected_payloads;
+  }
+  // The summary states the counts, so that they cannot go stale.
+  for (const audit_row& row : audit_.rows()) {
+    if (row.kind != "summary") continue;
+    const std::string stated = row.description + " " + row.evidence;
+    const std::string actual = std::to_string(corrected_fields) + " fields " + std::to_string(corrected_payloads) + " payloads";
+    if (stated != actual) problem(audit_.where(row) + ": the summary says " + stated + ", the rows " + actual);
+  }
+}
+
 api builder::run() {
   const json* paths = spec_.find("paths");
   if (paths == nullptr) throw generation_error({"the description has no paths"});
+  for (const map_row* row : map_.find("audit")) {
+    row->used = true;
+    audit_ = evidence_audit::load((std::filesystem::path(map_.path()).parent_path() / row->words[0]).string());
+  }
   for (const auto& [path, item] : paths->members()) {
     if (const json* get = item.find("get")) add_operation(path, item, *get);
   }
@@ -748,6 +820,7 @@ api builder::run() {
       problem("two operations are both " + o.group + "()." + o.name + "(): rename one in " + map_.path());
     }
   }
+  check_audit();
   for (const std::string& row : map_.unused()) problem(map_.path() + " " + row + " names nothing in the description");
   if (!problems_.empty()) throw generation_error(problems_);
   std::sort(api_.models.begin(), api_.models.end(), [](const auto& a, const auto& b) { return a->name < b->name; });

@@ -274,10 +274,17 @@ std::string decoder(const model& m) {
     if (required_integer) out += ", std::uint64_t& seen";
     out += ") {\n  switch (field) {\n    case integer_field::none: break;\n";
     for (const field* f : integers) {
+      out += "    case integer_field::" + f->name + ": ";
+      if (f->type.element == scalar::int32) {
+        // An int32 that does not fit is a surprise: the field is left alone.
+        const std::string store = "ctx.narrow(v, \"" + text::literal(f->key) + "\", row." + f->name + ")";
+        out += f->required ? "if (" + store + ") seen |= req_" + f->name : store;
+        out += "; break;\n";
+        continue;
+      }
       std::string value = "v";
       if (is_timestamp(f->type.element)) value = scalar_type(f->type.element) + "::from_count(v)";
-      if (f->type.element == scalar::int32) value = "ctx.narrow(v, \"" + text::literal(f->key) + "\")";
-      out += "    case integer_field::" + f->name + ": row." + f->name + " = " + value;
+      out += "row." + f->name + " = " + value;
       if (f->required) out += ", seen |= req_" + f->name;
       out += "; break;\n";
     }
@@ -319,8 +326,7 @@ std::string decoder(const model& m) {
     std::string label(1, static_cast<char>(c));
     if (c == '\'' || c == '\\') label = "\\" + label;
     out += "      case '" + label + "':\n";
-    const auto statement = [&](const field& f, bool alone) -> std::string {
-      const std::string test = "key_is(key, \"" + text::literal(f.key) + "\")";
+    const auto statement = [&](const field& f) -> std::string {
       std::string action;
       switch (read_kind_of(f)) {
         case read_kind::number:
@@ -333,29 +339,21 @@ std::string decoder(const model& m) {
           break;
         case read_kind::integer: action = "integer = integer_field::" + f.name; break;
         case read_kind::other:
-          if (f.required) {
-            if (alone) return "if (" + test + " && " + reader_call(f) + ") seen |= req_" + f.name + ";";
-            action = "if (" + reader_call(f) + ") seen |= req_" + f.name;
-          } else {
-            action = reader_call(f);
-          }
+          action = f.required ? "if (" + reader_call(f) + ") seen |= req_" + f.name : reader_call(f);
           break;
       }
-      return alone ? "if (" + test + ") " + action + ";" : action + ";";
+      return action + ";";
     };
-    if (here.size() == 1) {
-      out += "        " + statement(*here[0], true) + "\n";
-    } else {
-      for (std::size_t i = 0; i < here.size(); ++i) {
-        out += std::string(i == 0 ? "        if (" : "} else if (") + "key_is(key, \"" + text::literal(here[i]->key) +
-               "\")) {\n";
-        out += "          " + statement(*here[i], false) + "\n        ";
-      }
-      out += "}\n";
+    // A key no field names is counted (row_context::unknown_key): the else of every case.
+    for (std::size_t i = 0; i < here.size(); ++i) {
+      out += std::string(i == 0 ? "        if (" : "} else if (") + "key_is(key, \"" + text::literal(here[i]->key) +
+             "\")) {\n";
+      out += "          " + statement(*here[i]) + "\n        ";
     }
+    out += "} else {\n          ctx.unknown_key(key);\n        }\n";
     out += "        break;\n";
   }
-  out += "      default: break;\n    }\n";
+  out += "      default: ctx.unknown_key(key); break;\n    }\n";
   std::string tail;
   if (any_number) {
     if (required_number && optional_number) {

@@ -2,8 +2,12 @@
 # operation the description does not have, and checks both are refused with the row to add;
 # then on a description whose GET /v3/trades/{stockTicker} gains a parameter with a comparator
 # set no filter type covers (`size.gt` alone), and checks that it is refused by name; then on
-# a map with `wire` rows that name what they may not.
+# a map with `wire` rows that name what they may not; then on a description that has come to
+# agree with two rows of the evidence audit.
 file(MAKE_DIRECTORY "${WORK}")
+# The maps written below name the evidence audit beside them.
+get_filename_component(map_dir "${MAP}" DIRECTORY)
+file(COPY "${map_dir}/audit.tsv" DESTINATION "${WORK}")
 
 # Runs the generator on `spec` and `map`; fails unless it exits 1, names every expected
 # message and writes nothing.
@@ -57,3 +61,16 @@ expect_refusal(wire "${SPEC}" "${WORK}/wire-map.txt"
     "wire trade: key id is not a number field (double, int64 or timestamp) of the model"
     "wire trade: key price comes twice"
     "wire nosuchmodel names no model that is an operation's rows")
+
+# The evidence audit: a correction the description has come to agree with is reported, never
+# kept silently. Here the description types the indices' preMarket as a number and declares
+# the ticker events' cik.
+file(READ "${SPEC}" spec)
+string(JSON spec SET "${spec}" paths "/v1/open-close/{indicesTicker}/{date}" get responses 200 content application/json
+       schema properties preMarket type [=["number"]=])
+string(JSON spec SET "${spec}" paths "/vX/reference/tickers/{id}/events" get responses 200 content application/json
+       schema properties results properties cik [=[{"type": "string"}]=])
+file(WRITE "${WORK}/audit-spec.json" "${spec}")
+expect_refusal(audit "${WORK}/audit-spec.json" "${MAP}"
+    "the description now says number for indices_open_close.preMarket, not integer: review the correction to double"
+    "the description now declares ticker_events.cik: remove the row")

@@ -3,6 +3,9 @@
 # a model that does not exist, and with an undescribed event lacking its types; checks that
 # each is refused by name with the row to add, and that nothing is written.
 file(MAKE_DIRECTORY "${WORK}")
+# The map written below names the evidence audit beside it.
+get_filename_component(map_dir "${MAP}" DIRECTORY)
+file(COPY "${map_dir}/audit.tsv" DESTINATION "${WORK}")
 file(STRINGS "${MAP}" lines)
 set(trimmed "")
 foreach(line IN LISTS lines)

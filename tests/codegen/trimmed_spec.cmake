@@ -3,6 +3,9 @@
 # generator must refuse, naming the row to add and the rows that now name nothing; with the
 # map updated as the messages say, it must generate the new method and drop the old one.
 file(MAKE_DIRECTORY "${WORK}")
+# The map written below names the evidence audit beside it.
+get_filename_component(map_dir "${MAP}" DIRECTORY)
+file(COPY "${map_dir}/audit.tsv" DESTINATION "${WORK}")
 file(READ "${SPEC}" spec)
 string(JSON copy GET "${spec}" paths "/v1/related-companies/{ticker}")
 string(JSON spec REMOVE "${spec}" paths "/v1/summaries")

@@ -8,6 +8,9 @@
 #include <boost/asio/use_future.hpp>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <charconv>
+#include <fstream>
 #include <stdexcept>
 
 namespace massive::test {
@@ -16,9 +19,27 @@ namespace {
 
 namespace asio = boost::asio;
 
+/// The keys of the envelope around the rows: what page_envelope keeps.
+constexpr std::string_view envelope_keys[] = {"status", "request_id", "next_url", "ticker", "count",
+                                               "queryCount", "resultsCount", "adjusted", "results"};
+
+/// Where a comparison stands: the path it names in differences ("[3].day.c") and the same
+/// path with every index as `[]` from the body's root ("results[].day.c"), as the audit
+/// names undeclared keys.
+struct position {
+  std::string path;
+  std::string generic;
+
+  position key(std::string_view k) const {
+    return {path + "." + std::string(k), generic.empty() ? std::string(k) : generic + "." + std::string(k)};
+  }
+  position index(std::size_t i) const { return {path + "[" + std::to_string(i) + "]", generic + "[]"}; }
+};
+
 /// Compares what the generated writer wrote for one value with the same value as sent.
-void compare(simdjson::dom::element written, simdjson::dom::element sent, const std::string& path,
-             std::vector<std::string>& differences) {
+void compare(simdjson::dom::element written, simdjson::dom::element sent, const position& at,
+             const undeclared_keys& allowed, std::vector<std::string>& differences) {
+  const std::string& path = at.path;
   using T = simdjson::dom::element_type;
   const auto numeric = [](T t) { return t == T::INT64 || t == T::UINT64 || t == T::DOUBLE; };
   if (numeric(written.type()) && numeric(sent.type())) {
@@ -52,7 +73,7 @@ void compare(simdjson::dom::element written, simdjson::dom::element sent, const 
         differences.push_back(path + ": array sizes differ");
         break;
       }
-      for (std::size_t i = 0; i < a.size(); ++i) compare(a.at(i), b.at(i), path + "[" + std::to_string(i) + "]", differences);
+      for (std::size_t i = 0; i < a.size(); ++i) compare(a.at(i), b.at(i), at.index(i), allowed, differences);
       break;
     }
     case T::OBJECT: {
@@ -67,7 +88,13 @@ void compare(simdjson::dom::element written, simdjson::dom::element sent, const 
           differences.push_back(path + "." + std::string(key) + ": written but not sent");
           continue;
         }
-        compare(value, other, path + "." + std::string(key), differences);
+        compare(value, other, at.key(key), allowed, differences);
+      }
+      // The other way: every key sent came back, unless null (absent) or accepted undeclared.
+      for (auto [key, value] : simdjson::dom::object(sent)) {
+        simdjson::dom::element back;
+        if (fields[key].get(back) == simdjson::SUCCESS || value.is_null() || allowed.allows(at.generic, key)) continue;
+        differences.push_back(at.key(key).path + ": sent, not decoded");
       }
       break;
     }
@@ -75,7 +102,98 @@ void compare(simdjson::dom::element written, simdjson::dom::element sent, const 
   }
 }
 
+/// The numbers of `text` (one JSON document) in document order, as their raw tokens.
+std::vector<std::string_view> number_tokens(std::string_view text) {
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) i += text[i] == '\\' ? 1 : 0;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      const std::size_t end = text.find_first_of(",]} \t\r\n", i);
+      out.push_back(text.substr(i, end - i));
+      i = end - 1;
+    }
+  }
+  return out;
+}
+
+void dom_numbers(simdjson::dom::element e, std::vector<simdjson::dom::element>& out) {
+  using T = simdjson::dom::element_type;
+  switch (e.type()) {
+    case T::ARRAY:
+      for (auto x : simdjson::dom::array(e)) dom_numbers(x, out);
+      break;
+    case T::OBJECT:
+      for (auto [key, value] : simdjson::dom::object(e)) dom_numbers(value, out);
+      break;
+    case T::INT64:
+    case T::UINT64:
+    case T::DOUBLE: out.push_back(e); break;
+    default: break;
+  }
+}
+
+/// Every number of the body read again by std::from_chars from its own text and compared with
+/// simdjson's reading (the DOM's, which the rows were compared with, and the decoder's): an
+/// independent reference for the one number parser both sides share.
+void cross_check_numbers(std::string_view body, simdjson::dom::element sent, std::vector<std::string>& differences) {
+  const std::vector<std::string_view> tokens = number_tokens(body);
+  std::vector<simdjson::dom::element> parsed;
+  dom_numbers(sent, parsed);
+  if (tokens.size() != parsed.size()) {
+    differences.push_back("from_chars: " + std::to_string(tokens.size()) + " numbers in the text, " +
+                          std::to_string(parsed.size()) + " parsed");
+    return;
+  }
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string_view t = tokens[i];
+    const char* const end = t.data() + t.size();
+    bool same = false;
+    if (std::int64_t a = 0, b = 0; parsed[i].get_int64().get(b) == simdjson::SUCCESS) {
+      const auto r = std::from_chars(t.data(), end, a);
+      same = r.ec == std::errc{} && r.ptr == end && a == b;
+    } else if (std::uint64_t c = 0, d = 0; parsed[i].get_uint64().get(d) == simdjson::SUCCESS) {
+      const auto r = std::from_chars(t.data(), end, c);
+      same = r.ec == std::errc{} && r.ptr == end && c == d;
+    } else {
+      double x = 0;
+      const auto r = std::from_chars(t.data(), end, x);
+      same = r.ec == std::errc{} && r.ptr == end && x == double(parsed[i]);
+    }
+    if (!same) differences.push_back("from_chars: number " + std::to_string(i) + " (" + std::string(t) + ") read differently");
+  }
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> audit_rows(std::string_view kind) {
+  std::ifstream in(MASSIVE_AUDIT);
+  if (!in) throw std::runtime_error("cannot read the evidence audit " MASSIVE_AUDIT);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t tab = line.find('\t');
+    if (line.empty() || line.front() == '#' || line.compare(0, tab, kind) != 0) continue;
+    const std::size_t next = line.find('\t', tab + 1);
+    out.emplace_back(line.substr(tab + 1, next - tab - 1), line.substr(next + 1));
+  }
+  return out;
+}
+
+bool undeclared_keys::allows(std::string_view path, std::string_view key) const {
+  if (!injected_prefix.empty() && key.substr(0, injected_prefix.size()) == injected_prefix) return true;
+  const std::string full = path.empty() ? std::string(key) : std::string(path) + "." + std::string(key);
+  return std::find(paths.begin(), paths.end(), full) != paths.end();
+}
+
+undeclared_keys audited_undeclared(const operation_entry& entry) {
+  const std::string prefix = std::string(entry.group) + "." + std::string(entry.name) + ":";
+  undeclared_keys out;
+  for (const auto& [subject, rest] : audit_rows("undeclared")) {
+    if (subject.compare(0, prefix.size(), prefix) == 0) out.paths.push_back(subject.substr(prefix.size()));
+  }
+  return out;
+}
 
 std::string sample_value(std::string_view name) {
   if (name == "multiplier") return "1";
@@ -115,7 +233,7 @@ std::string sample_target(const operation_entry& entry, std::string_view limit) 
 }
 
 std::vector<std::string> decode_differences(const operation_entry& entry, const std::string& target,
-                                            const std::string& body) {
+                                            const std::string& body, const undeclared_keys& extra) {
   massive::mock::server server;
   server.respond_with([&](const auto&) { return massive::mock::reply{.body = body}; });
   asio::io_context io;
@@ -131,11 +249,14 @@ std::vector<std::string> decode_differences(const operation_entry& entry, const 
                              asio::use_future);
   io.run();
   done.get();
-  return row_differences(entry.shape, written, rows, body);
+  undeclared_keys allowed = audited_undeclared(entry);
+  allowed.paths.insert(allowed.paths.end(), extra.paths.begin(), extra.paths.end());
+  allowed.injected_prefix = extra.injected_prefix;
+  return row_differences(entry.shape, written, rows, body, allowed);
 }
 
 std::vector<std::string> row_differences(payload_shape shape, std::string_view rows_json, std::size_t rows,
-                                         const std::string& body) {
+                                         const std::string& body, const undeclared_keys& allowed) {
   simdjson::dom::parser sent_parser, written_parser;
   simdjson::dom::element sent, out;
   if (sent_parser.parse(body).get(sent) != simdjson::SUCCESS) throw std::runtime_error("the body is not JSON");
@@ -143,33 +264,48 @@ std::vector<std::string> row_differences(payload_shape shape, std::string_view r
     throw std::runtime_error("the writer wrote bad JSON");
   }
   std::vector<simdjson::dom::element> sent_rows;
+  std::string root;  // where the rows are, as the audit names paths
   switch (shape) {
     case massive::payload_shape::results_array:
       if (simdjson::dom::array list; sent["results"].get(list) == simdjson::SUCCESS) {
         for (auto r : list) sent_rows.push_back(r);
       }
+      root = "results[]";
       break;
-    case massive::payload_shape::results_object: sent_rows.push_back(sent["results"].value_unsafe()); break;
+    case massive::payload_shape::results_object:
+      sent_rows.push_back(sent["results"].value_unsafe());
+      root = "results";
+      break;
     case massive::payload_shape::document: sent_rows.push_back(sent); break;
     case massive::payload_shape::top_level_array: {
       const simdjson::dom::array list = sent.get_array().value_unsafe();
       for (auto r : list) sent_rows.push_back(r);
+      root = "[]";
       break;
     }
     case massive::payload_shape::results_values: {
       const simdjson::dom::array list = sent["results"]["values"].get_array().value_unsafe();
       for (auto r : list) sent_rows.push_back(r);
+      root = "results.values[]";
       break;
     }
   }
-  const simdjson::dom::array written_rows = out;
   std::vector<std::string> differences;
+  cross_check_numbers(body, sent, differences);
+  // Around the rows: every key is one the page's envelope keeps, or accepted undeclared.
+  if (shape != massive::payload_shape::document && shape != massive::payload_shape::top_level_array) {
+    for (auto [key, value] : sent.get_object().value_unsafe()) {
+      const bool kept = std::find(std::begin(envelope_keys), std::end(envelope_keys), key) != std::end(envelope_keys);
+      if (!kept && !value.is_null() && !allowed.allows("", key)) differences.push_back(std::string(key) + ": sent, not decoded");
+    }
+  }
+  const simdjson::dom::array written_rows = out;
   if (rows != sent_rows.size() || written_rows.size() != sent_rows.size()) {
     differences.push_back(std::to_string(rows) + " rows decoded, " + std::to_string(sent_rows.size()) + " sent");
     return differences;
   }
   for (std::size_t i = 0; i < rows; ++i) {
-    compare(written_rows.at(i), sent_rows[i], "[" + std::to_string(i) + "]", differences);
+    compare(written_rows.at(i), sent_rows[i], {"[" + std::to_string(i) + "]", root}, allowed, differences);
   }
   return differences;
 }

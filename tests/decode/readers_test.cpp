@@ -1,7 +1,7 @@
 // The row_context readers that generated models are written with, on a hand-written model
 // in the generated form: every field type with good input, null, absent and the wrong type
-// (errors naming the full path, nested objects and array indices included), page-full, and a
-// round trip through json_writer.
+// (strict: errors naming the full path, nested objects and array indices included), page-full,
+// and a round trip through json_writer.
 #include "decode/row_decoding.hpp"
 
 #include "massive/json_writer.hpp"
@@ -175,10 +175,12 @@ static_assert(std::is_trivially_copyable_v<sample>);
 }
 
 /// Decodes bodies (JSON arrays of rows) into one page under construction, batch by batch as
-/// the decoder does.
+/// the decoder does, under decode_policy::strict: every surprise is an error to check here
+/// (the lenient policy is leniency_test.cpp's).
 class harness {
  public:
   explicit harness(page_pool::options options = {}) : pool_(std::make_shared<page_pool>(options)) {
+    builder_.set_policy(decode_policy::strict);
     builder_.start(pool_, sizeof(sample));
   }
 

@@ -19,15 +19,27 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "amount")) optional_number = &row.amount, number = &row.amount.emplace(), number_key = "amount";
+        if (key_is(key, "amount")) {
+          optional_number = &row.amount, number = &row.amount.emplace(), number_key = "amount";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "type")) ctx.read_string(value, "type", row.type);
+        if (key_is(key, "type")) {
+          ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
-        if (key_is(key, "underlying")) ctx.read_string(value, "underlying", row.underlying);
+        if (key_is(key, "underlying")) {
+          ctx.read_string(value, "underlying", row.underlying);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

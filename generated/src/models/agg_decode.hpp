@@ -50,35 +50,59 @@ inline constexpr std::string_view integer_names[] = {"", "n", "t"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "c")) number = &row.close, number_key = "c", number_bit = req_close;
+        if (key_is(key, "c")) {
+          number = &row.close, number_key = "c", number_bit = req_close;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "h")) number = &row.high, number_key = "h", number_bit = req_high;
+        if (key_is(key, "h")) {
+          number = &row.high, number_key = "h", number_bit = req_high;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "l")) number = &row.low, number_key = "l", number_bit = req_low;
+        if (key_is(key, "l")) {
+          number = &row.low, number_key = "l", number_bit = req_low;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "n")) integer = integer_field::transactions;
+        if (key_is(key, "n")) {
+          integer = integer_field::transactions;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
         if (key_is(key, "o")) {
           number = &row.open, number_key = "o", number_bit = req_open;
         } else if (key_is(key, "otc")) {
           ctx.read_bool(value, "otc", row.otc);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
         if (key_is(key, "v")) {
           number = &row.volume, number_key = "v", number_bit = req_volume;
         } else if (key_is(key, "vw")) {
           optional_number = &row.vwap, number = &row.vwap.emplace(), number_key = "vw";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (ctx.read_double(value, number_key, *number)) {

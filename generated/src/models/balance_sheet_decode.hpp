@@ -27,6 +27,8 @@ namespace massive::detail {
           optional_number = &row.accumulated_other_comprehensive_income, number = &row.accumulated_other_comprehensive_income.emplace(), number_key = "accumulated_other_comprehensive_income";
         } else if (key_is(key, "additional_paid_in_capital")) {
           optional_number = &row.additional_paid_in_capital, number = &row.additional_paid_in_capital.emplace(), number_key = "additional_paid_in_capital";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
@@ -38,6 +40,8 @@ namespace massive::detail {
           optional_number = &row.commitments_and_contingencies, number = &row.commitments_and_contingencies.emplace(), number_key = "commitments_and_contingencies";
         } else if (key_is(key, "common_stock")) {
           optional_number = &row.common_stock, number = &row.common_stock.emplace(), number_key = "common_stock";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -45,6 +49,8 @@ namespace massive::detail {
           optional_number = &row.debt_current, number = &row.debt_current.emplace(), number_key = "debt_current";
         } else if (key_is(key, "deferred_revenue_current")) {
           optional_number = &row.deferred_revenue_current, number = &row.deferred_revenue_current.emplace(), number_key = "deferred_revenue_current";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
@@ -54,23 +60,39 @@ namespace massive::detail {
           optional_number = &row.fiscal_quarter, number = &row.fiscal_quarter.emplace(), number_key = "fiscal_quarter";
         } else if (key_is(key, "fiscal_year")) {
           optional_number = &row.fiscal_year, number = &row.fiscal_year.emplace(), number_key = "fiscal_year";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'g':
-        if (key_is(key, "goodwill")) optional_number = &row.goodwill, number = &row.goodwill.emplace(), number_key = "goodwill";
+        if (key_is(key, "goodwill")) {
+          optional_number = &row.goodwill, number = &row.goodwill.emplace(), number_key = "goodwill";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
         if (key_is(key, "intangible_assets_net")) {
           optional_number = &row.intangible_assets_net, number = &row.intangible_assets_net.emplace(), number_key = "intangible_assets_net";
         } else if (key_is(key, "inventories")) {
           optional_number = &row.inventories, number = &row.inventories.emplace(), number_key = "inventories";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
-        if (key_is(key, "long_term_debt_and_capital_lease_obligations")) optional_number = &row.long_term_debt_and_capital_lease_obligations, number = &row.long_term_debt_and_capital_lease_obligations.emplace(), number_key = "long_term_debt_and_capital_lease_obligations";
+        if (key_is(key, "long_term_debt_and_capital_lease_obligations")) {
+          optional_number = &row.long_term_debt_and_capital_lease_obligations, number = &row.long_term_debt_and_capital_lease_obligations.emplace(), number_key = "long_term_debt_and_capital_lease_obligations";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "noncontrolling_interest")) optional_number = &row.noncontrolling_interest, number = &row.noncontrolling_interest.emplace(), number_key = "noncontrolling_interest";
+        if (key_is(key, "noncontrolling_interest")) {
+          optional_number = &row.noncontrolling_interest, number = &row.noncontrolling_interest.emplace(), number_key = "noncontrolling_interest";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
         if (key_is(key, "other_assets")) {
@@ -81,6 +103,8 @@ namespace massive::detail {
           optional_number = &row.other_equity, number = &row.other_equity.emplace(), number_key = "other_equity";
         } else if (key_is(key, "other_noncurrent_liabilities")) {
           optional_number = &row.other_noncurrent_liabilities, number = &row.other_noncurrent_liabilities.emplace(), number_key = "other_noncurrent_liabilities";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
@@ -90,6 +114,8 @@ namespace massive::detail {
           optional_number = &row.preferred_stock, number = &row.preferred_stock.emplace(), number_key = "preferred_stock";
         } else if (key_is(key, "property_plant_equipment_net")) {
           optional_number = &row.property_plant_equipment_net, number = &row.property_plant_equipment_net.emplace(), number_key = "property_plant_equipment_net";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
@@ -97,10 +123,16 @@ namespace massive::detail {
           optional_number = &row.receivables, number = &row.receivables.emplace(), number_key = "receivables";
         } else if (key_is(key, "retained_earnings_deficit")) {
           optional_number = &row.retained_earnings_deficit, number = &row.retained_earnings_deficit.emplace(), number_key = "retained_earnings_deficit";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
-        if (key_is(key, "short_term_investments")) optional_number = &row.short_term_investments, number = &row.short_term_investments.emplace(), number_key = "short_term_investments";
+        if (key_is(key, "short_term_investments")) {
+          optional_number = &row.short_term_investments, number = &row.short_term_investments.emplace(), number_key = "short_term_investments";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "tickers")) {
@@ -123,9 +155,11 @@ namespace massive::detail {
           optional_number = &row.total_liabilities_and_equity, number = &row.total_liabilities_and_equity.emplace(), number_key = "total_liabilities_and_equity";
         } else if (key_is(key, "treasury_stock")) {
           optional_number = &row.treasury_stock, number = &row.treasury_stock.emplace(), number_key = "treasury_stock";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

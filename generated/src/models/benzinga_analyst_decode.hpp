@@ -23,6 +23,8 @@ namespace massive::detail {
           ctx.read_string(value, "benzinga_firm_id", row.benzinga_firm_id);
         } else if (key_is(key, "benzinga_id")) {
           ctx.read_string(value, "benzinga_id", row.benzinga_id);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
@@ -30,10 +32,16 @@ namespace massive::detail {
           ctx.read_string(value, "firm_name", row.firm_name);
         } else if (key_is(key, "full_name")) {
           ctx.read_string(value, "full_name", row.full_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) ctx.read_string(value, "last_updated", row.last_updated);
+        if (key_is(key, "last_updated")) {
+          ctx.read_string(value, "last_updated", row.last_updated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
         if (key_is(key, "overall_avg_return")) {
@@ -42,19 +50,27 @@ namespace massive::detail {
           optional_number = &row.overall_avg_return_percentile, number = &row.overall_avg_return_percentile.emplace(), number_key = "overall_avg_return_percentile";
         } else if (key_is(key, "overall_success_rate")) {
           optional_number = &row.overall_success_rate, number = &row.overall_success_rate.emplace(), number_key = "overall_success_rate";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
-        if (key_is(key, "smart_score")) optional_number = &row.smart_score, number = &row.smart_score.emplace(), number_key = "smart_score";
+        if (key_is(key, "smart_score")) {
+          optional_number = &row.smart_score, number = &row.smart_score.emplace(), number_key = "smart_score";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "total_ratings")) {
           optional_number = &row.total_ratings, number = &row.total_ratings.emplace(), number_key = "total_ratings";
         } else if (key_is(key, "total_ratings_percentile")) {
           optional_number = &row.total_ratings_percentile, number = &row.total_ratings_percentile.emplace(), number_key = "total_ratings_percentile";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

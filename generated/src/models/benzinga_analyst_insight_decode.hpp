@@ -25,37 +25,69 @@ namespace massive::detail {
           ctx.read_string(value, "benzinga_id", row.benzinga_id);
         } else if (key_is(key, "benzinga_rating_id")) {
           ctx.read_string(value, "benzinga_rating_id", row.benzinga_rating_id);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
-        if (key_is(key, "company_name")) ctx.read_string(value, "company_name", row.company_name);
+        if (key_is(key, "company_name")) {
+          ctx.read_string(value, "company_name", row.company_name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "firm")) ctx.read_string(value, "firm", row.firm);
+        if (key_is(key, "firm")) {
+          ctx.read_string(value, "firm", row.firm);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "insight")) ctx.read_string(value, "insight", row.insight);
+        if (key_is(key, "insight")) {
+          ctx.read_string(value, "insight", row.insight);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) ctx.read_string(value, "last_updated", row.last_updated);
+        if (key_is(key, "last_updated")) {
+          ctx.read_string(value, "last_updated", row.last_updated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "price_target")) optional_number = &row.price_target, number = &row.price_target.emplace(), number_key = "price_target";
+        if (key_is(key, "price_target")) {
+          optional_number = &row.price_target, number = &row.price_target.emplace(), number_key = "price_target";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
         if (key_is(key, "rating")) {
           ctx.read_string(value, "rating", row.rating);
         } else if (key_is(key, "rating_action")) {
           ctx.read_string(value, "rating_action", row.rating_action);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

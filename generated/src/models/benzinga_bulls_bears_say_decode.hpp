@@ -22,15 +22,25 @@ namespace massive::detail {
           ctx.read_string(value, "benzinga_id", row.benzinga_id);
         } else if (key_is(key, "bull_case")) {
           ctx.read_string(value, "bull_case", row.bull_case);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) ctx.read_string(value, "last_updated", row.last_updated);
+        if (key_is(key, "last_updated")) {
+          ctx.read_string(value, "last_updated", row.last_updated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

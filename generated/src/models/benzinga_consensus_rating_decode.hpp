@@ -60,7 +60,11 @@ inline constexpr std::string_view integer_names[] = {
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'b':
-        if (key_is(key, "buy_ratings")) integer = integer_field::buy_ratings;
+        if (key_is(key, "buy_ratings")) {
+          integer = integer_field::buy_ratings;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "consensus_price_target")) {
@@ -69,6 +73,8 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "consensus_rating", row.consensus_rating);
         } else if (key_is(key, "consensus_rating_value")) {
           optional_number = &row.consensus_rating_value, number = &row.consensus_rating_value.emplace(), number_key = "consensus_rating_value";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'h':
@@ -76,16 +82,30 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.high_price_target, number = &row.high_price_target.emplace(), number_key = "high_price_target";
         } else if (key_is(key, "hold_ratings")) {
           integer = integer_field::hold_ratings;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
-        if (key_is(key, "low_price_target")) optional_number = &row.low_price_target, number = &row.low_price_target.emplace(), number_key = "low_price_target";
+        if (key_is(key, "low_price_target")) {
+          optional_number = &row.low_price_target, number = &row.low_price_target.emplace(), number_key = "low_price_target";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "price_target_contributors")) integer = integer_field::price_target_contributors;
+        if (key_is(key, "price_target_contributors")) {
+          integer = integer_field::price_target_contributors;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "ratings_contributors")) integer = integer_field::ratings_contributors;
+        if (key_is(key, "ratings_contributors")) {
+          integer = integer_field::ratings_contributors;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "sell_ratings")) {
@@ -94,12 +114,18 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::strong_buy_ratings;
         } else if (key_is(key, "strong_sell_ratings")) {
           integer = integer_field::strong_sell_ratings;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

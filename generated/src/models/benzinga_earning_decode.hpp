@@ -41,16 +41,24 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           optional_number = &row.actual_eps, number = &row.actual_eps.emplace(), number_key = "actual_eps";
         } else if (key_is(key, "actual_revenue")) {
           optional_number = &row.actual_revenue, number = &row.actual_revenue.emplace(), number_key = "actual_revenue";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
-        if (key_is(key, "benzinga_id")) ctx.read_string(value, "benzinga_id", row.benzinga_id);
+        if (key_is(key, "benzinga_id")) {
+          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "company_name")) {
           ctx.read_string(value, "company_name", row.company_name);
         } else if (key_is(key, "currency")) {
           ctx.read_string(value, "currency", row.currency);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -58,6 +66,8 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           ctx.read_string(value, "date", row.date);
         } else if (key_is(key, "date_status")) {
           ctx.read_string(value, "date_status", row.date_status);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
@@ -71,6 +81,8 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           optional_number = &row.estimated_eps, number = &row.estimated_eps.emplace(), number_key = "estimated_eps";
         } else if (key_is(key, "estimated_revenue")) {
           optional_number = &row.estimated_revenue, number = &row.estimated_revenue.emplace(), number_key = "estimated_revenue";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
@@ -78,22 +90,38 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           ctx.read_string(value, "fiscal_period", row.fiscal_period);
         } else if (key_is(key, "fiscal_year")) {
           integer = integer_field::fiscal_year;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
-        if (key_is(key, "importance")) integer = integer_field::importance;
+        if (key_is(key, "importance")) {
+          integer = integer_field::importance;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) ctx.read_string(value, "last_updated", row.last_updated);
+        if (key_is(key, "last_updated")) {
+          ctx.read_string(value, "last_updated", row.last_updated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "notes")) ctx.read_string(value, "notes", row.notes);
+        if (key_is(key, "notes")) {
+          ctx.read_string(value, "notes", row.notes);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "previous_eps")) {
           optional_number = &row.previous_eps, number = &row.previous_eps.emplace(), number_key = "previous_eps";
         } else if (key_is(key, "previous_revenue")) {
           optional_number = &row.previous_revenue, number = &row.previous_revenue.emplace(), number_key = "previous_revenue";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
@@ -103,6 +131,8 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           optional_number = &row.revenue_surprise, number = &row.revenue_surprise.emplace(), number_key = "revenue_surprise";
         } else if (key_is(key, "revenue_surprise_percent")) {
           optional_number = &row.revenue_surprise_percent, number = &row.revenue_surprise_percent.emplace(), number_key = "revenue_surprise_percent";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -110,9 +140,11 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "time")) {
           ctx.read_string(value, "time", row.time);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -16,18 +16,34 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'b':
-        if (key_is(key, "benzinga_id")) ctx.read_string(value, "benzinga_id", row.benzinga_id);
+        if (key_is(key, "benzinga_id")) {
+          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "currency")) ctx.read_string(value, "currency", row.currency);
+        if (key_is(key, "currency")) {
+          ctx.read_string(value, "currency", row.currency);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) ctx.read_string(value, "last_updated", row.last_updated);
+        if (key_is(key, "last_updated")) {
+          ctx.read_string(value, "last_updated", row.last_updated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

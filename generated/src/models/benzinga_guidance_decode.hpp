@@ -37,17 +37,27 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'b':
-        if (key_is(key, "benzinga_id")) ctx.read_string(value, "benzinga_id", row.benzinga_id);
+        if (key_is(key, "benzinga_id")) {
+          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "company_name")) {
           ctx.read_string(value, "company_name", row.company_name);
         } else if (key_is(key, "currency")) {
           ctx.read_string(value, "currency", row.currency);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
         if (key_is(key, "eps_method")) {
@@ -56,6 +66,8 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           optional_number = &row.estimated_eps_guidance, number = &row.estimated_eps_guidance.emplace(), number_key = "estimated_eps_guidance";
         } else if (key_is(key, "estimated_revenue_guidance")) {
           optional_number = &row.estimated_revenue_guidance, number = &row.estimated_revenue_guidance.emplace(), number_key = "estimated_revenue_guidance";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
@@ -63,13 +75,23 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           ctx.read_string(value, "fiscal_period", row.fiscal_period);
         } else if (key_is(key, "fiscal_year")) {
           integer = integer_field::fiscal_year;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
-        if (key_is(key, "importance")) integer = integer_field::importance;
+        if (key_is(key, "importance")) {
+          integer = integer_field::importance;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) ctx.read_string(value, "last_updated", row.last_updated);
+        if (key_is(key, "last_updated")) {
+          ctx.read_string(value, "last_updated", row.last_updated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
         if (key_is(key, "max_eps_guidance")) {
@@ -80,10 +102,16 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           optional_number = &row.min_eps_guidance, number = &row.min_eps_guidance.emplace(), number_key = "min_eps_guidance";
         } else if (key_is(key, "min_revenue_guidance")) {
           optional_number = &row.min_revenue_guidance, number = &row.min_revenue_guidance.emplace(), number_key = "min_revenue_guidance";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
-        if (key_is(key, "notes")) ctx.read_string(value, "notes", row.notes);
+        if (key_is(key, "notes")) {
+          ctx.read_string(value, "notes", row.notes);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "positioning")) {
@@ -96,6 +124,8 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           optional_number = &row.previous_min_eps_guidance, number = &row.previous_min_eps_guidance.emplace(), number_key = "previous_min_eps_guidance";
         } else if (key_is(key, "previous_min_revenue_guidance")) {
           optional_number = &row.previous_min_revenue_guidance, number = &row.previous_min_revenue_guidance.emplace(), number_key = "previous_min_revenue_guidance";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
@@ -103,6 +133,8 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           ctx.read_string(value, "release_type", row.release_type);
         } else if (key_is(key, "revenue_method")) {
           ctx.read_string(value, "revenue_method", row.revenue_method);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -110,9 +142,11 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "time")) {
           ctx.read_string(value, "time", row.time);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

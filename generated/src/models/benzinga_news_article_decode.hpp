@@ -33,26 +33,48 @@ inline constexpr std::string_view integer_names[] = {"", "benzinga_id"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "author")) ctx.read_string(value, "author", row.author);
+        if (key_is(key, "author")) {
+          ctx.read_string(value, "author", row.author);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'b':
         if (key_is(key, "benzinga_id")) {
           integer = integer_field::benzinga_id;
         } else if (key_is(key, "body")) {
           ctx.read_string(value, "body", row.body);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
-        if (key_is(key, "channels")) ctx.read_string_array(value, "channels", row.channels);
+        if (key_is(key, "channels")) {
+          ctx.read_string_array(value, "channels", row.channels);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "images")) ctx.read_string_array(value, "images", row.images);
+        if (key_is(key, "images")) {
+          ctx.read_string_array(value, "images", row.images);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) ctx.read_string(value, "last_updated", row.last_updated);
+        if (key_is(key, "last_updated")) {
+          ctx.read_string(value, "last_updated", row.last_updated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "published")) ctx.read_string(value, "published", row.published);
+        if (key_is(key, "published")) {
+          ctx.read_string(value, "published", row.published);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "tags")) {
@@ -63,12 +85,18 @@ inline constexpr std::string_view integer_names[] = {"", "benzinga_id"};
           ctx.read_string_array(value, "tickers", row.tickers);
         } else if (key_is(key, "title")) {
           ctx.read_string(value, "title", row.title);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
-        if (key_is(key, "url")) ctx.read_string(value, "url", row.url);
+        if (key_is(key, "url")) {
+          ctx.read_string(value, "url", row.url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (integer != integer_field::none) {
       std::int64_t v = 0;

@@ -40,6 +40,8 @@ inline constexpr std::string_view integer_names[] = {"", "importance"};
           optional_number = &row.adjusted_price_target, number = &row.adjusted_price_target.emplace(), number_key = "adjusted_price_target";
         } else if (key_is(key, "analyst")) {
           ctx.read_string(value, "analyst", row.analyst);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -53,6 +55,8 @@ inline constexpr std::string_view integer_names[] = {"", "importance"};
           ctx.read_string(value, "benzinga_id", row.benzinga_id);
         } else if (key_is(key, "benzinga_news_url")) {
           ctx.read_string(value, "benzinga_news_url", row.benzinga_news_url);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
@@ -60,22 +64,44 @@ inline constexpr std::string_view integer_names[] = {"", "importance"};
           ctx.read_string(value, "company_name", row.company_name);
         } else if (key_is(key, "currency")) {
           ctx.read_string(value, "currency", row.currency);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "firm")) ctx.read_string(value, "firm", row.firm);
+        if (key_is(key, "firm")) {
+          ctx.read_string(value, "firm", row.firm);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "importance")) integer = integer_field::importance;
+        if (key_is(key, "importance")) {
+          integer = integer_field::importance;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) ctx.read_string(value, "last_updated", row.last_updated);
+        if (key_is(key, "last_updated")) {
+          ctx.read_string(value, "last_updated", row.last_updated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "notes")) ctx.read_string(value, "notes", row.notes);
+        if (key_is(key, "notes")) {
+          ctx.read_string(value, "notes", row.notes);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "previous_adjusted_price_target")) {
@@ -90,6 +116,8 @@ inline constexpr std::string_view integer_names[] = {"", "importance"};
           optional_number = &row.price_target, number = &row.price_target.emplace(), number_key = "price_target";
         } else if (key_is(key, "price_target_action")) {
           ctx.read_string(value, "price_target_action", row.price_target_action);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
@@ -97,6 +125,8 @@ inline constexpr std::string_view integer_names[] = {"", "importance"};
           ctx.read_string(value, "rating", row.rating);
         } else if (key_is(key, "rating_action")) {
           ctx.read_string(value, "rating_action", row.rating_action);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -104,9 +134,11 @@ inline constexpr std::string_view integer_names[] = {"", "importance"};
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "time")) {
           ctx.read_string(value, "time", row.time);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -27,6 +27,8 @@ namespace massive::detail {
           optional_number = &row.change_in_other_operating_assets_and_liabilities_net, number = &row.change_in_other_operating_assets_and_liabilities_net.emplace(), number_key = "change_in_other_operating_assets_and_liabilities_net";
         } else if (key_is(key, "cik")) {
           ctx.read_string(value, "cik", row.cik);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -34,10 +36,16 @@ namespace massive::detail {
           optional_number = &row.depreciation_depletion_and_amortization, number = &row.depreciation_depletion_and_amortization.emplace(), number_key = "depreciation_depletion_and_amortization";
         } else if (key_is(key, "dividends")) {
           optional_number = &row.dividends, number = &row.dividends.emplace(), number_key = "dividends";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
-        if (key_is(key, "effect_of_currency_exchange_rate")) optional_number = &row.effect_of_currency_exchange_rate, number = &row.effect_of_currency_exchange_rate.emplace(), number_key = "effect_of_currency_exchange_rate";
+        if (key_is(key, "effect_of_currency_exchange_rate")) {
+          optional_number = &row.effect_of_currency_exchange_rate, number = &row.effect_of_currency_exchange_rate.emplace(), number_key = "effect_of_currency_exchange_rate";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
@@ -46,13 +54,23 @@ namespace massive::detail {
           optional_number = &row.fiscal_quarter, number = &row.fiscal_quarter.emplace(), number_key = "fiscal_quarter";
         } else if (key_is(key, "fiscal_year")) {
           optional_number = &row.fiscal_year, number = &row.fiscal_year.emplace(), number_key = "fiscal_year";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
-        if (key_is(key, "income_loss_from_discontinued_operations")) optional_number = &row.income_loss_from_discontinued_operations, number = &row.income_loss_from_discontinued_operations.emplace(), number_key = "income_loss_from_discontinued_operations";
+        if (key_is(key, "income_loss_from_discontinued_operations")) {
+          optional_number = &row.income_loss_from_discontinued_operations, number = &row.income_loss_from_discontinued_operations.emplace(), number_key = "income_loss_from_discontinued_operations";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "long_term_debt_issuances_repayments")) optional_number = &row.long_term_debt_issuances_repayments, number = &row.long_term_debt_issuances_repayments.emplace(), number_key = "long_term_debt_issuances_repayments";
+        if (key_is(key, "long_term_debt_issuances_repayments")) {
+          optional_number = &row.long_term_debt_issuances_repayments, number = &row.long_term_debt_issuances_repayments.emplace(), number_key = "long_term_debt_issuances_repayments";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
         if (key_is(key, "net_cash_from_financing_activities")) {
@@ -75,6 +93,8 @@ namespace massive::detail {
           optional_number = &row.net_income, number = &row.net_income.emplace(), number_key = "net_income";
         } else if (key_is(key, "noncontrolling_interests")) {
           optional_number = &row.noncontrolling_interests, number = &row.noncontrolling_interests.emplace(), number_key = "noncontrolling_interests";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
@@ -86,6 +106,8 @@ namespace massive::detail {
           optional_number = &row.other_investing_activities, number = &row.other_investing_activities.emplace(), number_key = "other_investing_activities";
         } else if (key_is(key, "other_operating_activities")) {
           optional_number = &row.other_operating_activities, number = &row.other_operating_activities.emplace(), number_key = "other_operating_activities";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
@@ -93,6 +115,8 @@ namespace massive::detail {
           ctx.read_date(value, "period_end", row.period_end);
         } else if (key_is(key, "purchase_of_property_plant_and_equipment")) {
           optional_number = &row.purchase_of_property_plant_and_equipment, number = &row.purchase_of_property_plant_and_equipment.emplace(), number_key = "purchase_of_property_plant_and_equipment";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -100,6 +124,8 @@ namespace massive::detail {
           optional_number = &row.sale_of_property_plant_and_equipment, number = &row.sale_of_property_plant_and_equipment.emplace(), number_key = "sale_of_property_plant_and_equipment";
         } else if (key_is(key, "short_term_debt_issuances_repayments")) {
           optional_number = &row.short_term_debt_issuances_repayments, number = &row.short_term_debt_issuances_repayments.emplace(), number_key = "short_term_debt_issuances_repayments";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -107,9 +133,11 @@ namespace massive::detail {
           ctx.read_string_array(value, "tickers", row.tickers);
         } else if (key_is(key, "timeframe")) {
           ctx.read_string(value, "timeframe", row.timeframe);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

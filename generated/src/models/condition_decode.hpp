@@ -40,6 +40,8 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "id"};
           ctx.read_string(value, "abbreviation", row.abbreviation);
         } else if (key_is(key, "asset_class")) {
           ctx.read_string(value, "asset_class", row.asset_class);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -47,30 +49,60 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "id"};
           ctx.read_string_array(value, "data_types", row.data_types);
         } else if (key_is(key, "description")) {
           ctx.read_string(value, "description", row.description);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "id")) integer = integer_field::id;
+        if (key_is(key, "id")) {
+          integer = integer_field::id;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "legacy")) ctx.read_bool(value, "legacy", row.legacy);
+        if (key_is(key, "legacy")) {
+          ctx.read_bool(value, "legacy", row.legacy);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "sip_mapping")) ctx.read_object<massive::condition_sip_mapping, decode_condition_sip_mapping>(value, "sip_mapping", row.sip_mapping);
+        if (key_is(key, "sip_mapping")) {
+          ctx.read_object<massive::condition_sip_mapping, decode_condition_sip_mapping>(value, "sip_mapping", row.sip_mapping);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "type")) ctx.read_string(value, "type", row.type);
+        if (key_is(key, "type")) {
+          ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
-        if (key_is(key, "update_rules")) ctx.read_object<massive::condition_update_rules, decode_condition_update_rules>(value, "update_rules", row.update_rules);
+        if (key_is(key, "update_rules")) {
+          ctx.read_object<massive::condition_update_rules, decode_condition_update_rules>(value, "update_rules", row.update_rules);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (integer != integer_field::none) {
       std::int64_t v = 0;

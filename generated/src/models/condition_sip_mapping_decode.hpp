@@ -16,15 +16,27 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'C':
-        if (key_is(key, "CTA")) ctx.read_string(value, "CTA", row.cta);
+        if (key_is(key, "CTA")) {
+          ctx.read_string(value, "CTA", row.cta);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'O':
-        if (key_is(key, "OPRA")) ctx.read_string(value, "OPRA", row.opra);
+        if (key_is(key, "OPRA")) {
+          ctx.read_string(value, "OPRA", row.opra);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'U':
-        if (key_is(key, "UTP")) ctx.read_string(value, "UTP", row.utp);
+        if (key_is(key, "UTP")) {
+          ctx.read_string(value, "UTP", row.utp);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

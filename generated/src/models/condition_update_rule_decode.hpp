@@ -22,9 +22,11 @@ namespace massive::detail {
           ctx.read_bool(value, "updates_open_close", row.updates_open_close);
         } else if (key_is(key, "updates_volume")) {
           ctx.read_bool(value, "updates_volume", row.updates_volume);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

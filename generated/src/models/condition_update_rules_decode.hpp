@@ -17,12 +17,20 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "consolidated")) ctx.read_object<massive::condition_update_rule, decode_condition_update_rule>(value, "consolidated", row.consolidated);
+        if (key_is(key, "consolidated")) {
+          ctx.read_object<massive::condition_update_rule, decode_condition_update_rule>(value, "consolidated", row.consolidated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
-        if (key_is(key, "market_center")) ctx.read_object<massive::condition_update_rule, decode_condition_update_rule>(value, "market_center", row.market_center);
+        if (key_is(key, "market_center")) {
+          ctx.read_object<massive::condition_update_rule, decode_condition_update_rule>(value, "market_center", row.market_center);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -37,18 +37,34 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "timestamp"
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "ask")) optional_number = &row.ask, number = &row.ask.emplace(), number_key = "ask";
+        if (key_is(key, "ask")) {
+          optional_number = &row.ask, number = &row.ask.emplace(), number_key = "ask";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'b':
-        if (key_is(key, "bid")) optional_number = &row.bid, number = &row.bid.emplace(), number_key = "bid";
+        if (key_is(key, "bid")) {
+          optional_number = &row.bid, number = &row.bid.emplace(), number_key = "bid";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "timestamp")) integer = integer_field::timestamp;
+        if (key_is(key, "timestamp")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

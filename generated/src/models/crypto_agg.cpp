@@ -22,6 +22,7 @@ void write_json(json_writer& w, const crypto_agg& row) {
   w.field("o", row.open);
   w.field("v", row.volume);
   w.field("vw", row.vw);
+  w.field("T", row.ticker);
   w.end_object();
 }
 

@@ -36,32 +36,65 @@ inline constexpr std::string_view integer_names[] = {"", "n", "t"};
     std::optional<double>* optional_number = nullptr;
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
+      case 'T':
+        if (key_is(key, "T")) {
+          ctx.read_string(value, "T", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
+        break;
       case 'c':
-        if (key_is(key, "c")) optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        if (key_is(key, "c")) {
+          optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "h")) optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        if (key_is(key, "h")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "l")) optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        if (key_is(key, "l")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "n")) integer = integer_field::transactions;
+        if (key_is(key, "n")) {
+          integer = integer_field::transactions;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "o")) optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+        if (key_is(key, "o")) {
+          optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
         if (key_is(key, "v")) {
           optional_number = &row.volume, number = &row.volume.emplace(), number_key = "v";
         } else if (key_is(key, "vw")) {
           optional_number = &row.vw, number = &row.vw.emplace(), number_key = "vw";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -15,6 +15,7 @@ const detail::row_codec& row_codec_for(std::type_identity<crypto_book>) noexcept
 void write_json(json_writer& w, const crypto_book& row) {
   w.begin_object();
   w.field("data", row.data);
+  w.field("status", row.status);
   w.end_object();
 }
 

@@ -41,6 +41,8 @@ inline constexpr std::string_view integer_names[] = {"", "updated"};
           optional_number = &row.ask_count, number = &row.ask_count.emplace(), number_key = "askCount";
         } else if (key_is(key, "asks")) {
           ctx.read_object_array<massive::crypto_book_level, decode_crypto_book_level>(value, "asks", row.asks);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -48,18 +50,32 @@ inline constexpr std::string_view integer_names[] = {"", "updated"};
           optional_number = &row.bid_count, number = &row.bid_count.emplace(), number_key = "bidCount";
         } else if (key_is(key, "bids")) {
           ctx.read_object_array<massive::crypto_book_level, decode_crypto_book_level>(value, "bids", row.bids);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
-        if (key_is(key, "spread")) optional_number = &row.spread, number = &row.spread.emplace(), number_key = "spread";
+        if (key_is(key, "spread")) {
+          optional_number = &row.spread, number = &row.spread.emplace(), number_key = "spread";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
-        if (key_is(key, "updated")) integer = integer_field::updated;
+        if (key_is(key, "updated")) {
+          integer = integer_field::updated;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

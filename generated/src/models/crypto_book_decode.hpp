@@ -17,9 +17,20 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "data")) ctx.read_object<massive::crypto_book_data, decode_crypto_book_data>(value, "data", row.data);
+        if (key_is(key, "data")) {
+          ctx.read_object<massive::crypto_book_data, decode_crypto_book_data>(value, "data", row.data);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      case 's':
+        if (key_is(key, "status")) {
+          ctx.read_string(value, "status", row.status);
+        } else {
+          ctx.unknown_key(key);
+        }
+        break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

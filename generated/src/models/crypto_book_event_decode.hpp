@@ -43,24 +43,48 @@ inline constexpr std::string_view integer_names[] = {"", "r", "t", "x"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "a")) ctx.read_json(value, "a", row.asks);
+        if (key_is(key, "a")) {
+          ctx.read_json(value, "a", row.asks);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'b':
-        if (key_is(key, "b")) ctx.read_json(value, "b", row.bids);
+        if (key_is(key, "b")) {
+          ctx.read_json(value, "b", row.bids);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "pair") && ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+        if (key_is(key, "pair")) {
+          if (ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "r")) integer = integer_field::received_timestamp;
+        if (key_is(key, "r")) {
+          integer = integer_field::received_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (integer != integer_field::none) {
       std::int64_t v = 0;

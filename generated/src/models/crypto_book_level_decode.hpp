@@ -19,12 +19,20 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'p':
-        if (key_is(key, "p")) optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        if (key_is(key, "p")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) ctx.read_json(value, "x", row.exchange);
+        if (key_is(key, "x")) {
+          ctx.read_json(value, "x", row.exchange);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

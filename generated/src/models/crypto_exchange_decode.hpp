@@ -16,18 +16,34 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'i':
-        if (key_is(key, "id")) ctx.read_string(value, "id", row.id);
+        if (key_is(key, "id")) {
+          ctx.read_string(value, "id", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "type")) ctx.read_string(value, "type", row.type);
+        if (key_is(key, "type")) {
+          ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
-        if (key_is(key, "url")) ctx.read_string(value, "url", row.url);
+        if (key_is(key, "url")) {
+          ctx.read_string(value, "url", row.url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

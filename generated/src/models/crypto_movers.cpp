@@ -15,6 +15,7 @@ const detail::row_codec& row_codec_for(std::type_identity<crypto_movers>) noexce
 void write_json(json_writer& w, const crypto_movers& row) {
   w.begin_object();
   w.field("tickers", row.tickers);
+  w.field("status", row.status);
   w.end_object();
 }
 

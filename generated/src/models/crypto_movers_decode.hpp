@@ -16,10 +16,21 @@ namespace massive::detail {
     const char* const key = field.key().raw();
     od::value& value = field.value();
     switch (key[0]) {
-      case 't':
-        if (key_is(key, "tickers")) ctx.read_object_array<massive::crypto_snapshot_ticker, decode_crypto_snapshot_ticker>(value, "tickers", row.tickers);
+      case 's':
+        if (key_is(key, "status")) {
+          ctx.read_string(value, "status", row.status);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      case 't':
+        if (key_is(key, "tickers")) {
+          ctx.read_object_array<massive::crypto_snapshot_ticker, decode_crypto_snapshot_ticker>(value, "tickers", row.tickers);
+        } else {
+          ctx.unknown_key(key);
+        }
+        break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

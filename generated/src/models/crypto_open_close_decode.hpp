@@ -24,25 +24,41 @@ namespace massive::detail {
           optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
         } else if (key_is(key, "closingTrades")) {
           ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "closingTrades", row.closing_trades);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "day")) ctx.read_date(value, "day", row.day);
+        if (key_is(key, "day")) {
+          ctx.read_date(value, "day", row.day);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "isUTC")) ctx.read_bool(value, "isUTC", row.is_utc);
+        if (key_is(key, "isUTC")) {
+          ctx.read_bool(value, "isUTC", row.is_utc);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
         if (key_is(key, "open")) {
           optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
         } else if (key_is(key, "openTrades")) {
           ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "openTrades", row.open_trades);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
-        if (key_is(key, "symbol")) ctx.read_string(value, "symbol", row.symbol);
+        if (key_is(key, "symbol")) {
+          ctx.read_string(value, "symbol", row.symbol);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

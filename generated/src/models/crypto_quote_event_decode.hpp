@@ -50,6 +50,8 @@ inline constexpr std::string_view integer_names[] = {"", "r", "t", "x"};
           optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ap";
         } else if (key_is(key, "as")) {
           optional_number = &row.ask_size, number = &row.ask_size.emplace(), number_key = "as";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -57,21 +59,39 @@ inline constexpr std::string_view integer_names[] = {"", "r", "t", "x"};
           optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bp";
         } else if (key_is(key, "bs")) {
           optional_number = &row.bid_size, number = &row.bid_size.emplace(), number_key = "bs";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
-        if (key_is(key, "pair") && ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+        if (key_is(key, "pair")) {
+          if (ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "r")) integer = integer_field::received_timestamp;
+        if (key_is(key, "r")) {
+          integer = integer_field::received_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -17,12 +17,20 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 's':
-        if (key_is(key, "status")) ctx.read_string(value, "status", row.status);
+        if (key_is(key, "status")) {
+          ctx.read_string(value, "status", row.status);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "tickers")) ctx.read_object_array<massive::crypto_snapshot_ticker, decode_crypto_snapshot_ticker>(value, "tickers", row.tickers);
+        if (key_is(key, "tickers")) {
+          ctx.read_object_array<massive::crypto_snapshot_ticker, decode_crypto_snapshot_ticker>(value, "tickers", row.tickers);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -48,28 +48,50 @@ inline constexpr std::string_view integer_names[] = {
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "conditions")) ctx.read_int32_array(value, "conditions", row.conditions);
+        if (key_is(key, "conditions")) {
+          ctx.read_int32_array(value, "conditions", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "id")) ctx.read_string(value, "id", row.id);
+        if (key_is(key, "id")) {
+          ctx.read_string(value, "id", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
           integer = integer_field::participant_timestamp;
         } else if (key_is(key, "price")) {
           optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
-        if (key_is(key, "received_timestamp")) integer = integer_field::received_timestamp;
+        if (key_is(key, "received_timestamp")) {
+          integer = integer_field::received_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "size")) optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+        if (key_is(key, "size")) {
+          optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -20,31 +20,57 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "converted")) optional_number = &row.converted, number = &row.converted.emplace(), number_key = "converted";
+        if (key_is(key, "converted")) {
+          optional_number = &row.converted, number = &row.converted.emplace(), number_key = "converted";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "from")) ctx.read_string(value, "from", row.from);
+        if (key_is(key, "from")) {
+          ctx.read_string(value, "from", row.from);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "initialAmount")) optional_number = &row.initial_amount, number = &row.initial_amount.emplace(), number_key = "initialAmount";
+        if (key_is(key, "initialAmount")) {
+          optional_number = &row.initial_amount, number = &row.initial_amount.emplace(), number_key = "initialAmount";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last")) ctx.read_object<massive::conversion_last_quote, decode_conversion_last_quote>(value, "last", row.last);
+        if (key_is(key, "last")) {
+          ctx.read_object<massive::conversion_last_quote, decode_conversion_last_quote>(value, "last", row.last);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "request_id")) ctx.read_string(value, "request_id", row.request_id);
+        if (key_is(key, "request_id")) {
+          ctx.read_string(value, "request_id", row.request_id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "status")) {
           ctx.read_string(value, "status", row.status);
         } else if (key_is(key, "symbol")) {
           ctx.read_string(value, "symbol", row.symbol);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "to")) ctx.read_string(value, "to", row.to);
+        if (key_is(key, "to")) {
+          ctx.read_string(value, "to", row.to);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

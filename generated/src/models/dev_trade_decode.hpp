@@ -41,14 +41,14 @@ inline constexpr std::string_view integer_names[] = {
   switch (field) {
     case integer_field::none: break;
     case integer_field::correction: row.correction = v; break;
-    case integer_field::exchange: row.exchange = ctx.narrow(v, "exchange"); break;
+    case integer_field::exchange: ctx.narrow(v, "exchange", row.exchange); break;
     case integer_field::participant_timestamp: row.participant_timestamp = v; break;
     case integer_field::sequence_number: row.sequence_number = v; break;
     case integer_field::sip_timestamp: row.sip_timestamp = v; break;
-    case integer_field::size: row.size = ctx.narrow(v, "size"); break;
+    case integer_field::size: ctx.narrow(v, "size", row.size); break;
     case integer_field::size_fraction: row.size_fraction = v; break;
-    case integer_field::tape: row.tape = ctx.narrow(v, "tape"); break;
-    case integer_field::trf_id: row.trf_id = ctx.narrow(v, "trf_id"); break;
+    case integer_field::tape: ctx.narrow(v, "tape", row.tape); break;
+    case integer_field::trf_id: ctx.narrow(v, "trf_id", row.trf_id); break;
     case integer_field::trf_timestamp: row.trf_timestamp = v; break;
   }
 }
@@ -73,19 +73,31 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_int32_array(value, "conditions", row.conditions);
         } else if (key_is(key, "correction")) {
           integer = integer_field::correction;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "id")) ctx.read_string(value, "id", row.id);
+        if (key_is(key, "id")) {
+          ctx.read_string(value, "id", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
           integer = integer_field::participant_timestamp;
         } else if (key_is(key, "price")) {
           optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -97,6 +109,8 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::size;
         } else if (key_is(key, "size_fraction")) {
           integer = integer_field::size_fraction;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -108,9 +122,11 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::trf_id;
         } else if (key_is(key, "trf_timestamp")) {
           integer = integer_field::trf_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

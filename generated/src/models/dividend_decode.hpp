@@ -40,6 +40,8 @@ inline constexpr std::string_view integer_names[] = {"", "frequency"};
           optional_number = &row.cash_amount, number = &row.cash_amount.emplace(), number_key = "cash_amount";
         } else if (key_is(key, "currency")) {
           ctx.read_string(value, "currency", row.currency);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -47,27 +49,53 @@ inline constexpr std::string_view integer_names[] = {"", "frequency"};
           ctx.read_string(value, "declaration_date", row.declaration_date);
         } else if (key_is(key, "dividend_type")) {
           ctx.read_string(value, "dividend_type", row.dividend_type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
-        if (key_is(key, "ex_dividend_date")) ctx.read_string(value, "ex_dividend_date", row.ex_dividend_date);
+        if (key_is(key, "ex_dividend_date")) {
+          ctx.read_string(value, "ex_dividend_date", row.ex_dividend_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "frequency")) integer = integer_field::frequency;
+        if (key_is(key, "frequency")) {
+          integer = integer_field::frequency;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "id")) ctx.read_string(value, "id", row.id);
+        if (key_is(key, "id")) {
+          ctx.read_string(value, "id", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "pay_date")) ctx.read_string(value, "pay_date", row.pay_date);
+        if (key_is(key, "pay_date")) {
+          ctx.read_string(value, "pay_date", row.pay_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "record_date")) ctx.read_string(value, "record_date", row.record_date);
+        if (key_is(key, "record_date")) {
+          ctx.read_string(value, "record_date", row.record_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

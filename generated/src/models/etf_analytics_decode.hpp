@@ -19,13 +19,25 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "composite_ticker")) ctx.read_string(value, "composite_ticker", row.composite_ticker);
+        if (key_is(key, "composite_ticker")) {
+          ctx.read_string(value, "composite_ticker", row.composite_ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "effective_date")) ctx.read_date(value, "effective_date", row.effective_date);
+        if (key_is(key, "effective_date")) {
+          ctx.read_date(value, "effective_date", row.effective_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "processed_date")) ctx.read_date(value, "processed_date", row.processed_date);
+        if (key_is(key, "processed_date")) {
+          ctx.read_date(value, "processed_date", row.processed_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'q':
         if (key_is(key, "quant_composite_behavioral")) {
@@ -74,6 +86,8 @@ namespace massive::detail {
           optional_number = &row.quant_technical_st, number = &row.quant_technical_st.emplace(), number_key = "quant_technical_st";
         } else if (key_is(key, "quant_total_score")) {
           optional_number = &row.quant_total_score, number = &row.quant_total_score.emplace(), number_key = "quant_total_score";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
@@ -93,9 +107,11 @@ namespace massive::detail {
           optional_number = &row.risk_total_score, number = &row.risk_total_score.emplace(), number_key = "risk_total_score";
         } else if (key_is(key, "risk_volatility")) {
           optional_number = &row.risk_volatility, number = &row.risk_volatility.emplace(), number_key = "risk_volatility";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -36,7 +36,11 @@ inline constexpr std::string_view integer_names[] = {"", "constituent_rank"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "asset_class")) ctx.read_string(value, "asset_class", row.asset_class);
+        if (key_is(key, "asset_class")) {
+          ctx.read_string(value, "asset_class", row.asset_class);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "composite_ticker")) {
@@ -51,6 +55,8 @@ inline constexpr std::string_view integer_names[] = {"", "constituent_rank"};
           ctx.read_string(value, "country_of_exchange", row.country_of_exchange);
         } else if (key_is(key, "currency_traded")) {
           ctx.read_string(value, "currency_traded", row.currency_traded);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
@@ -58,19 +64,37 @@ inline constexpr std::string_view integer_names[] = {"", "constituent_rank"};
           ctx.read_date(value, "effective_date", row.effective_date);
         } else if (key_is(key, "exchange")) {
           ctx.read_string(value, "exchange", row.exchange);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
-        if (key_is(key, "figi")) ctx.read_string(value, "figi", row.figi);
+        if (key_is(key, "figi")) {
+          ctx.read_string(value, "figi", row.figi);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "isin")) ctx.read_string(value, "isin", row.isin);
+        if (key_is(key, "isin")) {
+          ctx.read_string(value, "isin", row.isin);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
-        if (key_is(key, "market_value")) optional_number = &row.market_value, number = &row.market_value.emplace(), number_key = "market_value";
+        if (key_is(key, "market_value")) {
+          optional_number = &row.market_value, number = &row.market_value.emplace(), number_key = "market_value";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "processed_date")) ctx.read_date(value, "processed_date", row.processed_date);
+        if (key_is(key, "processed_date")) {
+          ctx.read_date(value, "processed_date", row.processed_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "security_type")) {
@@ -79,15 +103,25 @@ inline constexpr std::string_view integer_names[] = {"", "constituent_rank"};
           ctx.read_string(value, "sedol", row.sedol);
         } else if (key_is(key, "shares_held")) {
           optional_number = &row.shares_held, number = &row.shares_held.emplace(), number_key = "shares_held";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
-        if (key_is(key, "us_code")) ctx.read_string(value, "us_code", row.us_code);
+        if (key_is(key, "us_code")) {
+          ctx.read_string(value, "us_code", row.us_code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'w':
-        if (key_is(key, "weight")) optional_number = &row.weight, number = &row.weight.emplace(), number_key = "weight";
+        if (key_is(key, "weight")) {
+          optional_number = &row.weight, number = &row.weight.emplace(), number_key = "weight";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

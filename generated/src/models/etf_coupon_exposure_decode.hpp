@@ -19,12 +19,20 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'k':
-        if (key_is(key, "key")) ctx.read_string(value, "key", row.key);
+        if (key_is(key, "key")) {
+          ctx.read_string(value, "key", row.key);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
-        if (key_is(key, "value")) optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        if (key_is(key, "value")) {
+          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

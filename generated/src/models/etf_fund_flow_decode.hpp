@@ -19,24 +19,48 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "composite_ticker")) ctx.read_string(value, "composite_ticker", row.composite_ticker);
+        if (key_is(key, "composite_ticker")) {
+          ctx.read_string(value, "composite_ticker", row.composite_ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "effective_date")) ctx.read_date(value, "effective_date", row.effective_date);
+        if (key_is(key, "effective_date")) {
+          ctx.read_date(value, "effective_date", row.effective_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "fund_flow")) optional_number = &row.fund_flow, number = &row.fund_flow.emplace(), number_key = "fund_flow";
+        if (key_is(key, "fund_flow")) {
+          optional_number = &row.fund_flow, number = &row.fund_flow.emplace(), number_key = "fund_flow";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "nav")) optional_number = &row.nav, number = &row.nav.emplace(), number_key = "nav";
+        if (key_is(key, "nav")) {
+          optional_number = &row.nav, number = &row.nav.emplace(), number_key = "nav";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "processed_date")) ctx.read_date(value, "processed_date", row.processed_date);
+        if (key_is(key, "processed_date")) {
+          ctx.read_date(value, "processed_date", row.processed_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "shares_outstanding")) optional_number = &row.shares_outstanding, number = &row.shares_outstanding.emplace(), number_key = "shares_outstanding";
+        if (key_is(key, "shares_outstanding")) {
+          optional_number = &row.shares_outstanding, number = &row.shares_outstanding.emplace(), number_key = "shares_outstanding";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

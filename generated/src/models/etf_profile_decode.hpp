@@ -17,7 +17,7 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
 [[gnu::always_inline]] inline void store_integer(row_context& ctx, massive::etf_profile& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::options_available: row.options_available = ctx.narrow(v, "options_available"); break;
+    case integer_field::options_available: ctx.narrow(v, "options_available", row.options_available); break;
   }
 }
 
@@ -47,10 +47,16 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           optional_number = &row.aum, number = &row.aum.emplace(), number_key = "aum";
         } else if (key_is(key, "avg_daily_trading_volume")) {
           optional_number = &row.avg_daily_trading_volume, number = &row.avg_daily_trading_volume.emplace(), number_key = "avg_daily_trading_volume";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
-        if (key_is(key, "bid_ask_spread")) optional_number = &row.bid_ask_spread, number = &row.bid_ask_spread.emplace(), number_key = "bid_ask_spread";
+        if (key_is(key, "bid_ask_spread")) {
+          optional_number = &row.bid_ask_spread, number = &row.bid_ask_spread.emplace(), number_key = "bid_ask_spread";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "call_volume")) {
@@ -69,6 +75,8 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "currency_exposure", row.currency_exposure);
         } else if (key_is(key, "custodian")) {
           ctx.read_string(value, "custodian", row.custodian);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -82,10 +90,16 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           ctx.read_string(value, "distribution_frequency", row.distribution_frequency);
         } else if (key_is(key, "distributor")) {
           ctx.read_string(value, "distributor", row.distributor);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
-        if (key_is(key, "effective_date")) ctx.read_date(value, "effective_date", row.effective_date);
+        if (key_is(key, "effective_date")) {
+          ctx.read_date(value, "effective_date", row.effective_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
         if (key_is(key, "fee_waivers")) {
@@ -96,10 +110,16 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           ctx.read_string(value, "focus", row.focus);
         } else if (key_is(key, "futures_commission_merchant")) {
           ctx.read_string(value, "futures_commission_merchant", row.futures_commission_merchant);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'g':
-        if (key_is(key, "geographic_exposure")) ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "geographic_exposure", row.geographic_exposure);
+        if (key_is(key, "geographic_exposure")) {
+          ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "geographic_exposure", row.geographic_exposure);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
         if (key_is(key, "inception_date")) {
@@ -110,6 +130,8 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "industry_group_exposure", row.industry_group_exposure);
         } else if (key_is(key, "issuer")) {
           ctx.read_string(value, "issuer", row.issuer);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
@@ -121,6 +143,8 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           optional_number = &row.levered_amount, number = &row.levered_amount.emplace(), number_key = "levered_amount";
         } else if (key_is(key, "listing_exchange")) {
           ctx.read_string(value, "listing_exchange", row.listing_exchange);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'm':
@@ -130,6 +154,8 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           optional_number = &row.management_fee, number = &row.management_fee.emplace(), number_key = "management_fee";
         } else if (key_is(key, "maturity_exposure")) {
           ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "maturity_exposure", row.maturity_exposure);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
@@ -137,6 +163,8 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           optional_number = &row.net_expenses, number = &row.net_expenses.emplace(), number_key = "net_expenses";
         } else if (key_is(key, "num_holdings")) {
           optional_number = &row.num_holdings, number = &row.num_holdings.emplace(), number_key = "num_holdings";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
@@ -146,6 +174,8 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           optional_number = &row.options_volume, number = &row.options_volume.emplace(), number_key = "options_volume";
         } else if (key_is(key, "other_expenses")) {
           optional_number = &row.other_expenses, number = &row.other_expenses.emplace(), number_key = "other_expenses";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
@@ -161,10 +191,16 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           optional_number = &row.put_call_ratio, number = &row.put_call_ratio.emplace(), number_key = "put_call_ratio";
         } else if (key_is(key, "put_volume")) {
           optional_number = &row.put_volume, number = &row.put_volume.emplace(), number_key = "put_volume";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
-        if (key_is(key, "region")) ctx.read_string(value, "region", row.region);
+        if (key_is(key, "region")) {
+          ctx.read_string(value, "region", row.region);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "sector_exposure")) {
@@ -175,6 +211,8 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           ctx.read_string(value, "subadvisor", row.subadvisor);
         } else if (key_is(key, "subindustry_exposure")) {
           ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "subindustry_exposure", row.subindustry_exposure);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -186,9 +224,11 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
           ctx.read_string(value, "transfer_agent", row.transfer_agent);
         } else if (key_is(key, "trustee")) {
           ctx.read_string(value, "trustee", row.trustee);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -19,7 +19,11 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "asset_class")) ctx.read_string(value, "asset_class", row.asset_class);
+        if (key_is(key, "asset_class")) {
+          ctx.read_string(value, "asset_class", row.asset_class);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "category")) {
@@ -30,6 +34,8 @@ namespace massive::detail {
           ctx.read_string(value, "country", row.country);
         } else if (key_is(key, "credit_quality_rating")) {
           ctx.read_string(value, "credit_quality_rating", row.credit_quality_rating);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -39,6 +45,8 @@ namespace massive::detail {
           ctx.read_string(value, "development_class", row.development_class);
         } else if (key_is(key, "duration")) {
           ctx.read_string(value, "duration", row.duration);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
@@ -48,6 +56,8 @@ namespace massive::detail {
           ctx.read_string(value, "esg", row.esg);
         } else if (key_is(key, "exposure_mechanism")) {
           ctx.read_string(value, "exposure_mechanism", row.exposure_mechanism);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
@@ -55,6 +65,8 @@ namespace massive::detail {
           ctx.read_string(value, "factor", row.factor);
         } else if (key_is(key, "focus")) {
           ctx.read_string(value, "focus", row.focus);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'h':
@@ -62,6 +74,8 @@ namespace massive::detail {
           ctx.read_string(value, "hedge_reset", row.hedge_reset);
         } else if (key_is(key, "holdings_disclosure_frequency")) {
           ctx.read_string(value, "holdings_disclosure_frequency", row.holdings_disclosure_frequency);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
@@ -71,6 +85,8 @@ namespace massive::detail {
           ctx.read_string(value, "isin", row.isin);
         } else if (key_is(key, "issuer")) {
           ctx.read_string(value, "issuer", row.issuer);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
@@ -80,6 +96,8 @@ namespace massive::detail {
           ctx.read_string(value, "leverage_style", row.leverage_style);
         } else if (key_is(key, "levered_amount")) {
           optional_number = &row.levered_amount, number = &row.levered_amount.emplace(), number_key = "levered_amount";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'm':
@@ -89,10 +107,16 @@ namespace massive::detail {
           ctx.read_string(value, "management_style", row.management_style);
         } else if (key_is(key, "maturity")) {
           ctx.read_string(value, "maturity", row.maturity);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
-        if (key_is(key, "objective")) ctx.read_string(value, "objective", row.objective);
+        if (key_is(key, "objective")) {
+          ctx.read_string(value, "objective", row.objective);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "primary_benchmark")) {
@@ -101,6 +125,8 @@ namespace massive::detail {
           ctx.read_date(value, "processed_date", row.processed_date);
         } else if (key_is(key, "product_type")) {
           ctx.read_string(value, "product_type", row.product_type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
@@ -110,6 +136,8 @@ namespace massive::detail {
           ctx.read_string(value, "reconstitution_frequency", row.reconstitution_frequency);
         } else if (key_is(key, "region")) {
           ctx.read_string(value, "region", row.region);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -121,6 +149,8 @@ namespace massive::detail {
           ctx.read_string(value, "selection_universe", row.selection_universe);
         } else if (key_is(key, "strategic_focus")) {
           ctx.read_string(value, "strategic_focus", row.strategic_focus);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -128,15 +158,25 @@ namespace massive::detail {
           ctx.read_string(value, "targeted_focus", row.targeted_focus);
         } else if (key_is(key, "tax_classification")) {
           ctx.read_string(value, "tax_classification", row.tax_classification);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
-        if (key_is(key, "us_code")) ctx.read_string(value, "us_code", row.us_code);
+        if (key_is(key, "us_code")) {
+          ctx.read_string(value, "us_code", row.us_code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'w':
-        if (key_is(key, "weighting_methodology")) ctx.read_string(value, "weighting_methodology", row.weighting_methodology);
+        if (key_is(key, "weighting_methodology")) {
+          ctx.read_string(value, "weighting_methodology", row.weighting_methodology);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -73,6 +73,8 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "channel", row.channel);
         } else if (key_is(key, "consumer_type")) {
           ctx.read_string(value, "consumer_type", row.consumer_type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
@@ -80,6 +82,8 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::eight_day_rolling_category_accounts;
         } else if (key_is(key, "eight_day_rolling_total_accounts")) {
           integer = integer_field::eight_day_rolling_total_accounts;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'm':
@@ -89,16 +93,24 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "merchant_industry", row.merchant_industry);
         } else if (key_is(key, "merchant_ticker")) {
           ctx.read_string(value, "merchant_ticker", row.merchant_ticker);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "parent_name")) {
           ctx.read_string(value, "parent_name", row.parent_name);
         } else if (key_is(key, "published_date")) {
           ctx.read_date(value, "published_date", row.published_date);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -114,6 +126,8 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.spend_out_spend, number = &row.spend_out_spend.emplace(), number_key = "spend_out_spend";
         } else if (key_is(key, "spend_out_transaction_count")) {
           integer = integer_field::spend_out_transaction_count;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -133,12 +147,18 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::twenty_eight_day_rolling_total_accounts;
         } else if (key_is(key, "type")) {
           ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
-        if (key_is(key, "user_country")) ctx.read_string(value, "user_country", row.user_country);
+        if (key_is(key, "user_country")) {
+          ctx.read_string(value, "user_country", row.user_country);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -20,10 +20,16 @@ namespace massive::detail {
           ctx.read_date(value, "active_from", row.active_from);
         } else if (key_is(key, "active_to")) {
           ctx.read_date(value, "active_to", row.active_to);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
-        if (key_is(key, "category")) ctx.read_string(value, "category", row.category);
+        if (key_is(key, "category")) {
+          ctx.read_string(value, "category", row.category);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'g':
         if (key_is(key, "grandparent_name")) {
@@ -34,6 +40,8 @@ namespace massive::detail {
           ctx.read_string(value, "great_grandparent_name", row.great_grandparent_name);
         } else if (key_is(key, "great_grandparent_ticker")) {
           ctx.read_string(value, "great_grandparent_ticker", row.great_grandparent_ticker);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
@@ -41,6 +49,8 @@ namespace massive::detail {
           ctx.read_string(value, "industry", row.industry);
         } else if (key_is(key, "industry_group")) {
           ctx.read_string(value, "industry_group", row.industry_group);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
@@ -48,16 +58,24 @@ namespace massive::detail {
           ctx.read_string(value, "listing_status", row.listing_status);
         } else if (key_is(key, "lookup_name")) {
           ctx.read_string(value, "lookup_name", row.lookup_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
-        if (key_is(key, "normalized_name")) ctx.read_string(value, "normalized_name", row.normalized_name);
+        if (key_is(key, "normalized_name")) {
+          ctx.read_string(value, "normalized_name", row.normalized_name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "parent_name")) {
           ctx.read_string(value, "parent_name", row.parent_name);
         } else if (key_is(key, "parent_ticker")) {
           ctx.read_string(value, "parent_ticker", row.parent_ticker);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -65,12 +83,18 @@ namespace massive::detail {
           ctx.read_string(value, "sector", row.sector);
         } else if (key_is(key, "sub_industry")) {
           ctx.read_string(value, "sub_industry", row.sub_industry);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

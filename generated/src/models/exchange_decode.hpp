@@ -37,33 +37,67 @@ inline constexpr std::string_view integer_names[] = {"", "id"};
           ctx.read_string(value, "acronym", row.acronym);
         } else if (key_is(key, "asset_class")) {
           ctx.read_string(value, "asset_class", row.asset_class);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
-        if (key_is(key, "id")) integer = integer_field::id;
+        if (key_is(key, "id")) {
+          integer = integer_field::id;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "locale")) ctx.read_string(value, "locale", row.locale);
+        if (key_is(key, "locale")) {
+          ctx.read_string(value, "locale", row.locale);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
-        if (key_is(key, "mic")) ctx.read_string(value, "mic", row.mic);
+        if (key_is(key, "mic")) {
+          ctx.read_string(value, "mic", row.mic);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "operating_mic")) ctx.read_string(value, "operating_mic", row.operating_mic);
+        if (key_is(key, "operating_mic")) {
+          ctx.read_string(value, "operating_mic", row.operating_mic);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "participant_id")) ctx.read_string(value, "participant_id", row.participant_id);
+        if (key_is(key, "participant_id")) {
+          ctx.read_string(value, "participant_id", row.participant_id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "type")) ctx.read_string(value, "type", row.type);
+        if (key_is(key, "type")) {
+          ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
-        if (key_is(key, "url")) ctx.read_string(value, "url", row.url);
+        if (key_is(key, "url")) {
+          ctx.read_string(value, "url", row.url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (integer != integer_field::none) {
       std::int64_t v = 0;

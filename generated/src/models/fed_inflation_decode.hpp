@@ -25,10 +25,16 @@ namespace massive::detail {
           optional_number = &row.cpi_core, number = &row.cpi_core.emplace(), number_key = "cpi_core";
         } else if (key_is(key, "cpi_year_over_year")) {
           optional_number = &row.cpi_year_over_year, number = &row.cpi_year_over_year.emplace(), number_key = "cpi_year_over_year";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "pce")) {
@@ -37,9 +43,11 @@ namespace massive::detail {
           optional_number = &row.pce_core, number = &row.pce_core.emplace(), number_key = "pce_core";
         } else if (key_is(key, "pce_spending")) {
           optional_number = &row.pce_spending, number = &row.pce_spending.emplace(), number_key = "pce_spending";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -19,10 +19,18 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "forward_years_5_to_10")) optional_number = &row.forward_years_5_to_10, number = &row.forward_years_5_to_10.emplace(), number_key = "forward_years_5_to_10";
+        if (key_is(key, "forward_years_5_to_10")) {
+          optional_number = &row.forward_years_5_to_10, number = &row.forward_years_5_to_10.emplace(), number_key = "forward_years_5_to_10";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
         if (key_is(key, "market_10_year")) {
@@ -37,9 +45,11 @@ namespace massive::detail {
           optional_number = &row.model_30_year, number = &row.model_30_year.emplace(), number_key = "model_30_year";
         } else if (key_is(key, "model_5_year")) {
           optional_number = &row.model_5_year, number = &row.model_5_year.emplace(), number_key = "model_5_year";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

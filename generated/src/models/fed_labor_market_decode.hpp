@@ -19,21 +19,41 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "avg_hourly_earnings")) optional_number = &row.avg_hourly_earnings, number = &row.avg_hourly_earnings.emplace(), number_key = "avg_hourly_earnings";
+        if (key_is(key, "avg_hourly_earnings")) {
+          optional_number = &row.avg_hourly_earnings, number = &row.avg_hourly_earnings.emplace(), number_key = "avg_hourly_earnings";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'j':
-        if (key_is(key, "job_openings")) optional_number = &row.job_openings, number = &row.job_openings.emplace(), number_key = "job_openings";
+        if (key_is(key, "job_openings")) {
+          optional_number = &row.job_openings, number = &row.job_openings.emplace(), number_key = "job_openings";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "labor_force_participation_rate")) optional_number = &row.labor_force_participation_rate, number = &row.labor_force_participation_rate.emplace(), number_key = "labor_force_participation_rate";
+        if (key_is(key, "labor_force_participation_rate")) {
+          optional_number = &row.labor_force_participation_rate, number = &row.labor_force_participation_rate.emplace(), number_key = "labor_force_participation_rate";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
-        if (key_is(key, "unemployment_rate")) optional_number = &row.unemployment_rate, number = &row.unemployment_rate.emplace(), number_key = "unemployment_rate";
+        if (key_is(key, "unemployment_rate")) {
+          optional_number = &row.unemployment_rate, number = &row.unemployment_rate.emplace(), number_key = "unemployment_rate";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

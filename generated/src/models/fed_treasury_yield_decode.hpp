@@ -19,7 +19,11 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'y':
         if (key_is(key, "yield_10_year")) {
@@ -44,9 +48,11 @@ namespace massive::detail {
           optional_number = &row.yield_6_month, number = &row.yield_6_month.emplace(), number_key = "yield_6_month";
         } else if (key_is(key, "yield_7_year")) {
           optional_number = &row.yield_7_year, number = &row.yield_7_year.emplace(), number_key = "yield_7_year";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -16,29 +16,45 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "cik")) ctx.read_string(value, "cik", row.cik);
+        if (key_is(key, "cik")) {
+          ctx.read_string(value, "cik", row.cik);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
           ctx.read_date(value, "filing_date", row.filing_date);
         } else if (key_is(key, "filing_url")) {
           ctx.read_string(value, "filing_url", row.filing_url);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
-        if (key_is(key, "period_end")) ctx.read_date(value, "period_end", row.period_end);
+        if (key_is(key, "period_end")) {
+          ctx.read_date(value, "period_end", row.period_end);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "section")) ctx.read_string(value, "section", row.section);
+        if (key_is(key, "section")) {
+          ctx.read_string(value, "section", row.section);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "text")) {
           ctx.read_string(value, "text", row.text);
         } else if (key_is(key, "ticker")) {
           ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

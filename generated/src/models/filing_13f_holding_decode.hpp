@@ -51,10 +51,18 @@ inline constexpr std::string_view integer_names[] = {
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "accession_number")) ctx.read_string(value, "accession_number", row.accession_number);
+        if (key_is(key, "accession_number")) {
+          ctx.read_string(value, "accession_number", row.accession_number);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "cusip")) ctx.read_string(value, "cusip", row.cusip);
+        if (key_is(key, "cusip")) {
+          ctx.read_string(value, "cusip", row.cusip);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
         if (key_is(key, "file_number")) {
@@ -69,6 +77,8 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "film_number", row.film_number);
         } else if (key_is(key, "form_type")) {
           ctx.read_string(value, "form_type", row.form_type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
@@ -76,19 +86,31 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "investment_discretion", row.investment_discretion);
         } else if (key_is(key, "issuer_name")) {
           ctx.read_string(value, "issuer_name", row.issuer_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'm':
-        if (key_is(key, "market_value")) integer = integer_field::market_value;
+        if (key_is(key, "market_value")) {
+          integer = integer_field::market_value;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "other_managers")) ctx.read_string_array(value, "other_managers", row.other_managers);
+        if (key_is(key, "other_managers")) {
+          ctx.read_string_array(value, "other_managers", row.other_managers);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "period")) {
           ctx.read_date(value, "period", row.period);
         } else if (key_is(key, "put_call")) {
           ctx.read_string(value, "put_call", row.put_call);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -96,10 +118,16 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::shares_or_principal_amount;
         } else if (key_is(key, "shares_or_principal_type")) {
           ctx.read_string(value, "shares_or_principal_type", row.shares_or_principal_type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "title_of_class")) ctx.read_string(value, "title_of_class", row.title_of_class);
+        if (key_is(key, "title_of_class")) {
+          ctx.read_string(value, "title_of_class", row.title_of_class);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
         if (key_is(key, "voting_authority_none")) {
@@ -108,9 +136,11 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::voting_authority_shared;
         } else if (key_is(key, "voting_authority_sole")) {
           integer = integer_field::voting_authority_sole;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (integer != integer_field::none) {
       std::int64_t v = 0;

@@ -16,26 +16,42 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "accession_number")) ctx.read_string(value, "accession_number", row.accession_number);
+        if (key_is(key, "accession_number")) {
+          ctx.read_string(value, "accession_number", row.accession_number);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "cik")) ctx.read_string(value, "cik", row.cik);
+        if (key_is(key, "cik")) {
+          ctx.read_string(value, "cik", row.cik);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
           ctx.read_string(value, "filing_date", row.filing_date);
         } else if (key_is(key, "filing_url")) {
           ctx.read_string(value, "filing_url", row.filing_url);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
-        if (key_is(key, "primary_category")) ctx.read_string(value, "primary_category", row.primary_category);
+        if (key_is(key, "primary_category")) {
+          ctx.read_string(value, "primary_category", row.primary_category);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "secondary_category")) {
           ctx.read_string(value, "secondary_category", row.secondary_category);
         } else if (key_is(key, "supporting_text")) {
           ctx.read_string(value, "supporting_text", row.supporting_text);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -43,9 +59,11 @@ namespace massive::detail {
           ctx.read_string(value, "tertiary_category", row.tertiary_category);
         } else if (key_is(key, "tickers")) {
           ctx.read_string_array(value, "tickers", row.tickers);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

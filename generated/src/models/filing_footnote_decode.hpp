@@ -16,12 +16,20 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "description")) ctx.read_string(value, "description", row.description);
+        if (key_is(key, "description")) {
+          ctx.read_string(value, "description", row.description);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "id")) ctx.read_string(value, "id", row.id);
+        if (key_is(key, "id")) {
+          ctx.read_string(value, "id", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

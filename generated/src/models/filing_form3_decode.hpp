@@ -24,6 +24,8 @@ namespace massive::detail {
           ctx.read_string(value, "accession_number", row.accession_number);
         } else if (key_is(key, "aff_10b5_one")) {
           ctx.read_bool(value, "aff_10b5_one", row.aff_10b5_one);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -31,6 +33,8 @@ namespace massive::detail {
           ctx.read_date(value, "date_of_original_submission", row.date_of_original_submission);
         } else if (key_is(key, "direct_or_indirect")) {
           ctx.read_string(value, "direct_or_indirect", row.direct_or_indirect);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
@@ -38,6 +42,8 @@ namespace massive::detail {
           ctx.read_date(value, "exercise_date", row.exercise_date);
         } else if (key_is(key, "exercise_price")) {
           optional_number = &row.exercise_price, number = &row.exercise_price.emplace(), number_key = "exercise_price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
@@ -49,6 +55,8 @@ namespace massive::detail {
           ctx.read_object_array<massive::filing_footnote, decode_filing_footnote>(value, "footnotes", row.footnotes);
         } else if (key_is(key, "form_type")) {
           ctx.read_string(value, "form_type", row.form_type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
@@ -64,6 +72,8 @@ namespace massive::detail {
           ctx.read_string(value, "issuer_cik", row.issuer_cik);
         } else if (key_is(key, "issuer_name")) {
           ctx.read_string(value, "issuer_name", row.issuer_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
@@ -71,6 +81,8 @@ namespace massive::detail {
           ctx.read_string(value, "nature_of_ownership", row.nature_of_ownership);
         } else if (key_is(key, "not_subject_to_section_16")) {
           ctx.read_bool(value, "not_subject_to_section_16", row.not_subject_to_section_16);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
@@ -80,13 +92,23 @@ namespace massive::detail {
           ctx.read_string(value, "owner_cik", row.owner_cik);
         } else if (key_is(key, "owner_name")) {
           ctx.read_string(value, "owner_name", row.owner_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
-        if (key_is(key, "period_of_report")) ctx.read_date(value, "period_of_report", row.period_of_report);
+        if (key_is(key, "period_of_report")) {
+          ctx.read_date(value, "period_of_report", row.period_of_report);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "remarks")) ctx.read_string(value, "remarks", row.remarks);
+        if (key_is(key, "remarks")) {
+          ctx.read_string(value, "remarks", row.remarks);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "security_title")) {
@@ -95,19 +117,27 @@ namespace massive::detail {
           ctx.read_string(value, "security_type", row.security_type);
         } else if (key_is(key, "shares_owned")) {
           optional_number = &row.shares_owned, number = &row.shares_owned.emplace(), number_key = "shares_owned";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "tickers")) ctx.read_string_array(value, "tickers", row.tickers);
+        if (key_is(key, "tickers")) {
+          ctx.read_string_array(value, "tickers", row.tickers);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
         if (key_is(key, "underlying_security_shares")) {
           optional_number = &row.underlying_security_shares, number = &row.underlying_security_shares.emplace(), number_key = "underlying_security_shares";
         } else if (key_is(key, "underlying_security_title")) {
           ctx.read_string(value, "underlying_security_title", row.underlying_security_title);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

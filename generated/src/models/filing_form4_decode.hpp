@@ -24,6 +24,8 @@ namespace massive::detail {
           ctx.read_string(value, "accession_number", row.accession_number);
         } else if (key_is(key, "aff_10b5_one")) {
           ctx.read_bool(value, "aff_10b5_one", row.aff_10b5_one);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -33,6 +35,8 @@ namespace massive::detail {
           ctx.read_date(value, "deemed_execution_date", row.deemed_execution_date);
         } else if (key_is(key, "direct_or_indirect")) {
           ctx.read_string(value, "direct_or_indirect", row.direct_or_indirect);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
@@ -44,6 +48,8 @@ namespace massive::detail {
           optional_number = &row.exercise_price, number = &row.exercise_price.emplace(), number_key = "exercise_price";
         } else if (key_is(key, "expiration_date")) {
           ctx.read_date(value, "expiration_date", row.expiration_date);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
@@ -55,6 +61,8 @@ namespace massive::detail {
           ctx.read_object_array<massive::filing_footnote, decode_filing_footnote>(value, "footnotes", row.footnotes);
         } else if (key_is(key, "form_type")) {
           ctx.read_string(value, "form_type", row.form_type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
@@ -70,6 +78,8 @@ namespace massive::detail {
           ctx.read_string(value, "issuer_cik", row.issuer_cik);
         } else if (key_is(key, "issuer_name")) {
           ctx.read_string(value, "issuer_name", row.issuer_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
@@ -77,6 +87,8 @@ namespace massive::detail {
           ctx.read_string(value, "nature_of_ownership", row.nature_of_ownership);
         } else if (key_is(key, "not_subject_to_section_16")) {
           ctx.read_bool(value, "not_subject_to_section_16", row.not_subject_to_section_16);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
@@ -86,16 +98,24 @@ namespace massive::detail {
           ctx.read_string(value, "owner_cik", row.owner_cik);
         } else if (key_is(key, "owner_name")) {
           ctx.read_string(value, "owner_name", row.owner_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
-        if (key_is(key, "period_of_report")) ctx.read_date(value, "period_of_report", row.period_of_report);
+        if (key_is(key, "period_of_report")) {
+          ctx.read_date(value, "period_of_report", row.period_of_report);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
         if (key_is(key, "record_type")) {
           ctx.read_string(value, "record_type", row.record_type);
         } else if (key_is(key, "remarks")) {
           ctx.read_string(value, "remarks", row.remarks);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -105,6 +125,8 @@ namespace massive::detail {
           ctx.read_string(value, "security_type", row.security_type);
         } else if (key_is(key, "shares_owned_following_transaction")) {
           optional_number = &row.shares_owned_following_transaction, number = &row.shares_owned_following_transaction.emplace(), number_key = "shares_owned_following_transaction";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -124,6 +146,8 @@ namespace massive::detail {
           ctx.read_string(value, "transaction_timeliness", row.transaction_timeliness);
         } else if (key_is(key, "transaction_value")) {
           optional_number = &row.transaction_value, number = &row.transaction_value.emplace(), number_key = "transaction_value";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
@@ -131,9 +155,11 @@ namespace massive::detail {
           optional_number = &row.underlying_security_shares, number = &row.underlying_security_shares.emplace(), number_key = "underlying_security_shares";
         } else if (key_is(key, "underlying_security_title")) {
           ctx.read_string(value, "underlying_security_title", row.underlying_security_title);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

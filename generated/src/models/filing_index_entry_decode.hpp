@@ -16,10 +16,18 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "accession_number")) ctx.read_string(value, "accession_number", row.accession_number);
+        if (key_is(key, "accession_number")) {
+          ctx.read_string(value, "accession_number", row.accession_number);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "cik")) ctx.read_string(value, "cik", row.cik);
+        if (key_is(key, "cik")) {
+          ctx.read_string(value, "cik", row.cik);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
@@ -28,15 +36,25 @@ namespace massive::detail {
           ctx.read_string(value, "filing_url", row.filing_url);
         } else if (key_is(key, "form_type")) {
           ctx.read_string(value, "form_type", row.form_type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
-        if (key_is(key, "issuer_name")) ctx.read_string(value, "issuer_name", row.issuer_name);
+        if (key_is(key, "issuer_name")) {
+          ctx.read_string(value, "issuer_name", row.issuer_name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -36,30 +36,62 @@ inline constexpr std::string_view integer_names[] = {"", "order"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "derived_from")) ctx.read_string_array(value, "derived_from", row.derived_from);
+        if (key_is(key, "derived_from")) {
+          ctx.read_string_array(value, "derived_from", row.derived_from);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "formula")) ctx.read_string(value, "formula", row.formula);
+        if (key_is(key, "formula")) {
+          ctx.read_string(value, "formula", row.formula);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "label")) ctx.read_string(value, "label", row.label);
+        if (key_is(key, "label")) {
+          ctx.read_string(value, "label", row.label);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "order")) integer = integer_field::order;
+        if (key_is(key, "order")) {
+          integer = integer_field::order;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "source")) ctx.read_string(value, "source", row.source);
+        if (key_is(key, "source")) {
+          ctx.read_string(value, "source", row.source);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
-        if (key_is(key, "unit")) ctx.read_string(value, "unit", row.unit);
+        if (key_is(key, "unit")) {
+          ctx.read_string(value, "unit", row.unit);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
-        if (key_is(key, "value")) optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        if (key_is(key, "value")) {
+          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "xpath")) ctx.read_string(value, "xpath", row.xpath);
+        if (key_is(key, "xpath")) {
+          ctx.read_string(value, "xpath", row.xpath);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -19,7 +19,11 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "average_volume")) optional_number = &row.average_volume, number = &row.average_volume.emplace(), number_key = "average_volume";
+        if (key_is(key, "average_volume")) {
+          optional_number = &row.average_volume, number = &row.average_volume.emplace(), number_key = "average_volume";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "cash")) {
@@ -28,6 +32,8 @@ namespace massive::detail {
           ctx.read_string(value, "cik", row.cik);
         } else if (key_is(key, "current")) {
           optional_number = &row.current, number = &row.current.emplace(), number_key = "current";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -37,6 +43,8 @@ namespace massive::detail {
           optional_number = &row.debt_to_equity, number = &row.debt_to_equity.emplace(), number_key = "debt_to_equity";
         } else if (key_is(key, "dividend_yield")) {
           optional_number = &row.dividend_yield, number = &row.dividend_yield.emplace(), number_key = "dividend_yield";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
@@ -48,13 +56,23 @@ namespace massive::detail {
           optional_number = &row.ev_to_ebitda, number = &row.ev_to_ebitda.emplace(), number_key = "ev_to_ebitda";
         } else if (key_is(key, "ev_to_sales")) {
           optional_number = &row.ev_to_sales, number = &row.ev_to_sales.emplace(), number_key = "ev_to_sales";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
-        if (key_is(key, "free_cash_flow")) optional_number = &row.free_cash_flow, number = &row.free_cash_flow.emplace(), number_key = "free_cash_flow";
+        if (key_is(key, "free_cash_flow")) {
+          optional_number = &row.free_cash_flow, number = &row.free_cash_flow.emplace(), number_key = "free_cash_flow";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
-        if (key_is(key, "market_cap")) optional_number = &row.market_cap, number = &row.market_cap.emplace(), number_key = "market_cap";
+        if (key_is(key, "market_cap")) {
+          optional_number = &row.market_cap, number = &row.market_cap.emplace(), number_key = "market_cap";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "price")) {
@@ -69,22 +87,34 @@ namespace massive::detail {
           optional_number = &row.price_to_free_cash_flow, number = &row.price_to_free_cash_flow.emplace(), number_key = "price_to_free_cash_flow";
         } else if (key_is(key, "price_to_sales")) {
           optional_number = &row.price_to_sales, number = &row.price_to_sales.emplace(), number_key = "price_to_sales";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'q':
-        if (key_is(key, "quick")) optional_number = &row.quick, number = &row.quick.emplace(), number_key = "quick";
+        if (key_is(key, "quick")) {
+          optional_number = &row.quick, number = &row.quick.emplace(), number_key = "quick";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
         if (key_is(key, "return_on_assets")) {
           optional_number = &row.return_on_assets, number = &row.return_on_assets.emplace(), number_key = "return_on_assets";
         } else if (key_is(key, "return_on_equity")) {
           optional_number = &row.return_on_equity, number = &row.return_on_equity.emplace(), number_key = "return_on_equity";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

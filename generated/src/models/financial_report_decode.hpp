@@ -17,17 +17,27 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "acceptance_datetime")) ctx.read_string(value, "acceptance_datetime", row.acceptance_datetime);
+        if (key_is(key, "acceptance_datetime")) {
+          ctx.read_string(value, "acceptance_datetime", row.acceptance_datetime);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "cik")) {
           ctx.read_string(value, "cik", row.cik);
         } else if (key_is(key, "company_name")) {
           ctx.read_string(value, "company_name", row.company_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
-        if (key_is(key, "end_date")) ctx.read_string(value, "end_date", row.end_date);
+        if (key_is(key, "end_date")) {
+          ctx.read_string(value, "end_date", row.end_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
@@ -38,6 +48,8 @@ namespace massive::detail {
           ctx.read_string(value, "fiscal_period", row.fiscal_period);
         } else if (key_is(key, "fiscal_year")) {
           ctx.read_string(value, "fiscal_year", row.fiscal_year);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -49,6 +61,8 @@ namespace massive::detail {
           ctx.read_string(value, "source_filing_url", row.source_filing_url);
         } else if (key_is(key, "start_date")) {
           ctx.read_string(value, "start_date", row.start_date);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -56,9 +70,11 @@ namespace massive::detail {
           ctx.read_string_array(value, "tickers", row.tickers);
         } else if (key_is(key, "timeframe")) {
           ctx.read_string(value, "timeframe", row.timeframe);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

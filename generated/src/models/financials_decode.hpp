@@ -17,19 +17,29 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'b':
-        if (key_is(key, "balance_sheet")) ctx.read_string_map<massive::financial_data_point, decode_financial_data_point>(value, "balance_sheet", row.balance_sheet);
+        if (key_is(key, "balance_sheet")) {
+          ctx.read_string_map<massive::financial_data_point, decode_financial_data_point>(value, "balance_sheet", row.balance_sheet);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "cash_flow_statement")) {
           ctx.read_json(value, "cash_flow_statement", row.cash_flow_statement);
         } else if (key_is(key, "comprehensive_income")) {
           ctx.read_json(value, "comprehensive_income", row.comprehensive_income);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
-        if (key_is(key, "income_statement")) ctx.read_json(value, "income_statement", row.income_statement);
+        if (key_is(key, "income_statement")) {
+          ctx.read_json(value, "income_statement", row.income_statement);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -47,6 +47,8 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::ask_exchange;
         } else if (key_is(key, "ask_price")) {
           optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ask_price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -54,12 +56,18 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::bid_exchange;
         } else if (key_is(key, "bid_price")) {
           optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bid_price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
-        if (key_is(key, "participant_timestamp")) integer = integer_field::participant_timestamp;
+        if (key_is(key, "participant_timestamp")) {
+          integer = integer_field::participant_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -45,21 +45,41 @@ inline constexpr std::string_view integer_names[] = {"", "t", "x"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "a")) optional_number = &row.ask, number = &row.ask.emplace(), number_key = "a";
+        if (key_is(key, "a")) {
+          optional_number = &row.ask, number = &row.ask.emplace(), number_key = "a";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'b':
-        if (key_is(key, "b")) optional_number = &row.bid, number = &row.bid.emplace(), number_key = "b";
+        if (key_is(key, "b")) {
+          optional_number = &row.bid, number = &row.bid.emplace(), number_key = "b";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "p") && ctx.read_string(value, "p", row.pair)) seen |= req_pair;
+        if (key_is(key, "p")) {
+          if (ctx.read_string(value, "p", row.pair)) seen |= req_pair;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -19,21 +19,41 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "c")) optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        if (key_is(key, "c")) {
+          optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "h")) optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        if (key_is(key, "h")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "l")) optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        if (key_is(key, "l")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "o")) optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+        if (key_is(key, "o")) {
+          optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
-        if (key_is(key, "v")) optional_number = &row.volume, number = &row.volume.emplace(), number_key = "v";
+        if (key_is(key, "v")) {
+          optional_number = &row.volume, number = &row.volume.emplace(), number_key = "v";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -40,19 +40,39 @@ inline constexpr std::string_view integer_names[] = {"", "updated"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "day")) ctx.read_object<massive::forex_snapshot_day, decode_forex_snapshot_day>(value, "day", row.day);
+        if (key_is(key, "day")) {
+          ctx.read_object<massive::forex_snapshot_day, decode_forex_snapshot_day>(value, "day", row.day);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "fmv")) optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
+        if (key_is(key, "fmv")) {
+          optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "lastQuote")) ctx.read_object<massive::historic_forex_tick, decode_historic_forex_tick>(value, "lastQuote", row.last_quote);
+        if (key_is(key, "lastQuote")) {
+          ctx.read_object<massive::historic_forex_tick, decode_historic_forex_tick>(value, "lastQuote", row.last_quote);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
-        if (key_is(key, "min")) ctx.read_object<massive::forex_snapshot_minute, decode_forex_snapshot_minute>(value, "min", row.min);
+        if (key_is(key, "min")) {
+          ctx.read_object<massive::forex_snapshot_minute, decode_forex_snapshot_minute>(value, "min", row.min);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "prevDay")) ctx.read_object<massive::crypto_snapshot_day, decode_crypto_snapshot_day>(value, "prevDay", row.prev_day);
+        if (key_is(key, "prevDay")) {
+          ctx.read_object<massive::crypto_snapshot_day, decode_crypto_snapshot_day>(value, "prevDay", row.prev_day);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "ticker")) {
@@ -61,12 +81,18 @@ inline constexpr std::string_view integer_names[] = {"", "updated"};
           optional_number = &row.todays_change, number = &row.todays_change.emplace(), number_key = "todaysChange";
         } else if (key_is(key, "todaysChangePerc")) {
           optional_number = &row.todays_change_perc, number = &row.todays_change_perc.emplace(), number_key = "todaysChangePerc";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
-        if (key_is(key, "updated")) integer = integer_field::updated;
+        if (key_is(key, "updated")) {
+          integer = integer_field::updated;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

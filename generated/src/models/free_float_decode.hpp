@@ -36,19 +36,29 @@ inline constexpr std::string_view integer_names[] = {"", "free_float"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'e':
-        if (key_is(key, "effective_date")) ctx.read_date(value, "effective_date", row.effective_date);
+        if (key_is(key, "effective_date")) {
+          ctx.read_date(value, "effective_date", row.effective_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
         if (key_is(key, "free_float")) {
           integer = integer_field::free_float;
         } else if (key_is(key, "free_float_percent")) {
           optional_number = &row.free_float_percent, number = &row.free_float_percent.emplace(), number_key = "free_float_percent";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -38,25 +38,47 @@ inline constexpr std::string_view integer_names[] = {"", "transactions", "volume
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "close")) optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        if (key_is(key, "close")) {
+          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "dollar_volume")) optional_number = &row.dollar_volume, number = &row.dollar_volume.emplace(), number_key = "dollar_volume";
+        if (key_is(key, "dollar_volume")) {
+          optional_number = &row.dollar_volume, number = &row.dollar_volume.emplace(), number_key = "dollar_volume";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "high")) optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        if (key_is(key, "high")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "low")) optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        if (key_is(key, "low")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "open")) optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        if (key_is(key, "open")) {
+          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "session_end_date")) {
           ctx.read_string(value, "session_end_date", row.session_end_date);
         } else if (key_is(key, "settlement_price")) {
           optional_number = &row.settlement_price, number = &row.settlement_price.emplace(), number_key = "settlement_price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -64,15 +86,25 @@ inline constexpr std::string_view integer_names[] = {"", "transactions", "volume
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "transactions")) {
           integer = integer_field::transactions;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'v':
-        if (key_is(key, "volume")) integer = integer_field::volume;
+        if (key_is(key, "volume")) {
+          integer = integer_field::volume;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'w':
-        if (key_is(key, "window_start")) integer = integer_field::window_start;
+        if (key_is(key, "window_start")) {
+          integer = integer_field::window_start;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

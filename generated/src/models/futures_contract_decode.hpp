@@ -48,36 +48,64 @@ inline constexpr std::string_view integer_names[] = {
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "active")) ctx.read_bool(value, "active", row.active);
+        if (key_is(key, "active")) {
+          ctx.read_bool(value, "active", row.active);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
         if (key_is(key, "date")) {
           ctx.read_date(value, "date", row.date);
         } else if (key_is(key, "days_to_maturity")) {
           integer = integer_field::days_to_maturity;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
-        if (key_is(key, "first_trade_date")) ctx.read_date(value, "first_trade_date", row.first_trade_date);
+        if (key_is(key, "first_trade_date")) {
+          ctx.read_date(value, "first_trade_date", row.first_trade_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'g':
-        if (key_is(key, "group_code")) ctx.read_string(value, "group_code", row.group_code);
+        if (key_is(key, "group_code")) {
+          ctx.read_string(value, "group_code", row.group_code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_trade_date")) ctx.read_date(value, "last_trade_date", row.last_trade_date);
+        if (key_is(key, "last_trade_date")) {
+          ctx.read_date(value, "last_trade_date", row.last_trade_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
         if (key_is(key, "max_order_quantity")) {
           integer = integer_field::max_order_quantity;
         } else if (key_is(key, "min_order_quantity")) {
           integer = integer_field::min_order_quantity;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "product_code")) ctx.read_string(value, "product_code", row.product_code);
+        if (key_is(key, "product_code")) {
+          ctx.read_string(value, "product_code", row.product_code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "settlement_date")) {
@@ -86,6 +114,8 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.settlement_tick_size, number = &row.settlement_tick_size.emplace(), number_key = "settlement_tick_size";
         } else if (key_is(key, "spread_tick_size")) {
           optional_number = &row.spread_tick_size, number = &row.spread_tick_size.emplace(), number_key = "spread_tick_size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -97,9 +127,11 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "trading_venue", row.trading_venue);
         } else if (key_is(key, "type")) {
           ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -16,25 +16,43 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'm':
-        if (key_is(key, "market_event")) ctx.read_string(value, "market_event", row.market_event);
+        if (key_is(key, "market_event")) {
+          ctx.read_string(value, "market_event", row.market_event);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "product_code")) ctx.read_string(value, "product_code", row.product_code);
+        if (key_is(key, "product_code")) {
+          ctx.read_string(value, "product_code", row.product_code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "session_end_date")) ctx.read_date(value, "session_end_date", row.session_end_date);
+        if (key_is(key, "session_end_date")) {
+          ctx.read_date(value, "session_end_date", row.session_end_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "timestamp")) {
           ctx.read_string(value, "timestamp", row.timestamp);
         } else if (key_is(key, "trading_venue")) {
           ctx.read_string(value, "trading_venue", row.trading_venue);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

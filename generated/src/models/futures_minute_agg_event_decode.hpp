@@ -46,37 +46,71 @@ inline constexpr std::string_view integer_names[] = {"", "e", "n", "s", "v"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "c")) optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        if (key_is(key, "c")) {
+          optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "dv")) optional_number = &row.total_value, number = &row.total_value.emplace(), number_key = "dv";
+        if (key_is(key, "dv")) {
+          optional_number = &row.total_value, number = &row.total_value.emplace(), number_key = "dv";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "e")) integer = integer_field::end;
+        if (key_is(key, "e")) {
+          integer = integer_field::end;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "h")) optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        if (key_is(key, "h")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "l")) optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        if (key_is(key, "l")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "n")) integer = integer_field::transactions;
+        if (key_is(key, "n")) {
+          integer = integer_field::transactions;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "o")) optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+        if (key_is(key, "o")) {
+          optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "sym")) {
           if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
         } else if (key_is(key, "s")) {
           integer = integer_field::start;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'v':
-        if (key_is(key, "v")) integer = integer_field::volume;
+        if (key_is(key, "v")) {
+          integer = integer_field::volume;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -23,22 +23,38 @@ namespace massive::detail {
           ctx.read_string(value, "asset_class", row.asset_class);
         } else if (key_is(key, "asset_sub_class")) {
           ctx.read_string(value, "asset_sub_class", row.asset_sub_class);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "date")) ctx.read_date(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_date(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) ctx.read_string(value, "last_updated", row.last_updated);
+        if (key_is(key, "last_updated")) {
+          ctx.read_string(value, "last_updated", row.last_updated);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "price_quotation")) {
           ctx.read_string(value, "price_quotation", row.price_quotation);
         } else if (key_is(key, "product_code")) {
           ctx.read_string(value, "product_code", row.product_code);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -52,6 +68,8 @@ namespace massive::detail {
           ctx.read_string(value, "settlement_type", row.settlement_type);
         } else if (key_is(key, "sub_sector")) {
           ctx.read_string(value, "sub_sector", row.sub_sector);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -61,6 +79,8 @@ namespace massive::detail {
           ctx.read_string(value, "trading_venue", row.trading_venue);
         } else if (key_is(key, "type")) {
           ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
@@ -68,9 +88,11 @@ namespace massive::detail {
           ctx.read_string(value, "unit_of_measure", row.unit_of_measure);
         } else if (key_is(key, "unit_of_measure_qty")) {
           optional_number = &row.unit_of_measure_qty, number = &row.unit_of_measure_qty.emplace(), number_key = "unit_of_measure_qty";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -36,11 +36,11 @@ inline constexpr std::string_view integer_names[] = {
 [[gnu::always_inline]] inline void store_integer(row_context& ctx, massive::futures_quote& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::ask_size: row.ask_size = ctx.narrow(v, "ask_size"); break;
+    case integer_field::ask_size: ctx.narrow(v, "ask_size", row.ask_size); break;
     case integer_field::ask_timestamp: row.ask_timestamp = v; break;
-    case integer_field::bid_size: row.bid_size = ctx.narrow(v, "bid_size"); break;
+    case integer_field::bid_size: ctx.narrow(v, "bid_size", row.bid_size); break;
     case integer_field::bid_timestamp: row.bid_timestamp = v; break;
-    case integer_field::channel: row.channel = ctx.narrow(v, "channel"); break;
+    case integer_field::channel: ctx.narrow(v, "channel", row.channel); break;
     case integer_field::report_sequence: row.report_sequence = v; break;
     case integer_field::sequence_number: row.sequence_number = v; break;
     case integer_field::timestamp: row.timestamp = v; break;
@@ -69,6 +69,8 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::ask_size;
         } else if (key_is(key, "ask_timestamp")) {
           integer = integer_field::ask_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -78,19 +80,31 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::bid_size;
         } else if (key_is(key, "bid_timestamp")) {
           integer = integer_field::bid_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
-        if (key_is(key, "channel")) integer = integer_field::channel;
+        if (key_is(key, "channel")) {
+          integer = integer_field::channel;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "report_sequence")) integer = integer_field::report_sequence;
+        if (key_is(key, "report_sequence")) {
+          integer = integer_field::report_sequence;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "sequence_number")) {
           integer = integer_field::sequence_number;
         } else if (key_is(key, "session_end_date")) {
           ctx.read_string(value, "session_end_date", row.session_end_date);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -98,9 +112,11 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "timestamp")) {
           integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

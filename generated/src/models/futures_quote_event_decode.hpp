@@ -61,6 +61,8 @@ inline constexpr std::string_view integer_names[] = {"", "as", "at", "bs", "bt",
           integer = integer_field::ask_size;
         } else if (key_is(key, "at")) {
           integer = integer_field::ask_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -70,15 +72,25 @@ inline constexpr std::string_view integer_names[] = {"", "as", "at", "bs", "bt",
           integer = integer_field::bid_size;
         } else if (key_is(key, "bt")) {
           integer = integer_field::bid_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
-        if (key_is(key, "sym") && ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+        if (key_is(key, "sym")) {
+          if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -16,26 +16,38 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'e':
-        if (key_is(key, "event")) ctx.read_string(value, "event", row.event);
+        if (key_is(key, "event")) {
+          ctx.read_string(value, "event", row.event);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "product_code")) {
           ctx.read_string(value, "product_code", row.product_code);
         } else if (key_is(key, "product_name")) {
           ctx.read_string(value, "product_name", row.product_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
-        if (key_is(key, "session_end_date")) ctx.read_date(value, "session_end_date", row.session_end_date);
+        if (key_is(key, "session_end_date")) {
+          ctx.read_date(value, "session_end_date", row.session_end_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "timestamp")) {
           ctx.read_string(value, "timestamp", row.timestamp);
         } else if (key_is(key, "trading_venue")) {
           ctx.read_string(value, "trading_venue", row.trading_venue);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

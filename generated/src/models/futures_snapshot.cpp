@@ -19,6 +19,8 @@ void write_json(json_writer& w, const futures_snapshot& row) {
   w.field("last_quote", row.last_quote);
   w.field("last_trade", row.last_trade);
   w.field("session", row.session);
+  w.field("product_code", row.product_code);
+  w.field("ticker", row.ticker);
   w.end_object();
 }
 

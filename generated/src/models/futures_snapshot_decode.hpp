@@ -21,7 +21,11 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "details")) ctx.read_object<massive::futures_snapshot_details, decode_futures_snapshot_details>(value, "details", row.details);
+        if (key_is(key, "details")) {
+          ctx.read_object<massive::futures_snapshot_details, decode_futures_snapshot_details>(value, "details", row.details);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
         if (key_is(key, "last_minute")) {
@@ -30,12 +34,32 @@ namespace massive::detail {
           ctx.read_object<massive::futures_snapshot_quote, decode_futures_snapshot_quote>(value, "last_quote", row.last_quote);
         } else if (key_is(key, "last_trade")) {
           ctx.read_object<massive::futures_snapshot_trade, decode_futures_snapshot_trade>(value, "last_trade", row.last_trade);
+        } else {
+          ctx.unknown_key(key);
+        }
+        break;
+      case 'p':
+        if (key_is(key, "product_code")) {
+          ctx.read_string(value, "product_code", row.product_code);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
-        if (key_is(key, "session")) ctx.read_object<massive::futures_snapshot_session, decode_futures_snapshot_session>(value, "session", row.session);
+        if (key_is(key, "session")) {
+          ctx.read_object<massive::futures_snapshot_session, decode_futures_snapshot_session>(value, "session", row.session);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      case 't':
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
+        break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

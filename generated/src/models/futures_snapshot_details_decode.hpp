@@ -16,15 +16,27 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'p':
-        if (key_is(key, "product_code")) ctx.read_string(value, "product_code", row.product_code);
+        if (key_is(key, "product_code")) {
+          ctx.read_string(value, "product_code", row.product_code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "settlement_date")) ctx.read_date(value, "settlement_date", row.settlement_date);
+        if (key_is(key, "settlement_date")) {
+          ctx.read_date(value, "settlement_date", row.settlement_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

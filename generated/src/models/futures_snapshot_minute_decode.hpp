@@ -37,28 +37,50 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated", "volume
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "close")) optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        if (key_is(key, "close")) {
+          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "high")) optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        if (key_is(key, "high")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
           integer = integer_field::last_updated;
         } else if (key_is(key, "low")) {
           optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
-        if (key_is(key, "open")) optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        if (key_is(key, "open")) {
+          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "timeframe")) ctx.read_string(value, "timeframe", row.timeframe);
+        if (key_is(key, "timeframe")) {
+          ctx.read_string(value, "timeframe", row.timeframe);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
-        if (key_is(key, "volume")) integer = integer_field::volume;
+        if (key_is(key, "volume")) {
+          integer = integer_field::volume;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

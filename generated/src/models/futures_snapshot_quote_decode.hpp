@@ -30,9 +30,9 @@ inline constexpr std::string_view integer_names[] = {
 [[gnu::always_inline]] inline void store_integer(row_context& ctx, massive::futures_snapshot_quote& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::ask_size: row.ask_size = ctx.narrow(v, "ask_size"); break;
+    case integer_field::ask_size: ctx.narrow(v, "ask_size", row.ask_size); break;
     case integer_field::ask_timestamp: row.ask_timestamp = v; break;
-    case integer_field::bid_size: row.bid_size = ctx.narrow(v, "bid_size"); break;
+    case integer_field::bid_size: ctx.narrow(v, "bid_size", row.bid_size); break;
     case integer_field::bid_timestamp: row.bid_timestamp = v; break;
     case integer_field::last_updated: row.last_updated = v; break;
   }
@@ -60,6 +60,8 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::ask_size;
         } else if (key_is(key, "ask_timestamp")) {
           integer = integer_field::ask_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -69,15 +71,25 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::bid_size;
         } else if (key_is(key, "bid_timestamp")) {
           integer = integer_field::bid_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) integer = integer_field::last_updated;
+        if (key_is(key, "last_updated")) {
+          integer = integer_field::last_updated;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "timeframe")) ctx.read_string(value, "timeframe", row.timeframe);
+        if (key_is(key, "timeframe")) {
+          ctx.read_string(value, "timeframe", row.timeframe);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

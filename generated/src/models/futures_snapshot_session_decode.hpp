@@ -42,27 +42,53 @@ inline constexpr std::string_view integer_names[] = {"", "volume"};
           optional_number = &row.change_percent, number = &row.change_percent.emplace(), number_key = "change_percent";
         } else if (key_is(key, "close")) {
           optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'h':
-        if (key_is(key, "high")) optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        if (key_is(key, "high")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "low")) optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        if (key_is(key, "low")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "open")) optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        if (key_is(key, "open")) {
+          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "previous_settlement")) optional_number = &row.previous_settlement, number = &row.previous_settlement.emplace(), number_key = "previous_settlement";
+        if (key_is(key, "previous_settlement")) {
+          optional_number = &row.previous_settlement, number = &row.previous_settlement.emplace(), number_key = "previous_settlement";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "settlement_price")) optional_number = &row.settlement_price, number = &row.settlement_price.emplace(), number_key = "settlement_price";
+        if (key_is(key, "settlement_price")) {
+          optional_number = &row.settlement_price, number = &row.settlement_price.emplace(), number_key = "settlement_price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
-        if (key_is(key, "volume")) integer = integer_field::volume;
+        if (key_is(key, "volume")) {
+          integer = integer_field::volume;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -37,18 +37,34 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated", "size"}
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'l':
-        if (key_is(key, "last_updated")) integer = integer_field::last_updated;
+        if (key_is(key, "last_updated")) {
+          integer = integer_field::last_updated;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "price")) optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        if (key_is(key, "price")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "size")) integer = integer_field::size;
+        if (key_is(key, "size")) {
+          integer = integer_field::size;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "timeframe")) ctx.read_string(value, "timeframe", row.timeframe);
+        if (key_is(key, "timeframe")) {
+          ctx.read_string(value, "timeframe", row.timeframe);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -30,7 +30,7 @@ inline constexpr std::string_view integer_names[] = {
 [[gnu::always_inline]] inline void store_integer(row_context& ctx, massive::futures_trade& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::channel: row.channel = ctx.narrow(v, "channel"); break;
+    case integer_field::channel: ctx.narrow(v, "channel", row.channel); break;
     case integer_field::report_sequence: row.report_sequence = v; break;
     case integer_field::sequence_number: row.sequence_number = v; break;
     case integer_field::size: row.size = v; break;
@@ -54,13 +54,25 @@ inline constexpr std::string_view integer_names[] = {
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "channel")) integer = integer_field::channel;
+        if (key_is(key, "channel")) {
+          integer = integer_field::channel;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "price")) optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        if (key_is(key, "price")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "report_sequence")) integer = integer_field::report_sequence;
+        if (key_is(key, "report_sequence")) {
+          integer = integer_field::report_sequence;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "sequence_number")) {
@@ -69,6 +81,8 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "session_end_date", row.session_end_date);
         } else if (key_is(key, "size")) {
           integer = integer_field::size;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -76,9 +90,11 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "timestamp")) {
           integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

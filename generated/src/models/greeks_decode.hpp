@@ -19,18 +19,34 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "delta")) optional_number = &row.delta, number = &row.delta.emplace(), number_key = "delta";
+        if (key_is(key, "delta")) {
+          optional_number = &row.delta, number = &row.delta.emplace(), number_key = "delta";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'g':
-        if (key_is(key, "gamma")) optional_number = &row.gamma, number = &row.gamma.emplace(), number_key = "gamma";
+        if (key_is(key, "gamma")) {
+          optional_number = &row.gamma, number = &row.gamma.emplace(), number_key = "gamma";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "theta")) optional_number = &row.theta, number = &row.theta.emplace(), number_key = "theta";
+        if (key_is(key, "theta")) {
+          optional_number = &row.theta, number = &row.theta.emplace(), number_key = "theta";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
-        if (key_is(key, "vega")) optional_number = &row.vega, number = &row.vega.emplace(), number_key = "vega";
+        if (key_is(key, "vega")) {
+          optional_number = &row.vega, number = &row.vega.emplace(), number_key = "vega";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

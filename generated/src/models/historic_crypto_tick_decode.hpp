@@ -37,24 +37,48 @@ inline constexpr std::string_view integer_names[] = {"", "t", "x"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "c")) ctx.read_int64_array(value, "c", row.conditions);
+        if (key_is(key, "c")) {
+          ctx.read_int64_array(value, "c", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "i")) ctx.read_string(value, "i", row.id);
+        if (key_is(key, "i")) {
+          ctx.read_string(value, "i", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "p")) optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        if (key_is(key, "p")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "s")) optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+        if (key_is(key, "s")) {
+          optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

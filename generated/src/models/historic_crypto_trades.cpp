@@ -19,6 +19,8 @@ void write_json(json_writer& w, const historic_crypto_trades& row) {
   w.field("msLatency", row.ms_latency);
   w.field("symbol", row.symbol);
   w.field("ticks", row.ticks);
+  w.field("status", row.status);
+  w.field("type", row.type);
   w.end_object();
 }
 

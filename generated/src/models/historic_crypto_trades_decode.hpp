@@ -34,22 +34,40 @@ inline constexpr std::string_view integer_names[] = {"", "msLatency"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "day")) ctx.read_date(value, "day", row.day);
+        if (key_is(key, "day")) {
+          ctx.read_date(value, "day", row.day);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
         if (key_is(key, "map")) {
           ctx.read_json(value, "map", row.map);
         } else if (key_is(key, "msLatency")) {
           integer = integer_field::ms_latency;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
-        if (key_is(key, "symbol")) ctx.read_string(value, "symbol", row.symbol);
+        if (key_is(key, "symbol")) {
+          ctx.read_string(value, "symbol", row.symbol);
+        } else if (key_is(key, "status")) {
+          ctx.read_string(value, "status", row.status);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "ticks")) ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "ticks", row.ticks);
+        if (key_is(key, "ticks")) {
+          ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "ticks", row.ticks);
+        } else if (key_is(key, "type")) {
+          ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (integer != integer_field::none) {
       std::int64_t v = 0;

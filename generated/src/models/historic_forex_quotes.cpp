@@ -20,6 +20,7 @@ void write_json(json_writer& w, const historic_forex_quotes& row) {
   w.field("msLatency", row.ms_latency);
   w.field("pair", row.pair);
   w.field("ticks", row.ticks);
+  w.field("type", row.type);
   w.end_object();
 }
 

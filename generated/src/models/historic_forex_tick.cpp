@@ -12,6 +12,9 @@ void write_json(json_writer& w, const historic_forex_tick& row) {
   w.field("b", row.bid);
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
+  w.field("ap", row.ap);
+  w.field("bp", row.bp);
+  w.field("i", row.id);
   w.end_object();
 }
 

@@ -10,12 +10,13 @@ namespace historic_forex_tick_decoding {
 
 // The integer fields, read at the one read_int64() call site after the switch and stored by
 // store_integer().
-enum class integer_field : std::uint8_t { none, timestamp, exchange };
-inline constexpr std::string_view integer_names[] = {"", "t", "x"};
+enum class integer_field : std::uint8_t { none, id, timestamp, exchange };
+inline constexpr std::string_view integer_names[] = {"", "i", "t", "x"};
 
 [[gnu::always_inline]] inline void store_integer(massive::historic_forex_tick& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
+    case integer_field::id: row.id = v; break;
     case integer_field::timestamp: row.timestamp = v; break;
     case integer_field::exchange: row.exchange = v; break;
   }
@@ -37,18 +38,45 @@ inline constexpr std::string_view integer_names[] = {"", "t", "x"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "a")) optional_number = &row.ask, number = &row.ask.emplace(), number_key = "a";
+        if (key_is(key, "a")) {
+          optional_number = &row.ask, number = &row.ask.emplace(), number_key = "a";
+        } else if (key_is(key, "ap")) {
+          optional_number = &row.ap, number = &row.ap.emplace(), number_key = "ap";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'b':
-        if (key_is(key, "b")) optional_number = &row.bid, number = &row.bid.emplace(), number_key = "b";
+        if (key_is(key, "b")) {
+          optional_number = &row.bid, number = &row.bid.emplace(), number_key = "b";
+        } else if (key_is(key, "bp")) {
+          optional_number = &row.bp, number = &row.bp.emplace(), number_key = "bp";
+        } else {
+          ctx.unknown_key(key);
+        }
+        break;
+      case 'i':
+        if (key_is(key, "i")) {
+          integer = integer_field::id;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

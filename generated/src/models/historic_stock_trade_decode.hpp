@@ -53,45 +53,97 @@ inline constexpr std::string_view integer_names[] = {"", "e", "f", "q", "r", "t"
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'T':
-        if (key_is(key, "T")) ctx.read_string(value, "T", row.ticker);
+        if (key_is(key, "T")) {
+          ctx.read_string(value, "T", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "c")) ctx.read_int64_array(value, "c", row.conditions);
+        if (key_is(key, "c")) {
+          ctx.read_int64_array(value, "c", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "e")) integer = integer_field::correction;
+        if (key_is(key, "e")) {
+          integer = integer_field::correction;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "f")) integer = integer_field::trf_timestamp;
+        if (key_is(key, "f")) {
+          integer = integer_field::trf_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "i")) ctx.read_string(value, "i", row.id);
+        if (key_is(key, "i")) {
+          ctx.read_string(value, "i", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "p")) optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        if (key_is(key, "p")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'q':
-        if (key_is(key, "q")) integer = integer_field::sequence_number;
+        if (key_is(key, "q")) {
+          integer = integer_field::sequence_number;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "r")) integer = integer_field::trf_id;
+        if (key_is(key, "r")) {
+          integer = integer_field::trf_id;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "s")) optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+        if (key_is(key, "s")) {
+          optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::sip_timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::sip_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'y':
-        if (key_is(key, "y")) integer = integer_field::participant_timestamp;
+        if (key_is(key, "y")) {
+          integer = integer_field::participant_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'z':
-        if (key_is(key, "z")) integer = integer_field::tape;
+        if (key_is(key, "z")) {
+          integer = integer_field::tape;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

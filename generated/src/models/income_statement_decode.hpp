@@ -23,6 +23,8 @@ namespace massive::detail {
           optional_number = &row.basic_earnings_per_share, number = &row.basic_earnings_per_share.emplace(), number_key = "basic_earnings_per_share";
         } else if (key_is(key, "basic_shares_outstanding")) {
           optional_number = &row.basic_shares_outstanding, number = &row.basic_shares_outstanding.emplace(), number_key = "basic_shares_outstanding";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
@@ -32,6 +34,8 @@ namespace massive::detail {
           optional_number = &row.consolidated_net_income_loss, number = &row.consolidated_net_income_loss.emplace(), number_key = "consolidated_net_income_loss";
         } else if (key_is(key, "cost_of_revenue")) {
           optional_number = &row.cost_of_revenue, number = &row.cost_of_revenue.emplace(), number_key = "cost_of_revenue";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -43,6 +47,8 @@ namespace massive::detail {
           optional_number = &row.diluted_shares_outstanding, number = &row.diluted_shares_outstanding.emplace(), number_key = "diluted_shares_outstanding";
         } else if (key_is(key, "discontinued_operations")) {
           optional_number = &row.discontinued_operations, number = &row.discontinued_operations.emplace(), number_key = "discontinued_operations";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
@@ -52,6 +58,8 @@ namespace massive::detail {
           optional_number = &row.equity_in_affiliates, number = &row.equity_in_affiliates.emplace(), number_key = "equity_in_affiliates";
         } else if (key_is(key, "extraordinary_items")) {
           optional_number = &row.extraordinary_items, number = &row.extraordinary_items.emplace(), number_key = "extraordinary_items";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
@@ -61,10 +69,16 @@ namespace massive::detail {
           optional_number = &row.fiscal_quarter, number = &row.fiscal_quarter.emplace(), number_key = "fiscal_quarter";
         } else if (key_is(key, "fiscal_year")) {
           optional_number = &row.fiscal_year, number = &row.fiscal_year.emplace(), number_key = "fiscal_year";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'g':
-        if (key_is(key, "gross_profit")) optional_number = &row.gross_profit, number = &row.gross_profit.emplace(), number_key = "gross_profit";
+        if (key_is(key, "gross_profit")) {
+          optional_number = &row.gross_profit, number = &row.gross_profit.emplace(), number_key = "gross_profit";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
         if (key_is(key, "income_before_income_taxes")) {
@@ -75,6 +89,8 @@ namespace massive::detail {
           optional_number = &row.interest_expense, number = &row.interest_expense.emplace(), number_key = "interest_expense";
         } else if (key_is(key, "interest_income")) {
           optional_number = &row.interest_income, number = &row.interest_income.emplace(), number_key = "interest_income";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
@@ -82,6 +98,8 @@ namespace massive::detail {
           optional_number = &row.net_income_loss_attributable_common_shareholders, number = &row.net_income_loss_attributable_common_shareholders.emplace(), number_key = "net_income_loss_attributable_common_shareholders";
         } else if (key_is(key, "noncontrolling_interest")) {
           optional_number = &row.noncontrolling_interest, number = &row.noncontrolling_interest.emplace(), number_key = "noncontrolling_interest";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
@@ -91,6 +109,8 @@ namespace massive::detail {
           optional_number = &row.other_income_expense, number = &row.other_income_expense.emplace(), number_key = "other_income_expense";
         } else if (key_is(key, "other_operating_expenses")) {
           optional_number = &row.other_operating_expenses, number = &row.other_operating_expenses.emplace(), number_key = "other_operating_expenses";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
@@ -98,6 +118,8 @@ namespace massive::detail {
           ctx.read_date(value, "period_end", row.period_end);
         } else if (key_is(key, "preferred_stock_dividends_declared")) {
           optional_number = &row.preferred_stock_dividends_declared, number = &row.preferred_stock_dividends_declared.emplace(), number_key = "preferred_stock_dividends_declared";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
@@ -105,10 +127,16 @@ namespace massive::detail {
           optional_number = &row.research_development, number = &row.research_development.emplace(), number_key = "research_development";
         } else if (key_is(key, "revenue")) {
           optional_number = &row.revenue, number = &row.revenue.emplace(), number_key = "revenue";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
-        if (key_is(key, "selling_general_administrative")) optional_number = &row.selling_general_administrative, number = &row.selling_general_administrative.emplace(), number_key = "selling_general_administrative";
+        if (key_is(key, "selling_general_administrative")) {
+          optional_number = &row.selling_general_administrative, number = &row.selling_general_administrative.emplace(), number_key = "selling_general_administrative";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "tickers")) {
@@ -119,9 +147,11 @@ namespace massive::detail {
           optional_number = &row.total_operating_expenses, number = &row.total_operating_expenses.emplace(), number_key = "total_operating_expenses";
         } else if (key_is(key, "total_other_income_expense")) {
           optional_number = &row.total_other_income_expense, number = &row.total_other_income_expense.emplace(), number_key = "total_other_income_expense";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

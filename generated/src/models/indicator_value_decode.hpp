@@ -36,12 +36,20 @@ inline constexpr std::string_view integer_names[] = {"", "timestamp"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 't':
-        if (key_is(key, "timestamp")) integer = integer_field::timestamp;
+        if (key_is(key, "timestamp")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
-        if (key_is(key, "value")) optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        if (key_is(key, "value")) {
+          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -19,6 +19,7 @@ void write_json(json_writer& w, const indices_agg& row) {
   w.field("h", row.high);
   w.field("l", row.low);
   w.field("o", row.open);
+  w.field("T", row.ticker);
   w.end_object();
 }
 

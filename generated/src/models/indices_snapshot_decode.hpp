@@ -37,23 +37,41 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'e':
-        if (key_is(key, "error")) ctx.read_string(value, "error", row.error);
+        if (key_is(key, "error")) {
+          ctx.read_string(value, "error", row.error);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) integer = integer_field::last_updated;
+        if (key_is(key, "last_updated")) {
+          integer = integer_field::last_updated;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
         if (key_is(key, "market_status")) {
           ctx.read_string(value, "market_status", row.market_status);
         } else if (key_is(key, "message")) {
           ctx.read_string(value, "message", row.message);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "session")) ctx.read_object<massive::indices_snapshot_session, decode_indices_snapshot_session>(value, "session", row.session);
+        if (key_is(key, "session")) {
+          ctx.read_object<massive::indices_snapshot_session, decode_indices_snapshot_session>(value, "session", row.session);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "ticker")) {
@@ -62,12 +80,18 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
           ctx.read_string(value, "timeframe", row.timeframe);
         } else if (key_is(key, "type")) {
           ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'v':
-        if (key_is(key, "value")) optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        if (key_is(key, "value")) {
+          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -25,21 +25,39 @@ namespace massive::detail {
           optional_number = &row.change_percent, number = &row.change_percent.emplace(), number_key = "change_percent";
         } else if (key_is(key, "close")) {
           optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'h':
-        if (key_is(key, "high")) optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        if (key_is(key, "high")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "low")) optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        if (key_is(key, "low")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "open")) optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        if (key_is(key, "open")) {
+          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "previous_close")) optional_number = &row.previous_close, number = &row.previous_close.emplace(), number_key = "previous_close";
+        if (key_is(key, "previous_close")) {
+          optional_number = &row.previous_close, number = &row.previous_close.emplace(), number_key = "previous_close";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -34,6 +34,8 @@ void write_json(json_writer& w, const ipo& row) {
   w.field("ticker", row.ticker);
   w.field("total_offer_size", row.total_offer_size);
   w.field("us_code", row.us_code);
+  w.field("issue_start_date", row.issue_start_date);
+  w.field("issue_end_date", row.issue_end_date);
   w.end_object();
 }
 

@@ -60,16 +60,32 @@ inline constexpr std::string_view integer_names[] = {
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "announced_date")) integer = integer_field::announced_date;
+        if (key_is(key, "announced_date")) {
+          integer = integer_field::announced_date;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "currency_code")) ctx.read_string(value, "currency_code", row.currency_code);
+        if (key_is(key, "currency_code")) {
+          ctx.read_string(value, "currency_code", row.currency_code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "final_issue_price")) optional_number = &row.final_issue_price, number = &row.final_issue_price.emplace(), number_key = "final_issue_price";
+        if (key_is(key, "final_issue_price")) {
+          optional_number = &row.final_issue_price, number = &row.final_issue_price.emplace(), number_key = "final_issue_price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "highest_offer_price")) optional_number = &row.highest_offer_price, number = &row.highest_offer_price.emplace(), number_key = "highest_offer_price";
+        if (key_is(key, "highest_offer_price")) {
+          optional_number = &row.highest_offer_price, number = &row.highest_offer_price.emplace(), number_key = "highest_offer_price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
         if (key_is(key, "ipo_status")) {
@@ -78,6 +94,8 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "isin", row.isin);
         } else if (key_is(key, "issuer_name")) {
           ctx.read_string(value, "issuer_name", row.issuer_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
@@ -89,6 +107,8 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::lot_size;
         } else if (key_is(key, "lowest_offer_price")) {
           optional_number = &row.lowest_offer_price, number = &row.lowest_offer_price.emplace(), number_key = "lowest_offer_price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'm':
@@ -96,10 +116,16 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::max_shares_offered;
         } else if (key_is(key, "min_shares_offered")) {
           integer = integer_field::min_shares_offered;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
-        if (key_is(key, "primary_exchange")) ctx.read_string(value, "primary_exchange", row.primary_exchange);
+        if (key_is(key, "primary_exchange")) {
+          ctx.read_string(value, "primary_exchange", row.primary_exchange);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "security_description")) {
@@ -108,6 +134,8 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "security_type", row.security_type);
         } else if (key_is(key, "shares_outstanding")) {
           integer = integer_field::shares_outstanding;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -115,12 +143,18 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "total_offer_size")) {
           optional_number = &row.total_offer_size, number = &row.total_offer_size.emplace(), number_key = "total_offer_size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
-        if (key_is(key, "us_code")) ctx.read_string(value, "us_code", row.us_code);
+        if (key_is(key, "us_code")) {
+          ctx.read_string(value, "us_code", row.us_code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

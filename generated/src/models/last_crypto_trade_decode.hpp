@@ -17,19 +17,29 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'l':
-        if (key_is(key, "last")) ctx.read_object<massive::last_crypto_trade_tick, decode_last_crypto_trade_tick>(value, "last", row.last);
+        if (key_is(key, "last")) {
+          ctx.read_object<massive::last_crypto_trade_tick, decode_last_crypto_trade_tick>(value, "last", row.last);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "request_id")) ctx.read_string(value, "request_id", row.request_id);
+        if (key_is(key, "request_id")) {
+          ctx.read_string(value, "request_id", row.request_id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "status")) {
           ctx.read_string(value, "status", row.status);
         } else if (key_is(key, "symbol")) {
           ctx.read_string(value, "symbol", row.symbol);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

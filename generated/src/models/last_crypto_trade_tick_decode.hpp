@@ -37,21 +37,41 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "timestamp"
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "conditions")) ctx.read_int32_array(value, "conditions", row.conditions);
+        if (key_is(key, "conditions")) {
+          ctx.read_int32_array(value, "conditions", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "price")) optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        if (key_is(key, "price")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "size")) optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+        if (key_is(key, "size")) {
+          optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "timestamp")) integer = integer_field::timestamp;
+        if (key_is(key, "timestamp")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -66,48 +66,104 @@ inline constexpr std::string_view integer_names[] = {
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'P':
-        if (key_is(key, "P")) optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "P";
+        if (key_is(key, "P")) {
+          optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "P";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'S':
-        if (key_is(key, "S")) integer = integer_field::ask_size;
+        if (key_is(key, "S")) {
+          integer = integer_field::ask_size;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'T':
-        if (key_is(key, "T")) ctx.read_string(value, "T", row.ticker);
+        if (key_is(key, "T")) {
+          ctx.read_string(value, "T", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'X':
-        if (key_is(key, "X")) integer = integer_field::ask_exchange;
+        if (key_is(key, "X")) {
+          integer = integer_field::ask_exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "c")) ctx.read_int32_array(value, "c", row.conditions);
+        if (key_is(key, "c")) {
+          ctx.read_int32_array(value, "c", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "f")) integer = integer_field::trf_timestamp;
+        if (key_is(key, "f")) {
+          integer = integer_field::trf_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "i")) ctx.read_int32_array(value, "i", row.indicators);
+        if (key_is(key, "i")) {
+          ctx.read_int32_array(value, "i", row.indicators);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "p")) optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "p";
+        if (key_is(key, "p")) {
+          optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "p";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'q':
-        if (key_is(key, "q")) integer = integer_field::sequence_number;
+        if (key_is(key, "q")) {
+          integer = integer_field::sequence_number;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "s")) integer = integer_field::bid_size;
+        if (key_is(key, "s")) {
+          integer = integer_field::bid_size;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::sip_timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::sip_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::bid_exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::bid_exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'y':
-        if (key_is(key, "y")) integer = integer_field::participant_timestamp;
+        if (key_is(key, "y")) {
+          integer = integer_field::participant_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'z':
-        if (key_is(key, "z")) integer = integer_field::tape;
+        if (key_is(key, "z")) {
+          integer = integer_field::tape;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -36,18 +36,34 @@ inline constexpr std::string_view integer_names[] = {"", "timestamp"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'h':
-        if (key_is(key, "histogram")) optional_number = &row.histogram, number = &row.histogram.emplace(), number_key = "histogram";
+        if (key_is(key, "histogram")) {
+          optional_number = &row.histogram, number = &row.histogram.emplace(), number_key = "histogram";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "signal")) optional_number = &row.signal, number = &row.signal.emplace(), number_key = "signal";
+        if (key_is(key, "signal")) {
+          optional_number = &row.signal, number = &row.signal.emplace(), number_key = "signal";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "timestamp")) integer = integer_field::timestamp;
+        if (key_is(key, "timestamp")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
-        if (key_is(key, "value")) optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        if (key_is(key, "value")) {
+          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -16,24 +16,48 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "close")) ctx.read_string(value, "close", row.close);
+        if (key_is(key, "close")) {
+          ctx.read_string(value, "close", row.close);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "exchange")) ctx.read_string(value, "exchange", row.exchange);
+        if (key_is(key, "exchange")) {
+          ctx.read_string(value, "exchange", row.exchange);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "open")) ctx.read_string(value, "open", row.open);
+        if (key_is(key, "open")) {
+          ctx.read_string(value, "open", row.open);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "status")) ctx.read_string(value, "status", row.status);
+        if (key_is(key, "status")) {
+          ctx.read_string(value, "status", row.status);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

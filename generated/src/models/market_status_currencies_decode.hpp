@@ -16,12 +16,20 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "crypto")) ctx.read_string(value, "crypto", row.crypto);
+        if (key_is(key, "crypto")) {
+          ctx.read_string(value, "crypto", row.crypto);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "fx")) ctx.read_string(value, "fx", row.fx);
+        if (key_is(key, "fx")) {
+          ctx.read_string(value, "fx", row.fx);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

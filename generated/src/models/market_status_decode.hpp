@@ -19,28 +19,50 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "afterHours")) ctx.read_bool(value, "afterHours", row.after_hours);
+        if (key_is(key, "afterHours")) {
+          ctx.read_bool(value, "afterHours", row.after_hours);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "currencies")) ctx.read_object<massive::market_status_currencies, decode_market_status_currencies>(value, "currencies", row.currencies);
+        if (key_is(key, "currencies")) {
+          ctx.read_object<massive::market_status_currencies, decode_market_status_currencies>(value, "currencies", row.currencies);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
         if (key_is(key, "earlyHours")) {
           ctx.read_bool(value, "earlyHours", row.early_hours);
         } else if (key_is(key, "exchanges")) {
           ctx.read_object<massive::market_status_exchanges, decode_market_status_exchanges>(value, "exchanges", row.exchanges);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'i':
-        if (key_is(key, "indicesGroups")) ctx.read_object<massive::market_status_indices_groups, decode_market_status_indices_groups>(value, "indicesGroups", row.indices_groups);
+        if (key_is(key, "indicesGroups")) {
+          ctx.read_object<massive::market_status_indices_groups, decode_market_status_indices_groups>(value, "indicesGroups", row.indices_groups);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
-        if (key_is(key, "market")) ctx.read_string(value, "market", row.market);
+        if (key_is(key, "market")) {
+          ctx.read_string(value, "market", row.market);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "serverTime")) ctx.read_string(value, "serverTime", row.server_time);
+        if (key_is(key, "serverTime")) {
+          ctx.read_string(value, "serverTime", row.server_time);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

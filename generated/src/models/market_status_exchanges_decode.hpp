@@ -20,12 +20,18 @@ namespace massive::detail {
           ctx.read_string(value, "nasdaq", row.nasdaq);
         } else if (key_is(key, "nyse")) {
           ctx.read_string(value, "nyse", row.nyse);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
-        if (key_is(key, "otc")) ctx.read_string(value, "otc", row.otc);
+        if (key_is(key, "otc")) {
+          ctx.read_string(value, "otc", row.otc);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

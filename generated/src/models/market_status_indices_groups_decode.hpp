@@ -20,13 +20,23 @@ namespace massive::detail {
           ctx.read_string(value, "cccy", row.cccy);
         } else if (key_is(key, "cgi")) {
           ctx.read_string(value, "cgi", row.cgi);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "dow_jones")) ctx.read_string(value, "dow_jones", row.dow_jones);
+        if (key_is(key, "dow_jones")) {
+          ctx.read_string(value, "dow_jones", row.dow_jones);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "ftse_russell")) ctx.read_string(value, "ftse_russell", row.ftse_russell);
+        if (key_is(key, "ftse_russell")) {
+          ctx.read_string(value, "ftse_russell", row.ftse_russell);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
         if (key_is(key, "msci")) {
@@ -35,19 +45,27 @@ namespace massive::detail {
           ctx.read_string(value, "mstar", row.mstar);
         } else if (key_is(key, "mstarc")) {
           ctx.read_string(value, "mstarc", row.mstarc);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
-        if (key_is(key, "nasdaq")) ctx.read_string(value, "nasdaq", row.nasdaq);
+        if (key_is(key, "nasdaq")) {
+          ctx.read_string(value, "nasdaq", row.nasdaq);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "s_and_p")) {
           ctx.read_string(value, "s_and_p", row.s_and_p);
         } else if (key_is(key, "societe_generale")) {
           ctx.read_string(value, "societe_generale", row.societe_generale);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -24,10 +24,16 @@ namespace massive::detail {
           ctx.read_string(value, "article_url", row.article_url);
         } else if (key_is(key, "author")) {
           ctx.read_string(value, "author", row.author);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "description")) ctx.read_string(value, "description", row.description);
+        if (key_is(key, "description")) {
+          ctx.read_string(value, "description", row.description);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
         if (key_is(key, "id")) {
@@ -36,16 +42,24 @@ namespace massive::detail {
           ctx.read_string(value, "image_url", row.image_url);
         } else if (key_is(key, "insights")) {
           ctx.read_object_array<massive::news_insight, decode_news_insight>(value, "insights", row.insights);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'k':
-        if (key_is(key, "keywords")) ctx.read_string_array(value, "keywords", row.keywords);
+        if (key_is(key, "keywords")) {
+          ctx.read_string_array(value, "keywords", row.keywords);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "published_utc")) {
           ctx.read_string(value, "published_utc", row.published_utc);
         } else if (key_is(key, "publisher")) {
           ctx.read_object<massive::news_publisher, decode_news_publisher>(value, "publisher", row.publisher);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -53,9 +67,11 @@ namespace massive::detail {
           ctx.read_string_array(value, "tickers", row.tickers);
         } else if (key_is(key, "title")) {
           ctx.read_string(value, "title", row.title);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -20,12 +20,18 @@ namespace massive::detail {
           ctx.read_string(value, "sentiment", row.sentiment);
         } else if (key_is(key, "sentiment_reasoning")) {
           ctx.read_string(value, "sentiment_reasoning", row.sentiment_reasoning);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

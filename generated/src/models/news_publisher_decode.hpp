@@ -16,18 +16,34 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'f':
-        if (key_is(key, "favicon_url")) ctx.read_string(value, "favicon_url", row.favicon_url);
+        if (key_is(key, "favicon_url")) {
+          ctx.read_string(value, "favicon_url", row.favicon_url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "homepage_url")) ctx.read_string(value, "homepage_url", row.homepage_url);
+        if (key_is(key, "homepage_url")) {
+          ctx.read_string(value, "homepage_url", row.homepage_url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "logo_url")) ctx.read_string(value, "logo_url", row.logo_url);
+        if (key_is(key, "logo_url")) {
+          ctx.read_string(value, "logo_url", row.logo_url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -42,13 +42,19 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'b':
-        if (key_is(key, "break_even_price")) optional_number = &row.break_even_price, number = &row.break_even_price.emplace(), number_key = "break_even_price";
+        if (key_is(key, "break_even_price")) {
+          optional_number = &row.break_even_price, number = &row.break_even_price.emplace(), number_key = "break_even_price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
         if (key_is(key, "day")) {
           ctx.read_object<massive::option_snapshot_day, decode_option_snapshot_day>(value, "day", row.day);
         } else if (key_is(key, "details")) {
           ctx.read_object<massive::option_snapshot_details, decode_option_snapshot_details>(value, "details", row.details);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'f':
@@ -56,28 +62,48 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated"};
           optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
         } else if (key_is(key, "fmv_last_updated")) {
           integer = integer_field::fmv_last_updated;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'g':
-        if (key_is(key, "greeks")) ctx.read_object<massive::greeks, decode_greeks>(value, "greeks", row.greeks);
+        if (key_is(key, "greeks")) {
+          ctx.read_object<massive::greeks, decode_greeks>(value, "greeks", row.greeks);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "implied_volatility")) optional_number = &row.implied_volatility, number = &row.implied_volatility.emplace(), number_key = "implied_volatility";
+        if (key_is(key, "implied_volatility")) {
+          optional_number = &row.implied_volatility, number = &row.implied_volatility.emplace(), number_key = "implied_volatility";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
         if (key_is(key, "last_quote")) {
           ctx.read_object<massive::option_snapshot_quote, decode_option_snapshot_quote>(value, "last_quote", row.last_quote);
         } else if (key_is(key, "last_trade")) {
           ctx.read_object<massive::option_snapshot_trade, decode_option_snapshot_trade>(value, "last_trade", row.last_trade);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
-        if (key_is(key, "open_interest")) optional_number = &row.open_interest, number = &row.open_interest.emplace(), number_key = "open_interest";
+        if (key_is(key, "open_interest")) {
+          optional_number = &row.open_interest, number = &row.open_interest.emplace(), number_key = "open_interest";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
-        if (key_is(key, "underlying_asset")) ctx.read_object<massive::underlying_asset, decode_underlying_asset>(value, "underlying_asset", row.underlying_asset);
+        if (key_is(key, "underlying_asset")) {
+          ctx.read_object<massive::underlying_asset, decode_underlying_asset>(value, "underlying_asset", row.underlying_asset);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

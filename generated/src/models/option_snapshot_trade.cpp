@@ -14,6 +14,7 @@ void write_json(json_writer& w, const option_snapshot_trade& row) {
   w.field("sip_timestamp", row.sip_timestamp);
   w.field("size", row.size);
   w.field("timeframe", row.timeframe);
+  w.field("decimal_size", row.decimal_size);
   w.end_object();
 }
 

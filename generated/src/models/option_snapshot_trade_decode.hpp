@@ -18,7 +18,7 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "sip_timest
     case integer_field::none: break;
     case integer_field::exchange: row.exchange = v; break;
     case integer_field::sip_timestamp: row.sip_timestamp = v; break;
-    case integer_field::size: row.size = ctx.narrow(v, "size"); break;
+    case integer_field::size: ctx.narrow(v, "size", row.size); break;
   }
 }
 
@@ -38,25 +38,50 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "sip_timest
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "conditions")) ctx.read_int32_array(value, "conditions", row.conditions);
+        if (key_is(key, "conditions")) {
+          ctx.read_int32_array(value, "conditions", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
+        break;
+      case 'd':
+        if (key_is(key, "decimal_size")) {
+          ctx.read_decimal(value, "decimal_size", row.decimal_size);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "price")) optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        if (key_is(key, "price")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "sip_timestamp")) {
           integer = integer_field::sip_timestamp;
         } else if (key_is(key, "size")) {
           integer = integer_field::size;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "timeframe")) ctx.read_string(value, "timeframe", row.timeframe);
+        if (key_is(key, "timeframe")) {
+          ctx.read_string(value, "timeframe", row.timeframe);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

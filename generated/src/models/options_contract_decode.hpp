@@ -37,7 +37,11 @@ inline constexpr std::string_view integer_names[] = {"", "correction"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "additional_underlyings")) ctx.read_object_array<massive::additional_underlying, decode_additional_underlying>(value, "additional_underlyings", row.additional_underlyings);
+        if (key_is(key, "additional_underlyings")) {
+          ctx.read_object_array<massive::additional_underlying, decode_additional_underlying>(value, "additional_underlyings", row.additional_underlyings);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "cfi")) {
@@ -46,6 +50,8 @@ inline constexpr std::string_view integer_names[] = {"", "correction"};
           ctx.read_string(value, "contract_type", row.contract_type);
         } else if (key_is(key, "correction")) {
           integer = integer_field::correction;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
@@ -53,25 +59,41 @@ inline constexpr std::string_view integer_names[] = {"", "correction"};
           ctx.read_string(value, "exercise_style", row.exercise_style);
         } else if (key_is(key, "expiration_date")) {
           ctx.read_date(value, "expiration_date", row.expiration_date);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
-        if (key_is(key, "primary_exchange")) ctx.read_string(value, "primary_exchange", row.primary_exchange);
+        if (key_is(key, "primary_exchange")) {
+          ctx.read_string(value, "primary_exchange", row.primary_exchange);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "shares_per_contract")) {
           optional_number = &row.shares_per_contract, number = &row.shares_per_contract.emplace(), number_key = "shares_per_contract";
         } else if (key_is(key, "strike_price")) {
           optional_number = &row.strike_price, number = &row.strike_price.emplace(), number_key = "strike_price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'u':
-        if (key_is(key, "underlying_ticker")) ctx.read_string(value, "underlying_ticker", row.underlying_ticker);
+        if (key_is(key, "underlying_ticker")) {
+          ctx.read_string(value, "underlying_ticker", row.underlying_ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

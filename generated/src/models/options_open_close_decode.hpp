@@ -6,25 +6,9 @@
 #include "massive/models/options_open_close.hpp"
 
 namespace massive::detail {
-namespace options_open_close_decoding {
-
-// The integer fields, read at the one read_int64() call site after the switch and stored by
-// store_integer().
-enum class integer_field : std::uint8_t { none, pre_market };
-inline constexpr std::string_view integer_names[] = {"", "preMarket"};
-
-[[gnu::always_inline]] inline void store_integer(massive::options_open_close& row, integer_field field, std::int64_t v) {
-  switch (field) {
-    case integer_field::none: break;
-    case integer_field::pre_market: row.pre_market = v; break;
-  }
-}
-
-}  // namespace options_open_close_decoding
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_options_open_close(row_context& ctx, od::object& object, massive::options_open_close& row) {
-  using namespace options_open_close_decoding;
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -33,50 +17,78 @@ inline constexpr std::string_view integer_names[] = {"", "preMarket"};
     double* number = nullptr;  // the double field this key names
     std::string_view number_key;
     std::optional<double>* optional_number = nullptr;
-    integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "afterHours")) optional_number = &row.after_hours, number = &row.after_hours.emplace(), number_key = "afterHours";
+        if (key_is(key, "afterHours")) {
+          optional_number = &row.after_hours, number = &row.after_hours.emplace(), number_key = "afterHours";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "close")) optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        if (key_is(key, "close")) {
+          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "from")) ctx.read_date(value, "from", row.from);
+        if (key_is(key, "from")) {
+          ctx.read_date(value, "from", row.from);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "high")) optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        if (key_is(key, "high")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "low")) optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        if (key_is(key, "low")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
         if (key_is(key, "open")) {
           optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
         } else if (key_is(key, "otc")) {
           ctx.read_bool(value, "otc", row.otc);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'p':
-        if (key_is(key, "preMarket")) integer = integer_field::pre_market;
+        if (key_is(key, "preMarket")) {
+          optional_number = &row.pre_market, number = &row.pre_market.emplace(), number_key = "preMarket";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "status")) {
           ctx.read_string(value, "status", row.status);
         } else if (key_is(key, "symbol")) {
           ctx.read_string(value, "symbol", row.symbol);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'v':
-        if (key_is(key, "volume")) optional_number = &row.volume, number = &row.volume.emplace(), number_key = "volume";
+        if (key_is(key, "volume")) {
+          optional_number = &row.volume, number = &row.volume.emplace(), number_key = "volume";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();
-    } else if (integer != integer_field::none) {
-      std::int64_t v = 0;
-      if (ctx.read_int64(value, integer_names[static_cast<std::size_t>(integer)], v)) store_integer(row, integer, v);
     }
   }
 }

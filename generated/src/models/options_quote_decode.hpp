@@ -57,6 +57,8 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ask_price";
         } else if (key_is(key, "ask_size")) {
           optional_number = &row.ask_size, number = &row.ask_size.emplace(), number_key = "ask_size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -66,6 +68,8 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bid_price";
         } else if (key_is(key, "bid_size")) {
           optional_number = &row.bid_size, number = &row.bid_size.emplace(), number_key = "bid_size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -73,9 +77,11 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::sequence_number;
         } else if (key_is(key, "sip_timestamp")) {
           integer = integer_field::sip_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -32,9 +32,9 @@ inline constexpr std::string_view integer_names[] = {
 [[gnu::always_inline]] inline void store_integer(row_context& ctx, massive::options_quote_v3& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::ask_exchange: row.ask_exchange = ctx.narrow(v, "ask_exchange"); break;
+    case integer_field::ask_exchange: ctx.narrow(v, "ask_exchange", row.ask_exchange); break;
     case integer_field::ask_size: row.ask_size = v; break;
-    case integer_field::bid_exchange: row.bid_exchange = ctx.narrow(v, "bid_exchange"); break;
+    case integer_field::bid_exchange: ctx.narrow(v, "bid_exchange", row.bid_exchange); break;
     case integer_field::bid_size: row.bid_size = v; break;
     case integer_field::sequence_number: row.sequence_number = v; break;
     case integer_field::sip_timestamp: row.sip_timestamp = v; break;
@@ -63,6 +63,8 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ask_price";
         } else if (key_is(key, "ask_size")) {
           integer = integer_field::ask_size;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -72,6 +74,8 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bid_price";
         } else if (key_is(key, "bid_size")) {
           integer = integer_field::bid_size;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -79,12 +83,18 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::sequence_number;
         } else if (key_is(key, "sip_timestamp")) {
           integer = integer_field::sip_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -58,16 +58,24 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_int32_array(value, "conditions", row.conditions);
         } else if (key_is(key, "correction")) {
           integer = integer_field::correction;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
           integer = integer_field::participant_timestamp;
         } else if (key_is(key, "price")) {
           optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -77,9 +85,11 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::sip_timestamp;
         } else if (key_is(key, "size")) {
           optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -30,7 +30,7 @@ inline constexpr std::string_view integer_names[] = {
 [[gnu::always_inline]] inline void store_integer(row_context& ctx, massive::options_trade_v3& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::exchange: row.exchange = ctx.narrow(v, "exchange"); break;
+    case integer_field::exchange: ctx.narrow(v, "exchange", row.exchange); break;
     case integer_field::participant_timestamp: row.participant_timestamp = v; break;
     case integer_field::sequence_number: row.sequence_number = v; break;
     case integer_field::sip_timestamp: row.sip_timestamp = v; break;
@@ -54,16 +54,26 @@ inline constexpr std::string_view integer_names[] = {
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "conditions")) ctx.read_int32_array(value, "conditions", row.conditions);
+        if (key_is(key, "conditions")) {
+          ctx.read_int32_array(value, "conditions", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
           integer = integer_field::participant_timestamp;
         } else if (key_is(key, "price")) {
           optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -73,12 +83,18 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::sip_timestamp;
         } else if (key_is(key, "size")) {
           integer = integer_field::size;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -51,7 +51,7 @@ inline constexpr std::string_view integer_names[] = {
     case integer_field::participant_timestamp: row.participant_timestamp = timestamp_ns::from_count(v), seen |= req_participant_timestamp; break;
     case integer_field::sequence_number: row.sequence_number = v, seen |= req_sequence_number; break;
     case integer_field::sip_timestamp: row.sip_timestamp = timestamp_ns::from_count(v), seen |= req_sip_timestamp; break;
-    case integer_field::tape: row.tape = ctx.narrow(v, "tape"); break;
+    case integer_field::tape: ctx.narrow(v, "tape", row.tape); break;
     case integer_field::trf_timestamp: row.trf_timestamp = timestamp_ns::from_count(v); break;
   }
 }
@@ -79,6 +79,8 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ask_price";
         } else if (key_is(key, "ask_size")) {
           optional_number = &row.ask_size, number = &row.ask_size.emplace(), number_key = "ask_size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -88,22 +90,38 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bid_price";
         } else if (key_is(key, "bid_size")) {
           optional_number = &row.bid_size, number = &row.bid_size.emplace(), number_key = "bid_size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
-        if (key_is(key, "conditions")) ctx.read_int32_array(value, "conditions", row.conditions);
+        if (key_is(key, "conditions")) {
+          ctx.read_int32_array(value, "conditions", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "indicators")) ctx.read_int32_array(value, "indicators", row.indicators);
+        if (key_is(key, "indicators")) {
+          ctx.read_int32_array(value, "indicators", row.indicators);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "participant_timestamp")) integer = integer_field::participant_timestamp;
+        if (key_is(key, "participant_timestamp")) {
+          integer = integer_field::participant_timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "sip_timestamp")) {
           integer = integer_field::sip_timestamp;
         } else if (key_is(key, "sequence_number")) {
           integer = integer_field::sequence_number;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -111,9 +129,11 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::tape;
         } else if (key_is(key, "trf_timestamp")) {
           integer = integer_field::trf_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

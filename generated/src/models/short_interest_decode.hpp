@@ -37,22 +37,36 @@ inline constexpr std::string_view integer_names[] = {"", "avg_daily_volume", "sh
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "avg_daily_volume")) integer = integer_field::avg_daily_volume;
+        if (key_is(key, "avg_daily_volume")) {
+          integer = integer_field::avg_daily_volume;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "days_to_cover")) optional_number = &row.days_to_cover, number = &row.days_to_cover.emplace(), number_key = "days_to_cover";
+        if (key_is(key, "days_to_cover")) {
+          optional_number = &row.days_to_cover, number = &row.days_to_cover.emplace(), number_key = "days_to_cover";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "settlement_date")) {
           ctx.read_string(value, "settlement_date", row.settlement_date);
         } else if (key_is(key, "short_interest")) {
           integer = integer_field::short_interest;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

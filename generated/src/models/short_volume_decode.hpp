@@ -67,13 +67,23 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::adf_short_volume;
         } else if (key_is(key, "adf_short_volume_exempt")) {
           integer = integer_field::adf_short_volume_exempt;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "exempt_volume")) optional_number = &row.exempt_volume, number = &row.exempt_volume.emplace(), number_key = "exempt_volume";
+        if (key_is(key, "exempt_volume")) {
+          optional_number = &row.exempt_volume, number = &row.exempt_volume.emplace(), number_key = "exempt_volume";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
         if (key_is(key, "nasdaq_carteret_short_volume")) {
@@ -90,6 +100,8 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::nyse_short_volume;
         } else if (key_is(key, "nyse_short_volume_exempt")) {
           integer = integer_field::nyse_short_volume_exempt;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -97,6 +109,8 @@ inline constexpr std::string_view integer_names[] = {
           optional_number = &row.short_volume, number = &row.short_volume.emplace(), number_key = "short_volume";
         } else if (key_is(key, "short_volume_ratio")) {
           optional_number = &row.short_volume_ratio, number = &row.short_volume_ratio.emplace(), number_key = "short_volume_ratio";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -104,9 +118,11 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "total_volume")) {
           optional_number = &row.total_volume, number = &row.total_volume.emplace(), number_key = "total_volume";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

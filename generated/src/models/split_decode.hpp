@@ -19,22 +19,36 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'e':
-        if (key_is(key, "execution_date")) ctx.read_string(value, "execution_date", row.execution_date);
+        if (key_is(key, "execution_date")) {
+          ctx.read_string(value, "execution_date", row.execution_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "id")) ctx.read_string(value, "id", row.id);
+        if (key_is(key, "id")) {
+          ctx.read_string(value, "id", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "split_from")) {
           optional_number = &row.split_from, number = &row.split_from.emplace(), number_key = "split_from";
         } else if (key_is(key, "split_to")) {
           optional_number = &row.split_to, number = &row.split_to.emplace(), number_key = "split_to";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

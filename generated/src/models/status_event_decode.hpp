@@ -27,12 +27,20 @@ inline constexpr std::uint64_t required = (std::uint64_t{1} << 1) - 1;
     od::value& value = field.value();
     switch (key[0]) {
       case 'm':
-        if (key_is(key, "message")) ctx.read_string(value, "message", row.message);
+        if (key_is(key, "message")) {
+          ctx.read_string(value, "message", row.message);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "status") && ctx.read_string(value, "status", row.status)) seen |= req_status;
+        if (key_is(key, "status")) {
+          if (ctx.read_string(value, "status", row.status)) seen |= req_status;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
   if (seen != required) ctx.missing(seen, required, required_names);

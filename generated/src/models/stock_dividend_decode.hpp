@@ -40,6 +40,8 @@ inline constexpr std::string_view integer_names[] = {"", "frequency"};
           optional_number = &row.cash_amount, number = &row.cash_amount.emplace(), number_key = "cash_amount";
         } else if (key_is(key, "currency")) {
           ctx.read_string(value, "currency", row.currency);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -47,33 +49,67 @@ inline constexpr std::string_view integer_names[] = {"", "frequency"};
           ctx.read_date(value, "declaration_date", row.declaration_date);
         } else if (key_is(key, "distribution_type")) {
           ctx.read_string(value, "distribution_type", row.distribution_type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'e':
-        if (key_is(key, "ex_dividend_date")) ctx.read_date(value, "ex_dividend_date", row.ex_dividend_date);
+        if (key_is(key, "ex_dividend_date")) {
+          ctx.read_date(value, "ex_dividend_date", row.ex_dividend_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
-        if (key_is(key, "frequency")) integer = integer_field::frequency;
+        if (key_is(key, "frequency")) {
+          integer = integer_field::frequency;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "historical_adjustment_factor")) optional_number = &row.historical_adjustment_factor, number = &row.historical_adjustment_factor.emplace(), number_key = "historical_adjustment_factor";
+        if (key_is(key, "historical_adjustment_factor")) {
+          optional_number = &row.historical_adjustment_factor, number = &row.historical_adjustment_factor.emplace(), number_key = "historical_adjustment_factor";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "id")) ctx.read_string(value, "id", row.id);
+        if (key_is(key, "id")) {
+          ctx.read_string(value, "id", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "pay_date")) ctx.read_date(value, "pay_date", row.pay_date);
+        if (key_is(key, "pay_date")) {
+          ctx.read_date(value, "pay_date", row.pay_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'r':
-        if (key_is(key, "record_date")) ctx.read_date(value, "record_date", row.record_date);
+        if (key_is(key, "record_date")) {
+          ctx.read_date(value, "record_date", row.record_date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "split_adjusted_cash_amount")) optional_number = &row.split_adjusted_cash_amount, number = &row.split_adjusted_cash_amount.emplace(), number_key = "split_adjusted_cash_amount";
+        if (key_is(key, "split_adjusted_cash_amount")) {
+          optional_number = &row.split_adjusted_cash_amount, number = &row.split_adjusted_cash_amount.emplace(), number_key = "split_adjusted_cash_amount";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_string(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_string(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -44,15 +44,27 @@ inline constexpr std::string_view integer_names[] = {"", "t"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'f':
-        if (key_is(key, "fmv")) optional_number = &row.fair_market_value, number = &row.fair_market_value.emplace(), number_key = "fmv";
+        if (key_is(key, "fmv")) {
+          optional_number = &row.fair_market_value, number = &row.fair_market_value.emplace(), number_key = "fmv";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "sym") && ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+        if (key_is(key, "sym")) {
+          if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

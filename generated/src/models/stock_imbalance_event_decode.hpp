@@ -57,34 +57,64 @@ inline constexpr std::string_view integer_names[] = {"", "at", "i", "o", "p", "t
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'T':
-        if (key_is(key, "T") && ctx.read_string(value, "T", row.ticker)) seen |= req_ticker;
+        if (key_is(key, "T")) {
+          if (ctx.read_string(value, "T", row.ticker)) seen |= req_ticker;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'a':
         if (key_is(key, "a")) {
           ctx.read_string(value, "a", row.auction_type);
         } else if (key_is(key, "at")) {
           integer = integer_field::auction_time;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
-        if (key_is(key, "b")) optional_number = &row.book_clearing_price, number = &row.book_clearing_price.emplace(), number_key = "b";
+        if (key_is(key, "b")) {
+          optional_number = &row.book_clearing_price, number = &row.book_clearing_price.emplace(), number_key = "b";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "i")) integer = integer_field::symbol_sequence;
+        if (key_is(key, "i")) {
+          integer = integer_field::symbol_sequence;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "o")) integer = integer_field::imbalance_quantity;
+        if (key_is(key, "o")) {
+          integer = integer_field::imbalance_quantity;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "p")) integer = integer_field::paired_quantity;
+        if (key_is(key, "p")) {
+          integer = integer_field::paired_quantity;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -58,25 +58,45 @@ inline constexpr std::string_view integer_names[] = {"", "av", "e", "s", "v", "z
           optional_number = &row.today_vwap, number = &row.today_vwap.emplace(), number_key = "a";
         } else if (key_is(key, "av")) {
           integer = integer_field::accumulated_volume;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
-        if (key_is(key, "c")) optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        if (key_is(key, "c")) {
+          optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "e")) integer = integer_field::end;
+        if (key_is(key, "e")) {
+          integer = integer_field::end;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "h")) optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        if (key_is(key, "h")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "l")) optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        if (key_is(key, "l")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
         if (key_is(key, "o")) {
           optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
         } else if (key_is(key, "op")) {
           optional_number = &row.official_open, number = &row.official_open.emplace(), number_key = "op";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -84,6 +104,8 @@ inline constexpr std::string_view integer_names[] = {"", "av", "e", "s", "v", "z
           integer = integer_field::start;
         } else if (key_is(key, "sym")) {
           if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'v':
@@ -91,12 +113,18 @@ inline constexpr std::string_view integer_names[] = {"", "av", "e", "s", "v", "z
           integer = integer_field::volume;
         } else if (key_is(key, "vw")) {
           optional_number = &row.vwap, number = &row.vwap.emplace(), number_key = "vw";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'z':
-        if (key_is(key, "z")) integer = integer_field::average_size;
+        if (key_is(key, "z")) {
+          integer = integer_field::average_size;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

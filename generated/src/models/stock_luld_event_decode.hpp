@@ -46,27 +46,55 @@ inline constexpr std::string_view integer_names[] = {"", "q", "t", "z"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'T':
-        if (key_is(key, "T") && ctx.read_string(value, "T", row.ticker)) seen |= req_ticker;
+        if (key_is(key, "T")) {
+          if (ctx.read_string(value, "T", row.ticker)) seen |= req_ticker;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "h")) optional_number = &row.limit_up, number = &row.limit_up.emplace(), number_key = "h";
+        if (key_is(key, "h")) {
+          optional_number = &row.limit_up, number = &row.limit_up.emplace(), number_key = "h";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "i")) ctx.read_int64_array(value, "i", row.indicators);
+        if (key_is(key, "i")) {
+          ctx.read_int64_array(value, "i", row.indicators);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "l")) optional_number = &row.limit_down, number = &row.limit_down.emplace(), number_key = "l";
+        if (key_is(key, "l")) {
+          optional_number = &row.limit_down, number = &row.limit_down.emplace(), number_key = "l";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'q':
-        if (key_is(key, "q")) integer = integer_field::sequence_number;
+        if (key_is(key, "q")) {
+          integer = integer_field::sequence_number;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'z':
-        if (key_is(key, "z")) integer = integer_field::tape;
+        if (key_is(key, "z")) {
+          integer = integer_field::tape;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -77,6 +77,8 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::ask_size;
         } else if (key_is(key, "ax")) {
           integer = integer_field::ask_exchange;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -86,27 +88,53 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::bid_size;
         } else if (key_is(key, "bx")) {
           integer = integer_field::bid_exchange;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
-        if (key_is(key, "c")) integer = integer_field::condition;
+        if (key_is(key, "c")) {
+          integer = integer_field::condition;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "i")) ctx.read_int64_array(value, "i", row.indicators);
+        if (key_is(key, "i")) {
+          ctx.read_int64_array(value, "i", row.indicators);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'q':
-        if (key_is(key, "q")) integer = integer_field::sequence_number;
+        if (key_is(key, "q")) {
+          integer = integer_field::sequence_number;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "sym") && ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+        if (key_is(key, "sym")) {
+          if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'z':
-        if (key_is(key, "z")) integer = integer_field::tape;
+        if (key_is(key, "z")) {
+          integer = integer_field::tape;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -59,22 +59,40 @@ inline constexpr std::string_view integer_names[] = {"", "q", "s", "t", "trfi", 
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "c")) ctx.read_int64_array(value, "c", row.conditions);
+        if (key_is(key, "c")) {
+          ctx.read_int64_array(value, "c", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "i")) ctx.read_string(value, "i", row.id);
+        if (key_is(key, "i")) {
+          ctx.read_string(value, "i", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "p")) optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        if (key_is(key, "p")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'q':
-        if (key_is(key, "q")) integer = integer_field::sequence_number;
+        if (key_is(key, "q")) {
+          integer = integer_field::sequence_number;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "s")) {
           integer = integer_field::size;
         } else if (key_is(key, "sym")) {
           if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -84,15 +102,25 @@ inline constexpr std::string_view integer_names[] = {"", "q", "s", "t", "trfi", 
           integer = integer_field::trf_id;
         } else if (key_is(key, "trft")) {
           integer = integer_field::trf_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'z':
-        if (key_is(key, "z")) integer = integer_field::tape;
+        if (key_is(key, "z")) {
+          integer = integer_field::tape;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

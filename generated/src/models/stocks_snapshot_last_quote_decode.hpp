@@ -38,21 +38,41 @@ inline constexpr std::string_view integer_names[] = {"", "S", "s", "t"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'P':
-        if (key_is(key, "P")) optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "P";
+        if (key_is(key, "P")) {
+          optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "P";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'S':
-        if (key_is(key, "S")) integer = integer_field::ask_size;
+        if (key_is(key, "S")) {
+          integer = integer_field::ask_size;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "p")) optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "p";
+        if (key_is(key, "p")) {
+          optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "p";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "s")) integer = integer_field::bid_size;
+        if (key_is(key, "s")) {
+          integer = integer_field::bid_size;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

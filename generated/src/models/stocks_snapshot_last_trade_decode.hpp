@@ -10,13 +10,12 @@ namespace stocks_snapshot_last_trade_decoding {
 
 // The integer fields, read at the one read_int64() call site after the switch and stored by
 // store_integer().
-enum class integer_field : std::uint8_t { none, size, timestamp, exchange };
-inline constexpr std::string_view integer_names[] = {"", "s", "t", "x"};
+enum class integer_field : std::uint8_t { none, timestamp, exchange };
+inline constexpr std::string_view integer_names[] = {"", "t", "x"};
 
 [[gnu::always_inline]] inline void store_integer(massive::stocks_snapshot_last_trade& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::size: row.size = v; break;
     case integer_field::timestamp: row.timestamp = timestamp_ns::from_count(v); break;
     case integer_field::exchange: row.exchange = v; break;
   }
@@ -38,27 +37,55 @@ inline constexpr std::string_view integer_names[] = {"", "s", "t", "x"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "c")) ctx.read_int64_array(value, "c", row.conditions);
+        if (key_is(key, "c")) {
+          ctx.read_int64_array(value, "c", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "ds")) ctx.read_string(value, "ds", row.ds);
+        if (key_is(key, "ds")) {
+          ctx.read_string(value, "ds", row.ds);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "i")) ctx.read_string(value, "i", row.id);
+        if (key_is(key, "i")) {
+          ctx.read_string(value, "i", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "p")) optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        if (key_is(key, "p")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "s")) integer = integer_field::size;
+        if (key_is(key, "s")) {
+          optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'x':
-        if (key_is(key, "x")) integer = integer_field::exchange;
+        if (key_is(key, "x")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -10,13 +10,12 @@ namespace stocks_snapshot_minute_decoding {
 
 // The integer fields, read at the one read_int64() call site after the switch and stored by
 // store_integer().
-enum class integer_field : std::uint8_t { none, av, transactions, timestamp };
-inline constexpr std::string_view integer_names[] = {"", "av", "n", "t"};
+enum class integer_field : std::uint8_t { none, transactions, timestamp };
+inline constexpr std::string_view integer_names[] = {"", "n", "t"};
 
 [[gnu::always_inline]] inline void store_integer(massive::stocks_snapshot_minute& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::av: row.av = v; break;
     case integer_field::transactions: row.transactions = v; break;
     case integer_field::timestamp: row.timestamp = timestamp_ms::from_count(v); break;
   }
@@ -38,45 +37,75 @@ inline constexpr std::string_view integer_names[] = {"", "av", "n", "t"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "av")) integer = integer_field::av;
+        if (key_is(key, "av")) {
+          optional_number = &row.av, number = &row.av.emplace(), number_key = "av";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "c")) optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        if (key_is(key, "c")) {
+          optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
         if (key_is(key, "dav")) {
           ctx.read_string(value, "dav", row.dav);
         } else if (key_is(key, "dv")) {
           ctx.read_string(value, "dv", row.dv);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'h':
-        if (key_is(key, "h")) optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        if (key_is(key, "h")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "l")) optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        if (key_is(key, "l")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "n")) integer = integer_field::transactions;
+        if (key_is(key, "n")) {
+          integer = integer_field::transactions;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
         if (key_is(key, "o")) {
           optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
         } else if (key_is(key, "otc")) {
           ctx.read_bool(value, "otc", row.otc);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "t")) integer = integer_field::timestamp;
+        if (key_is(key, "t")) {
+          integer = integer_field::timestamp;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
         if (key_is(key, "v")) {
           optional_number = &row.volume, number = &row.volume.emplace(), number_key = "v";
         } else if (key_is(key, "vw")) {
           optional_number = &row.vw, number = &row.vw.emplace(), number_key = "vw";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -17,15 +17,27 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'r':
-        if (key_is(key, "request_id")) ctx.read_string(value, "request_id", row.request_id);
+        if (key_is(key, "request_id")) {
+          ctx.read_string(value, "request_id", row.request_id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "status")) ctx.read_string(value, "status", row.status);
+        if (key_is(key, "status")) {
+          ctx.read_string(value, "status", row.status);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "ticker")) ctx.read_object<massive::stocks_snapshot_ticker, decode_stocks_snapshot_ticker>(value, "ticker", row.ticker);
+        if (key_is(key, "ticker")) {
+          ctx.read_object<massive::stocks_snapshot_ticker, decode_stocks_snapshot_ticker>(value, "ticker", row.ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -34,15 +34,27 @@ inline constexpr std::string_view integer_names[] = {"", "count"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "count")) integer = integer_field::count;
+        if (key_is(key, "count")) {
+          integer = integer_field::count;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "status")) ctx.read_string(value, "status", row.status);
+        if (key_is(key, "status")) {
+          ctx.read_string(value, "status", row.status);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "tickers")) ctx.read_object_array<massive::stocks_snapshot_ticker, decode_stocks_snapshot_ticker>(value, "tickers", row.tickers);
+        if (key_is(key, "tickers")) {
+          ctx.read_object_array<massive::stocks_snapshot_ticker, decode_stocks_snapshot_ticker>(value, "tickers", row.tickers);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (integer != integer_field::none) {
       std::int64_t v = 0;

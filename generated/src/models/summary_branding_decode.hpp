@@ -16,12 +16,20 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'i':
-        if (key_is(key, "icon_url")) ctx.read_string(value, "icon_url", row.icon_url);
+        if (key_is(key, "icon_url")) {
+          ctx.read_string(value, "icon_url", row.icon_url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "logo_url")) ctx.read_string(value, "logo_url", row.logo_url);
+        if (key_is(key, "logo_url")) {
+          ctx.read_string(value, "logo_url", row.logo_url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -39,41 +39,73 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'b':
-        if (key_is(key, "branding")) ctx.read_object<massive::summary_branding, decode_summary_branding>(value, "branding", row.branding);
+        if (key_is(key, "branding")) {
+          ctx.read_object<massive::summary_branding, decode_summary_branding>(value, "branding", row.branding);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "error")) ctx.read_string(value, "error", row.error);
+        if (key_is(key, "error")) {
+          ctx.read_string(value, "error", row.error);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) integer = integer_field::last_updated;
+        if (key_is(key, "last_updated")) {
+          integer = integer_field::last_updated;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
         if (key_is(key, "market_status")) {
           ctx.read_string(value, "market_status", row.market_status);
         } else if (key_is(key, "message")) {
           ctx.read_string(value, "message", row.message);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "options")) ctx.read_object<massive::summary_options, decode_summary_options>(value, "options", row.options);
+        if (key_is(key, "options")) {
+          ctx.read_object<massive::summary_options, decode_summary_options>(value, "options", row.options);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "price")) optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        if (key_is(key, "price")) {
+          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "session")) ctx.read_object<massive::summary_session, decode_summary_session>(value, "session", row.session);
+        if (key_is(key, "session")) {
+          ctx.read_object<massive::summary_session, decode_summary_session>(value, "session", row.session);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "ticker")) {
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "type")) {
           ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -25,20 +25,32 @@ namespace massive::detail {
           optional_number = &row.change_percent, number = &row.change_percent.emplace(), number_key = "change_percent";
         } else if (key_is(key, "close")) {
           optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "decimal_volume")) ctx.read_string(value, "decimal_volume", row.decimal_volume);
+        if (key_is(key, "decimal_volume")) {
+          ctx.read_string(value, "decimal_volume", row.decimal_volume);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
         if (key_is(key, "early_trading_change")) {
           optional_number = &row.early_trading_change, number = &row.early_trading_change.emplace(), number_key = "early_trading_change";
         } else if (key_is(key, "early_trading_change_percent")) {
           optional_number = &row.early_trading_change_percent, number = &row.early_trading_change_percent.emplace(), number_key = "early_trading_change_percent";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'h':
-        if (key_is(key, "high")) optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        if (key_is(key, "high")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
         if (key_is(key, "late_trading_change")) {
@@ -47,16 +59,24 @@ namespace massive::detail {
           optional_number = &row.late_trading_change_percent, number = &row.late_trading_change_percent.emplace(), number_key = "late_trading_change_percent";
         } else if (key_is(key, "low")) {
           optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'o':
-        if (key_is(key, "open")) optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        if (key_is(key, "open")) {
+          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "previous_close")) {
           optional_number = &row.previous_close, number = &row.previous_close.emplace(), number_key = "previous_close";
         } else if (key_is(key, "price")) {
           optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
@@ -64,12 +84,18 @@ namespace massive::detail {
           optional_number = &row.regular_trading_change, number = &row.regular_trading_change.emplace(), number_key = "regular_trading_change";
         } else if (key_is(key, "regular_trading_change_percent")) {
           optional_number = &row.regular_trading_change_percent, number = &row.regular_trading_change_percent.emplace(), number_key = "regular_trading_change_percent";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'v':
-        if (key_is(key, "volume")) optional_number = &row.volume, number = &row.volume.emplace(), number_key = "volume";
+        if (key_is(key, "volume")) {
+          optional_number = &row.volume, number = &row.volume.emplace(), number_key = "volume";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -16,22 +16,36 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'd':
-        if (key_is(key, "description")) ctx.read_string(value, "description", row.description);
+        if (key_is(key, "description")) {
+          ctx.read_string(value, "description", row.description);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "primary_category")) ctx.read_string(value, "primary_category", row.primary_category);
+        if (key_is(key, "primary_category")) {
+          ctx.read_string(value, "primary_category", row.primary_category);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "secondary_category")) ctx.read_string(value, "secondary_category", row.secondary_category);
+        if (key_is(key, "secondary_category")) {
+          ctx.read_string(value, "secondary_category", row.secondary_category);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "taxonomy")) {
           ctx.read_string(value, "taxonomy", row.taxonomy);
         } else if (key_is(key, "tertiary_category")) {
           ctx.read_string(value, "tertiary_category", row.tertiary_category);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

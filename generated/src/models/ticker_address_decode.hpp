@@ -20,18 +20,32 @@ namespace massive::detail {
           ctx.read_string(value, "address1", row.address1);
         } else if (key_is(key, "address2")) {
           ctx.read_string(value, "address2", row.address2);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
-        if (key_is(key, "city")) ctx.read_string(value, "city", row.city);
+        if (key_is(key, "city")) {
+          ctx.read_string(value, "city", row.city);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "postal_code")) ctx.read_string(value, "postal_code", row.postal_code);
+        if (key_is(key, "postal_code")) {
+          ctx.read_string(value, "postal_code", row.postal_code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "state")) ctx.read_string(value, "state", row.state);
+        if (key_is(key, "state")) {
+          ctx.read_string(value, "state", row.state);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

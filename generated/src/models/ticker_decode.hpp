@@ -16,13 +16,19 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "active")) ctx.read_bool(value, "active", row.active);
+        if (key_is(key, "active")) {
+          ctx.read_bool(value, "active", row.active);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'b':
         if (key_is(key, "base_currency_name")) {
           ctx.read_string(value, "base_currency_name", row.base_currency_name);
         } else if (key_is(key, "base_currency_symbol")) {
           ctx.read_string(value, "base_currency_symbol", row.base_currency_symbol);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'c':
@@ -34,38 +40,64 @@ namespace massive::detail {
           ctx.read_string(value, "currency_name", row.currency_name);
         } else if (key_is(key, "currency_symbol")) {
           ctx.read_string(value, "currency_symbol", row.currency_symbol);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "delisted_utc")) ctx.read_string(value, "delisted_utc", row.delisted_utc);
+        if (key_is(key, "delisted_utc")) {
+          ctx.read_string(value, "delisted_utc", row.delisted_utc);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
         if (key_is(key, "last_updated_utc")) {
           ctx.read_string(value, "last_updated_utc", row.last_updated_utc);
         } else if (key_is(key, "locale")) {
           ctx.read_string(value, "locale", row.locale);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'm':
-        if (key_is(key, "market")) ctx.read_string(value, "market", row.market);
+        if (key_is(key, "market")) {
+          ctx.read_string(value, "market", row.market);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
-        if (key_is(key, "primary_exchange")) ctx.read_string(value, "primary_exchange", row.primary_exchange);
+        if (key_is(key, "primary_exchange")) {
+          ctx.read_string(value, "primary_exchange", row.primary_exchange);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "share_class_figi")) ctx.read_string(value, "share_class_figi", row.share_class_figi);
+        if (key_is(key, "share_class_figi")) {
+          ctx.read_string(value, "share_class_figi", row.share_class_figi);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "ticker")) {
           ctx.read_string(value, "ticker", row.ticker);
         } else if (key_is(key, "type")) {
           ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -25,10 +25,16 @@ namespace massive::detail {
           ctx.read_bool(value, "active", row.active);
         } else if (key_is(key, "address")) {
           ctx.read_object<massive::ticker_address, decode_ticker_address>(value, "address", row.address);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
-        if (key_is(key, "branding")) ctx.read_object<massive::summary_branding, decode_summary_branding>(value, "branding", row.branding);
+        if (key_is(key, "branding")) {
+          ctx.read_object<massive::summary_branding, decode_summary_branding>(value, "branding", row.branding);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
         if (key_is(key, "cik")) {
@@ -37,6 +43,8 @@ namespace massive::detail {
           ctx.read_string(value, "composite_figi", row.composite_figi);
         } else if (key_is(key, "currency_name")) {
           ctx.read_string(value, "currency_name", row.currency_name);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
@@ -44,16 +52,24 @@ namespace massive::detail {
           ctx.read_string(value, "delisted_utc", row.delisted_utc);
         } else if (key_is(key, "description")) {
           ctx.read_string(value, "description", row.description);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'h':
-        if (key_is(key, "homepage_url")) ctx.read_string(value, "homepage_url", row.homepage_url);
+        if (key_is(key, "homepage_url")) {
+          ctx.read_string(value, "homepage_url", row.homepage_url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
         if (key_is(key, "list_date")) {
           ctx.read_string(value, "list_date", row.list_date);
         } else if (key_is(key, "locale")) {
           ctx.read_string(value, "locale", row.locale);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'm':
@@ -61,20 +77,32 @@ namespace massive::detail {
           ctx.read_string(value, "market", row.market);
         } else if (key_is(key, "market_cap")) {
           optional_number = &row.market_cap, number = &row.market_cap.emplace(), number_key = "market_cap";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "phone_number")) {
           ctx.read_string(value, "phone_number", row.phone_number);
         } else if (key_is(key, "primary_exchange")) {
           ctx.read_string(value, "primary_exchange", row.primary_exchange);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'r':
-        if (key_is(key, "round_lot")) optional_number = &row.round_lot, number = &row.round_lot.emplace(), number_key = "round_lot";
+        if (key_is(key, "round_lot")) {
+          optional_number = &row.round_lot, number = &row.round_lot.emplace(), number_key = "round_lot";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
         if (key_is(key, "share_class_figi")) {
@@ -85,6 +113,8 @@ namespace massive::detail {
           ctx.read_string(value, "sic_code", row.sic_code);
         } else if (key_is(key, "sic_description")) {
           ctx.read_string(value, "sic_description", row.sic_description);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -98,12 +128,18 @@ namespace massive::detail {
           optional_number = &row.total_employees, number = &row.total_employees.emplace(), number_key = "total_employees";
         } else if (key_is(key, "type")) {
           ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'w':
-        if (key_is(key, "weighted_shares_outstanding")) optional_number = &row.weighted_shares_outstanding, number = &row.weighted_shares_outstanding.emplace(), number_key = "weighted_shares_outstanding";
+        if (key_is(key, "weighted_shares_outstanding")) {
+          optional_number = &row.weighted_shares_outstanding, number = &row.weighted_shares_outstanding.emplace(), number_key = "weighted_shares_outstanding";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -16,6 +16,8 @@ void write_json(json_writer& w, const ticker_events& row) {
   w.begin_object();
   w.field("events", row.events);
   w.field("name", row.name);
+  w.field("cik", row.cik);
+  w.field("composite_figi", row.composite_figi);
   w.end_object();
 }
 

@@ -15,13 +15,30 @@ namespace massive::detail {
     const char* const key = field.key().raw();
     od::value& value = field.value();
     switch (key[0]) {
+      case 'c':
+        if (key_is(key, "cik")) {
+          ctx.read_string(value, "cik", row.cik);
+        } else if (key_is(key, "composite_figi")) {
+          ctx.read_string(value, "composite_figi", row.composite_figi);
+        } else {
+          ctx.unknown_key(key);
+        }
+        break;
       case 'e':
-        if (key_is(key, "events")) ctx.read_json(value, "events", row.events);
+        if (key_is(key, "events")) {
+          ctx.read_json(value, "events", row.events);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

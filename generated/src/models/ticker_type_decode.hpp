@@ -16,18 +16,34 @@ namespace massive::detail {
     od::value& value = field.value();
     switch (key[0]) {
       case 'a':
-        if (key_is(key, "asset_class")) ctx.read_string(value, "asset_class", row.asset_class);
+        if (key_is(key, "asset_class")) {
+          ctx.read_string(value, "asset_class", row.asset_class);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'c':
-        if (key_is(key, "code")) ctx.read_string(value, "code", row.code);
+        if (key_is(key, "code")) {
+          ctx.read_string(value, "code", row.code);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "description")) ctx.read_string(value, "description", row.description);
+        if (key_is(key, "description")) {
+          ctx.read_string(value, "description", row.description);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "locale")) ctx.read_string(value, "locale", row.locale);
+        if (key_is(key, "locale")) {
+          ctx.read_string(value, "locale", row.locale);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
   }
 }

@@ -33,19 +33,39 @@ inline constexpr std::string_view integer_names[] = {"", "tmx_company_id"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "company_name")) ctx.read_string(value, "company_name", row.company_name);
+        if (key_is(key, "company_name")) {
+          ctx.read_string(value, "company_name", row.company_name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "date")) ctx.read_string(value, "date", row.date);
+        if (key_is(key, "date")) {
+          ctx.read_string(value, "date", row.date);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "isin")) ctx.read_string(value, "isin", row.isin);
+        if (key_is(key, "isin")) {
+          ctx.read_string(value, "isin", row.isin);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "status")) ctx.read_string(value, "status", row.status);
+        if (key_is(key, "status")) {
+          ctx.read_string(value, "status", row.status);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "ticker")) {
@@ -58,12 +78,18 @@ inline constexpr std::string_view integer_names[] = {"", "tmx_company_id"};
           ctx.read_string(value, "trading_venue", row.trading_venue);
         } else if (key_is(key, "type")) {
           ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
-        if (key_is(key, "url")) ctx.read_string(value, "url", row.url);
+        if (key_is(key, "url")) {
+          ctx.read_string(value, "url", row.url);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (integer != integer_field::none) {
       std::int64_t v = 0;

@@ -61,7 +61,7 @@ inline constexpr std::string_view integer_names[] = {
     case integer_field::participant_timestamp: row.participant_timestamp = timestamp_ns::from_count(v), seen |= req_participant_timestamp; break;
     case integer_field::sequence_number: row.sequence_number = v, seen |= req_sequence_number; break;
     case integer_field::sip_timestamp: row.sip_timestamp = timestamp_ns::from_count(v), seen |= req_sip_timestamp; break;
-    case integer_field::tape: row.tape = ctx.narrow(v, "tape"); break;
+    case integer_field::tape: ctx.narrow(v, "tape", row.tape); break;
     case integer_field::trf_id: row.trf_id = v; break;
     case integer_field::trf_timestamp: row.trf_timestamp = timestamp_ns::from_count(v); break;
   }
@@ -88,22 +88,38 @@ inline constexpr std::string_view integer_names[] = {
           ctx.read_int32_array(value, "conditions", row.conditions);
         } else if (key_is(key, "correction")) {
           integer = integer_field::correction;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'd':
-        if (key_is(key, "decimal_size")) ctx.read_decimal(value, "decimal_size", row.decimal_size);
+        if (key_is(key, "decimal_size")) {
+          ctx.read_decimal(value, "decimal_size", row.decimal_size);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "id") && ctx.read_string(value, "id", row.id)) seen |= req_id;
+        if (key_is(key, "id")) {
+          if (ctx.read_string(value, "id", row.id)) seen |= req_id;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
           integer = integer_field::participant_timestamp;
         } else if (key_is(key, "price")) {
           number = &row.price, number_key = "price", number_bit = req_price;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -113,6 +129,8 @@ inline constexpr std::string_view integer_names[] = {
           number = &row.size, number_key = "size", number_bit = req_size;
         } else if (key_is(key, "sequence_number")) {
           integer = integer_field::sequence_number;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
@@ -122,9 +140,11 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::trf_id;
         } else if (key_is(key, "trf_timestamp")) {
           integer = integer_field::trf_timestamp;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (ctx.read_double(value, number_key, *number)) seen |= number_bit;

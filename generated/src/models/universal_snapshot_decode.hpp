@@ -44,26 +44,48 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated", "la
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'b':
-        if (key_is(key, "break_even_price")) optional_number = &row.break_even_price, number = &row.break_even_price.emplace(), number_key = "break_even_price";
+        if (key_is(key, "break_even_price")) {
+          optional_number = &row.break_even_price, number = &row.break_even_price.emplace(), number_key = "break_even_price";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "details")) ctx.read_object<massive::universal_snapshot_details, decode_universal_snapshot_details>(value, "details", row.details);
+        if (key_is(key, "details")) {
+          ctx.read_object<massive::universal_snapshot_details, decode_universal_snapshot_details>(value, "details", row.details);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "error")) ctx.read_string(value, "error", row.error);
+        if (key_is(key, "error")) {
+          ctx.read_string(value, "error", row.error);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'f':
         if (key_is(key, "fmv")) {
           optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
         } else if (key_is(key, "fmv_last_updated")) {
           integer = integer_field::fmv_last_updated;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'g':
-        if (key_is(key, "greeks")) ctx.read_object<massive::greeks, decode_greeks>(value, "greeks", row.greeks);
+        if (key_is(key, "greeks")) {
+          ctx.read_object<massive::greeks, decode_greeks>(value, "greeks", row.greeks);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "implied_volatility")) optional_number = &row.implied_volatility, number = &row.implied_volatility.emplace(), number_key = "implied_volatility";
+        if (key_is(key, "implied_volatility")) {
+          optional_number = &row.implied_volatility, number = &row.implied_volatility.emplace(), number_key = "implied_volatility";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
         if (key_is(key, "last_minute")) {
@@ -74,6 +96,8 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated", "la
           ctx.read_object<massive::universal_snapshot_trade, decode_universal_snapshot_trade>(value, "last_trade", row.last_trade);
         } else if (key_is(key, "last_updated")) {
           integer = integer_field::last_updated;
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'm':
@@ -81,16 +105,30 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated", "la
           ctx.read_string(value, "market_status", row.market_status);
         } else if (key_is(key, "message")) {
           ctx.read_string(value, "message", row.message);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'n':
-        if (key_is(key, "name")) ctx.read_string(value, "name", row.name);
+        if (key_is(key, "name")) {
+          ctx.read_string(value, "name", row.name);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "open_interest")) optional_number = &row.open_interest, number = &row.open_interest.emplace(), number_key = "open_interest";
+        if (key_is(key, "open_interest")) {
+          optional_number = &row.open_interest, number = &row.open_interest.emplace(), number_key = "open_interest";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 's':
-        if (key_is(key, "session")) ctx.read_object<massive::summary_session, decode_summary_session>(value, "session", row.session);
+        if (key_is(key, "session")) {
+          ctx.read_object<massive::summary_session, decode_summary_session>(value, "session", row.session);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
         if (key_is(key, "ticker")) {
@@ -99,15 +137,25 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated", "la
           ctx.read_string(value, "timeframe", row.timeframe);
         } else if (key_is(key, "type")) {
           ctx.read_string(value, "type", row.type);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'u':
-        if (key_is(key, "underlying_asset")) ctx.read_object<massive::underlying_asset, decode_underlying_asset>(value, "underlying_asset", row.underlying_asset);
+        if (key_is(key, "underlying_asset")) {
+          ctx.read_object<massive::underlying_asset, decode_underlying_asset>(value, "underlying_asset", row.underlying_asset);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
-        if (key_is(key, "value")) optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        if (key_is(key, "value")) {
+          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -13,6 +13,7 @@ void write_json(json_writer& w, const universal_snapshot_details& row) {
   w.field("expiration_date", row.expiration_date);
   w.field("shares_per_contract", row.shares_per_contract);
   w.field("strike_price", row.strike_price);
+  w.field("underlying_ticker", row.underlying_ticker);
   w.end_object();
 }
 

@@ -19,13 +19,19 @@ namespace massive::detail {
     std::optional<double>* optional_number = nullptr;
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "contract_type")) ctx.read_string(value, "contract_type", row.contract_type);
+        if (key_is(key, "contract_type")) {
+          ctx.read_string(value, "contract_type", row.contract_type);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
         if (key_is(key, "exercise_style")) {
           ctx.read_string(value, "exercise_style", row.exercise_style);
         } else if (key_is(key, "expiration_date")) {
           ctx.read_date(value, "expiration_date", row.expiration_date);
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
@@ -33,9 +39,18 @@ namespace massive::detail {
           optional_number = &row.shares_per_contract, number = &row.shares_per_contract.emplace(), number_key = "shares_per_contract";
         } else if (key_is(key, "strike_price")) {
           optional_number = &row.strike_price, number = &row.strike_price.emplace(), number_key = "strike_price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      case 'u':
+        if (key_is(key, "underlying_ticker")) {
+          ctx.read_string(value, "underlying_ticker", row.underlying_ticker);
+        } else {
+          ctx.unknown_key(key);
+        }
+        break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

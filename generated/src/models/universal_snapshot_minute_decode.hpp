@@ -16,7 +16,7 @@ inline constexpr std::string_view integer_names[] = {"", "transactions"};
 [[gnu::always_inline]] inline void store_integer(row_context& ctx, massive::universal_snapshot_minute& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::transactions: row.transactions = ctx.narrow(v, "transactions"); break;
+    case integer_field::transactions: ctx.narrow(v, "transactions", row.transactions); break;
   }
 }
 
@@ -36,31 +36,57 @@ inline constexpr std::string_view integer_names[] = {"", "transactions"};
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "close")) optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        if (key_is(key, "close")) {
+          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "decimal_volume")) ctx.read_string(value, "decimal_volume", row.decimal_volume);
+        if (key_is(key, "decimal_volume")) {
+          ctx.read_string(value, "decimal_volume", row.decimal_volume);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'h':
-        if (key_is(key, "high")) optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        if (key_is(key, "high")) {
+          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "low")) optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        if (key_is(key, "low")) {
+          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'o':
-        if (key_is(key, "open")) optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        if (key_is(key, "open")) {
+          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "transactions")) integer = integer_field::transactions;
+        if (key_is(key, "transactions")) {
+          integer = integer_field::transactions;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'v':
         if (key_is(key, "volume")) {
           optional_number = &row.volume, number = &row.volume.emplace(), number_key = "volume";
         } else if (key_is(key, "vwap")) {
           optional_number = &row.vwap, number = &row.vwap.emplace(), number_key = "vwap";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

@@ -49,6 +49,8 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::ask_exchange;
         } else if (key_is(key, "ask_size")) {
           optional_number = &row.ask_size, number = &row.ask_size.emplace(), number_key = "ask_size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'b':
@@ -58,18 +60,32 @@ inline constexpr std::string_view integer_names[] = {
           integer = integer_field::bid_exchange;
         } else if (key_is(key, "bid_size")) {
           optional_number = &row.bid_size, number = &row.bid_size.emplace(), number_key = "bid_size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) integer = integer_field::last_updated;
+        if (key_is(key, "last_updated")) {
+          integer = integer_field::last_updated;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'm':
-        if (key_is(key, "midpoint")) optional_number = &row.midpoint, number = &row.midpoint.emplace(), number_key = "midpoint";
+        if (key_is(key, "midpoint")) {
+          optional_number = &row.midpoint, number = &row.midpoint.emplace(), number_key = "midpoint";
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 't':
-        if (key_is(key, "timeframe")) ctx.read_string(value, "timeframe", row.timeframe);
+        if (key_is(key, "timeframe")) {
+          ctx.read_string(value, "timeframe", row.timeframe);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();

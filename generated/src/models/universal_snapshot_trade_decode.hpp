@@ -16,7 +16,6 @@ enum class integer_field : std::uint8_t {
   last_updated,
   participant_timestamp,
   sip_timestamp,
-  size,
 };
 inline constexpr std::string_view integer_names[] = {
     "",
@@ -24,17 +23,15 @@ inline constexpr std::string_view integer_names[] = {
     "last_updated",
     "participant_timestamp",
     "sip_timestamp",
-    "size",
 };
 
-[[gnu::always_inline]] inline void store_integer(row_context& ctx, massive::universal_snapshot_trade& row, integer_field field, std::int64_t v) {
+[[gnu::always_inline]] inline void store_integer(massive::universal_snapshot_trade& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
     case integer_field::exchange: row.exchange = v; break;
     case integer_field::last_updated: row.last_updated = timestamp_ns::from_count(v); break;
     case integer_field::participant_timestamp: row.participant_timestamp = timestamp_ns::from_count(v); break;
     case integer_field::sip_timestamp: row.sip_timestamp = v; break;
-    case integer_field::size: row.size = ctx.narrow(v, "size"); break;
   }
 }
 
@@ -54,44 +51,72 @@ inline constexpr std::string_view integer_names[] = {
     integer_field integer = integer_field::none;  // the integer field this key names
     switch (key[0]) {
       case 'c':
-        if (key_is(key, "conditions")) ctx.read_int32_array(value, "conditions", row.conditions);
+        if (key_is(key, "conditions")) {
+          ctx.read_int32_array(value, "conditions", row.conditions);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'd':
-        if (key_is(key, "decimal_size")) ctx.read_string(value, "decimal_size", row.decimal_size);
+        if (key_is(key, "decimal_size")) {
+          ctx.read_string(value, "decimal_size", row.decimal_size);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'e':
-        if (key_is(key, "exchange")) integer = integer_field::exchange;
+        if (key_is(key, "exchange")) {
+          integer = integer_field::exchange;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'i':
-        if (key_is(key, "id")) ctx.read_string(value, "id", row.id);
+        if (key_is(key, "id")) {
+          ctx.read_string(value, "id", row.id);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'l':
-        if (key_is(key, "last_updated")) integer = integer_field::last_updated;
+        if (key_is(key, "last_updated")) {
+          integer = integer_field::last_updated;
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
           integer = integer_field::participant_timestamp;
         } else if (key_is(key, "price")) {
           optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sip_timestamp")) {
           integer = integer_field::sip_timestamp;
         } else if (key_is(key, "size")) {
-          integer = integer_field::size;
+          optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+        } else {
+          ctx.unknown_key(key);
         }
         break;
       case 't':
-        if (key_is(key, "timeframe")) ctx.read_string(value, "timeframe", row.timeframe);
+        if (key_is(key, "timeframe")) {
+          ctx.read_string(value, "timeframe", row.timeframe);
+        } else {
+          ctx.unknown_key(key);
+        }
         break;
-      default: break;
+      default: ctx.unknown_key(key); break;
     }
     if (number != nullptr) {
       if (!ctx.read_double(value, number_key, *number)) optional_number->reset();
     } else if (integer != integer_field::none) {
       std::int64_t v = 0;
-      if (ctx.read_int64(value, integer_names[static_cast<std::size_t>(integer)], v)) store_integer(ctx, row, integer, v);
+      if (ctx.read_int64(value, integer_names[static_cast<std::size_t>(integer)], v)) store_integer(row, integer, v);
     }
   }
 }

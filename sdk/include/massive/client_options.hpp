@@ -4,6 +4,7 @@
 // transport_error(errc::invalid_option) whose message names the option.
 #pragma once
 
+#include "massive/decode_policy.hpp"
 #include "massive/rate_limiter.hpp"
 #include "massive/retry.hpp"
 #include "massive/trace.hpp"
@@ -81,6 +82,9 @@ struct options {
   /// Content-Length, Transfer-Encoding, Connection, Keep-Alive, TE, Upgrade, Expect, Accept,
   /// Accept-Encoding, User-Agent) cannot be given. The error names the header.
   std::vector<header_field> headers{};
+  /// What decoding does with a value the model did not foresee (docs/decoding.md): coerce or
+  /// skip it and count it in page<T>::leniency() (lenient), or fail with decode_error (strict).
+  decode_policy decoding = decode_policy::lenient;
   /// Called once per attempt, from the thread running the call; must be thread-safe when the
   /// executor has several threads. Exceptions it throws are swallowed.
   std::function<void(const trace_event&)> trace{};

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "massive/body_sink.hpp"
+#include "massive/decode_policy.hpp"
 #include "massive/error.hpp"
 #include "massive/page.hpp"
 
@@ -55,7 +56,7 @@ struct row_codec;
 class decoder_core {
  public:
   decoder_core(std::shared_ptr<page_pool> pool, const row_codec& codec, payload_shape shape,
-               decode_limits limits);
+               decode_limits limits, decode_policy policy);
   decoder_core(decoder_core&&) noexcept;
   decoder_core& operator=(decoder_core&&) noexcept;
   ~decoder_core();
@@ -76,18 +77,21 @@ class decoder_core {
 /// time (the pool it draws from is shared and thread-safe). Reuse one decoder for many
 /// bodies: its window and parser are allocated once, at construction.
 ///
-/// feed() and finish() throw decode_error naming the field path (e.g. "results[12].v") and
-/// row index of the first problem; after one of them threw, the body is dead: feed() and
+/// A value the model did not foresee is coerced or skipped and counted in the page's
+/// leniency() (decode_policy::lenient, the default), or is a decode_error
+/// (decode_policy::strict). feed() and finish() throw decode_error naming the field path
+/// (e.g. "results[12].v") and row index of the first problem; after one of them threw, the body is dead: feed() and
 /// finish() rethrow that error until reset(). No page is ever handed out for a body that did
 /// not finish() successfully.
 template <class T>
 class page_decoder final : public body_sink {
  public:
-  /// Decodes `shape` bodies into pages drawn from `pool`, refusing what exceeds `limits`.
+  /// Decodes `shape` bodies into pages drawn from `pool`, refusing what exceeds `limits`,
+  /// treating surprises as `policy` says.
   explicit page_decoder(std::shared_ptr<page_pool> pool,
                         payload_shape shape = payload_shape::results_array,
-                        decode_limits limits = {})
-      : core_(std::move(pool), row_codec_for(std::type_identity<T>{}), shape, limits) {}
+                        decode_limits limits = {}, decode_policy policy = decode_policy::lenient)
+      : core_(std::move(pool), row_codec_for(std::type_identity<T>{}), shape, limits, policy) {}
 
   /// Any number of times, with chunks of any size (empty ones included).
   void feed(std::span<const char> chunk) override { core_.feed(chunk); }

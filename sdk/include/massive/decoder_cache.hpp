@@ -19,7 +19,8 @@ class decoder_cache {
  public:
   static constexpr std::size_t capacity = 16;
 
-  decoder_cache() { idle_.reserve(capacity); }
+  /// Decoders made by this cache decode with `policy`.
+  explicit decoder_cache(decode_policy policy = decode_policy::lenient) : policy_(policy) { idle_.reserve(capacity); }
 
   /// An idle decoder of T for `shape`, or a new one drawing from `pool`.
   template <class T>
@@ -28,7 +29,7 @@ class decoder_cache {
     if (std::unique_ptr<body_sink> idle = take_idle(key<T>(), shape)) {
       return std::unique_ptr<page_decoder<T>>(static_cast<page_decoder<T>*>(idle.release()));
     }
-    return std::make_unique<page_decoder<T>>(pool, shape);
+    return std::make_unique<page_decoder<T>>(pool, shape, decode_limits{}, policy_);
   }
 
   /// Returns a decoder for reuse, whatever state its last body left it in.
@@ -68,6 +69,7 @@ class decoder_cache {
     if (idle_.size() < capacity) idle_.push_back({key, shape, std::move(decoder)});
   }
 
+  decode_policy policy_;
   std::mutex mutex_;
   std::vector<entry> idle_;  // reserved to capacity: keeping a decoder never allocates
 };

@@ -81,6 +81,7 @@ enum class decode_errc {
   too_long,           ///< a string or element longer than the decoder's limit
   empty_body,         ///< no bytes at all
   not_json,           ///< the body is not a JSON document (an HTML error page, say)
+  unknown_key,        ///< decode_policy::strict: a key the model does not declare
 };
 
 /// A response body could not be decoded. Names the field path and the row.

@@ -103,6 +103,32 @@ std::shared_ptr<page_pool> make_page_pool();
 /// A pool configured by `config`.
 std::shared_ptr<page_pool> make_page_pool(const page_pool::options& config);
 
+/// What a lenient decoder (decode_policy::lenient, the default) did with the surprises of one
+/// page: each count is of values, not rows. All zero for a body exactly as the model declares
+/// it. Paths name the row by its index in the page, e.g. "results[3].preMarket".
+struct page_leniency {
+  /// Values converted to the declared type without loss: a number sent as a string ("12.5"),
+  /// a number or true/false where a string is declared (kept as its JSON text), a date-time
+  /// where a date is declared (its date), a request_id sent as a number.
+  std::uint32_t coerced = 0;
+  /// Values left out because the declared type cannot hold them: a fraction or an int64
+  /// overflow where an integer is declared, a string that is not a number, an object where a
+  /// number is declared, an impossible date, an array element or a row of the wrong type
+  /// (null included). The field is then absent (nullopt, empty, or its default when required).
+  std::uint32_t skipped = 0;
+  /// Required fields absent or null in a row that was kept (the field holds its default).
+  std::uint32_t missing = 0;
+  /// Keys the model does not declare, in rows, nested objects and the envelope; skipped.
+  std::uint32_t unknown_keys = 0;
+  /// Where the first coerced, skipped or missing value is, e.g. "results[3].preMarket".
+  std::string_view first;
+  /// Where the first unknown key is, e.g. "results[0].cik".
+  std::string_view first_unknown_key;
+
+  /// Nothing was coerced, skipped or missing (unknown keys aside).
+  bool exact() const noexcept { return coerced == 0 && skipped == 0 && missing == 0; }
+};
+
 /// The response fields around the rows. Strings live in the page's arena; an absent or null
 /// field is empty / nullopt.
 struct page_envelope {
@@ -119,6 +145,8 @@ struct page_envelope {
   /// `{"underlying":{"url":"..."}}`; empty when there are none and for other shapes.
   /// Parse it with any JSON library; it is copied verbatim from the body.
   std::string_view results_extra_json;
+  /// Not a response field: what the decoder coerced, skipped or found missing in this body.
+  page_leniency leniency;
 };
 
 namespace detail {
@@ -209,6 +237,8 @@ class page {
   std::string_view next_url() const noexcept { return envelope_.next_url; }
   /// The response's `request_id`, for support requests.
   std::string_view request_id() const noexcept { return envelope_.request_id; }
+  /// What the decoder coerced, skipped or found missing (decode_policy::lenient).
+  const page_leniency& leniency() const noexcept { return envelope_.leniency; }
 
  private:
   friend class page_decoder<T>;

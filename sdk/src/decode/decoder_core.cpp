@@ -107,7 +107,7 @@ row_path path_for(payload_shape shape) noexcept {
 }  // namespace
 
 struct decoder_core::impl {
-  impl(std::shared_ptr<page_pool> p, const row_codec& c, payload_shape s, decode_limits l)
+  impl(std::shared_ptr<page_pool> p, const row_codec& c, payload_shape s, decode_limits l, decode_policy policy)
       : pool(std::move(p)),
         codec(&c),
         shape(s),
@@ -118,6 +118,7 @@ struct decoder_core::impl {
     if (!pool) throw std::invalid_argument("page_decoder needs a page_pool");
     if (codec->row_align > region::header_bytes) throw std::invalid_argument("row alignment above 64");
     resize_window(initial_window);
+    builder.set_policy(policy);
     key.reserve(64);
     scalar.reserve(1024);
     start_over();
@@ -356,7 +357,7 @@ struct decoder_core::impl {
     batch b{parser, base, cut - from + 2, capacity + window_padding - (from - 1), builder, path, before};
     codec->decode_batch(b);
     // `[ ]` is a valid empty array, but an empty stretch next to a separator is a stray comma.
-    if (builder.row_count() == before && (!closing || cut_at_separator)) {
+    if (builder.row_count() == before && b.skipped_rows == 0 && (!closing || cut_at_separator)) {
       throw decode_error(decode_errc::invalid_json, field_path(path, before, {}), before,
                          "empty array element (stray comma)");
     }
@@ -422,6 +423,10 @@ struct decoder_core::impl {
   }
 
   std::string key_path() const { return level == 2 ? "results." + key : key; }
+  void key_path_into(std::string& out) const {
+    if (level == 2) out += "results.";
+    out += key;
+  }
 
   [[noreturn]] void fail_here(decode_errc code, const std::string& detail) const { throw error_here(code, detail); }
 
@@ -484,7 +489,10 @@ struct decoder_core::impl {
         extra += "\":";
         return start_any(c, sink::extra);
       default:
-        if (c == '{' || c == '[') fail_here(decode_errc::wrong_type, "expected a scalar");
+        if (c == '{' || c == '[') {
+          envelope_surprise(decode_errc::wrong_type, "expected a scalar");
+          return start_any(c, sink::discard);
+        }
         return start_any(c, sink::scalar);
     }
   }
@@ -648,6 +656,7 @@ struct decoder_core::impl {
           if (is_space(c)) break;
           if (c != ':') fail_here(decode_errc::invalid_json, "expected ':'");
           tgt = classify_key(key, level);
+          if (tgt == target::unknown) unknown_envelope_key();
           scalar.clear();
           st = state::value_start;
           break;
@@ -708,6 +717,22 @@ struct decoder_core::impl {
 
   // ---------------------------------------------------------------- envelope values
 
+  // An envelope value the page_envelope cannot hold as sent: decode_policy::strict fails;
+  // else it is counted (coerced or skipped) in the page's leniency, and the first one named.
+  void envelope_surprise(decode_errc code, const char* detail, bool coerced = false) {
+    if (builder.strict()) fail_here(code, detail);
+    page_leniency& counts = builder.leniency();
+    if (counts.coerced + counts.skipped + counts.missing == 0) key_path_into(builder.first_path());
+    ++(coerced ? counts.coerced : counts.skipped);
+  }
+
+  void unknown_envelope_key() {
+    if (builder.strict()) {
+      throw decode_error(decode_errc::unknown_key, key_path(), std::nullopt, "a key the page envelope does not declare");
+    }
+    if (++builder.leniency().unknown_keys == 1) key_path_into(builder.first_unknown_key_path());
+  }
+
   void store_envelope() {
     const std::size_t length = scalar.size();
     scalar.append(simdjson::SIMDJSON_PADDING, ' ');
@@ -728,7 +753,11 @@ struct decoder_core::impl {
       case target::results_count: env.results_count = envelope_integer(doc); break;
       case target::adjusted: {
         bool value = false;
-        if (auto e = doc.get_bool().get(value)) fail_here(errc_of(e), "expected true or false");
+        if (auto e = doc.get_bool().get(value)) {
+          if (e != simdjson::INCORRECT_TYPE) fail_here(errc_of(e), simdjson::error_message(e));
+          envelope_surprise(decode_errc::wrong_type, "expected true or false");
+          break;
+        }
         env.adjusted = value;
         break;
       }
@@ -736,32 +765,49 @@ struct decoder_core::impl {
     }
   }
 
+  // A number, true or false where a string is declared is coerced to its JSON text (the
+  // description's examples send `"request_id": 1`).
   std::string_view envelope_string(simdjson::ondemand::document& doc) {
     std::string_view text;
-    if (auto e = doc.get_string().get(text)) fail_here(errc_of(e), "expected a string");
+    if (auto e = doc.get_string().get(text)) {
+      simdjson::ondemand::json_type type{};
+      if (e != simdjson::INCORRECT_TYPE || doc.type().get(type) ||
+          (type != simdjson::ondemand::json_type::number && type != simdjson::ondemand::json_type::boolean)) {
+        fail_here(errc_of(e), "expected a string");
+      }
+      envelope_surprise(decode_errc::wrong_type, "expected a string", true);
+      std::string_view atom(scalar.data(), scalar.find_first_of(" \t\r\n"));
+      return builder.store(atom);
+    }
     return builder.store(text);
   }
 
-  std::int64_t envelope_integer(simdjson::ondemand::document& doc) {
+  std::optional<std::int64_t> envelope_integer(simdjson::ondemand::document& doc) {
     std::int64_t value = 0;
     const auto e = doc.get_int64().get(value);
     if (e == simdjson::SUCCESS) return value;
     if (e == simdjson::NUMBER_OUT_OF_RANGE) {
-      fail_here(decode_errc::out_of_range, "integer beyond int64");
+      envelope_surprise(decode_errc::out_of_range, "integer beyond int64");
+      return std::nullopt;
     }
     // Counts have been seen in float form: accept it when integral and exact.
     double d = 0;
-    if (auto e2 = doc.get_double().get(d)) fail_here(errc_of(e2), "expected an integer");
+    if (auto e2 = doc.get_double().get(d)) {
+      if (e2 != simdjson::INCORRECT_TYPE) fail_here(errc_of(e2), simdjson::error_message(e2));
+      envelope_surprise(decode_errc::wrong_type, "expected an integer");
+      return std::nullopt;
+    }
     if (std::trunc(d) != d || std::fabs(d) > 9007199254740992.0) {
-      fail_here(decode_errc::wrong_type, "expected an integer");
+      envelope_surprise(decode_errc::wrong_type, "expected an integer");
+      return std::nullopt;
     }
     return static_cast<std::int64_t>(d);
   }
 };
 
 decoder_core::decoder_core(std::shared_ptr<page_pool> pool, const row_codec& codec, payload_shape shape,
-                           decode_limits limits)
-    : impl_(std::make_unique<impl>(std::move(pool), codec, shape, limits)) {}
+                           decode_limits limits, decode_policy policy)
+    : impl_(std::make_unique<impl>(std::move(pool), codec, shape, limits, policy)) {}
 decoder_core::decoder_core(decoder_core&&) noexcept = default;
 decoder_core& decoder_core::operator=(decoder_core&&) noexcept = default;
 decoder_core::~decoder_core() = default;

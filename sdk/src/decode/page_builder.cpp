@@ -28,6 +28,8 @@ void page_builder::start(const std::shared_ptr<page_pool>& pool, std::size_t row
   arena_end_ = reinterpret_cast<char*>(arena_->data());
   arena_limit_ = arena_end_ + arena_->capacity();
   envelope_ = {};
+  first_.clear();
+  first_unknown_key_.clear();
 }
 
 void page_builder::record_usage() noexcept {
@@ -37,6 +39,8 @@ void page_builder::record_usage() noexcept {
 }
 
 page_parts page_builder::finish() {
+  if (!first_.empty()) envelope_.leniency.first = store(first_);
+  if (!first_unknown_key_.empty()) envelope_.leniency.first_unknown_key = store(first_unknown_key_);
   record_usage();
   page_parts parts;
   parts.rows = rows_->data();

@@ -4,12 +4,14 @@
 #pragma once
 
 #include "decode/region.hpp"
+#include "massive/decode_policy.hpp"
 #include "massive/page.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <string_view>
 
 namespace massive::detail {
@@ -58,6 +60,18 @@ class page_builder {
 
   page_envelope& envelope() noexcept { return envelope_; }
 
+  // Surprises (decode_policy): the page's counts, and where the first ones are. The paths are
+  // written aside, into buffers kept from page to page (a warm traversal allocates nothing),
+  // and stored in the arena by finish(): a surprise may come while an array is being built in
+  // place at the arena's end.
+  void set_policy(decode_policy policy) noexcept { strict_ = policy == decode_policy::strict; }
+  bool strict() const noexcept { return strict_; }
+  page_leniency& leniency() noexcept { return envelope_.leniency; }
+  /// The buffer for the first coerced, skipped or missing value's path, cleared.
+  std::string& first_path() noexcept { return first_.erase(); }
+  /// The buffer for the first unknown key's path, cleared.
+  std::string& first_unknown_key_path() noexcept { return first_unknown_key_.erase(); }
+
   /// Hands rows, arena and envelope to a page, and becomes empty.
   page_parts finish();
   /// Gives the regions back to the pool, and becomes empty.
@@ -75,6 +89,9 @@ class page_builder {
   char* arena_end_ = nullptr;
   char* arena_limit_ = nullptr;
   page_envelope envelope_;
+  bool strict_ = false;
+  std::string first_;
+  std::string first_unknown_key_;
 };
 
 }  // namespace massive::detail

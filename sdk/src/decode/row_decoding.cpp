@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace massive::detail {
@@ -20,17 +21,25 @@ bool looks_numeric(std::string_view text) noexcept {
 
 }  // namespace
 
-std::string field_path(const row_path& path, std::size_t row, std::string_view key) {
-  std::string out(path.prefix);
+void field_path_into(std::string& out, const row_path& path, std::size_t row, std::string_view key) {
+  out += path.prefix;
   if (path.indexed) {
+    // Digits without std::to_string: a path written into a kept buffer allocates nothing.
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, row).ptr;
     out += '[';
-    out += std::to_string(row);
+    out.append(digits, end);
     out += ']';
   }
   if (!key.empty()) {
     if (!out.empty()) out += '.';
     out += key;
   }
+}
+
+std::string field_path(const row_path& path, std::size_t row, std::string_view key) {
+  std::string out;
+  field_path_into(out, path, row, key);
   return out;
 }
 
@@ -44,18 +53,25 @@ decode_errc errc_of(simdjson::error_code e) noexcept {
   }
 }
 
-std::string row_context::path_of(std::string_view key) const {
-  if (parent_ == nullptr) return field_path(path_, row_, key);
-  std::string out = parent_->path_of(key_);
+void row_context::path_into(std::string& out, std::string_view key) const {
+  if (parent_ == nullptr) return field_path_into(out, path_, row_, key);
+  parent_->path_into(out, key_);
   if (index_ != no_index) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, index_).ptr;
     out += '[';
-    out += std::to_string(index_);
+    out.append(digits, end);
     out += ']';
   }
   if (!key.empty()) {
     if (!out.empty()) out += '.';
     out += key;
   }
+}
+
+std::string row_context::path_of(std::string_view key) const {
+  std::string out;
+  path_into(out, key);
   return out;
 }
 
@@ -63,25 +79,52 @@ void row_context::fail(decode_errc code, std::string_view key, const char* detai
   throw decode_error(code, path_of(key), row_, detail);
 }
 
+bool row_context::surprise(leniency kind, decode_errc code, std::string_view key, const char* detail) const {
+  if (builder_.strict()) fail(code, key, detail);
+  page_leniency& counts = builder_.leniency();
+  std::uint32_t& count = kind == leniency::coerced ? counts.coerced
+                         : kind == leniency::skipped ? counts.skipped
+                                                     : counts.missing;
+  if (counts.coerced + counts.skipped + counts.missing == 0) path_into(builder_.first_path(), key);
+  ++count;
+  return kind == leniency::coerced;
+}
+
 void row_context::missing(std::uint64_t seen, std::uint64_t required,
                           std::span<const std::string_view> names) const {
-  const std::uint64_t absent = required & ~seen;
-  const auto index = static_cast<std::size_t>(std::countr_zero(absent));
-  fail(decode_errc::missing_field, index < names.size() ? names[index] : std::string_view{},
-       "required field absent or null");
+  for (std::uint64_t absent = required & ~seen; absent != 0; absent &= absent - 1) {
+    const auto index = static_cast<std::size_t>(std::countr_zero(absent));
+    surprise(leniency::missing, decode_errc::missing_field, index < names.size() ? names[index] : std::string_view{},
+             "required field absent or null");
+  }
+}
+
+void row_context::first_unknown_key(const char* raw) const {
+  // The key as sent, up to its closing quote (an escaped quote does not close it).
+  std::size_t length = 0;
+  while (raw[length] != '"') length += raw[length] == '\\' ? 2 : 1;
+  const std::string_view key(raw, length);
+  if (builder_.strict()) fail(decode_errc::unknown_key, key, "a key the model does not declare");
+  path_into(builder_.first_unknown_key_path(), key);
 }
 
 void fail_field_iteration(const row_context& ctx, simdjson::error_code e) {
   ctx.fail(errc_of(e), {}, describe(e));
 }
 
-void fail_element(const batch& b, std::size_t row, simdjson::error_code e, std::string_view token) {
+void skip_element_row(batch& b, std::size_t row, simdjson::error_code e, std::string_view token) {
   // simdjson reports a stray comma (`[{...},]`, `[,{...}]`) as an element of the wrong type.
   if (e == simdjson::INCORRECT_TYPE && (token.empty() || token[0] == ']' || token[0] == ',' || token[0] == '}')) {
     throw decode_error(decode_errc::invalid_json, field_path(b.path, row, {}), row, "empty array element (stray comma)");
   }
-  const char* detail = e == simdjson::INCORRECT_TYPE ? "expected an object" : describe(e);
-  throw decode_error(errc_of(e), field_path(b.path, row, {}), row, detail);
+  if (e != simdjson::INCORRECT_TYPE || b.builder.strict()) {
+    const char* detail = e == simdjson::INCORRECT_TYPE ? "expected an object" : describe(e);
+    throw decode_error(errc_of(e), field_path(b.path, row, {}), row, detail);
+  }
+  page_leniency& counts = b.builder.leniency();
+  if (counts.coerced + counts.skipped + counts.missing == 0) field_path_into(b.builder.first_path(), b.path, row, {});
+  ++counts.skipped;
+  ++b.skipped_rows;
 }
 
 void fail_batch(const batch& b, simdjson::error_code e) {
@@ -95,6 +138,22 @@ namespace {
 // A token as simdjson hands it over may run on to the next structural character.
 std::string_view atom_of(std::string_view token) noexcept {
   return token.substr(0, token.find_first_of(",}] \t\r\n"));
+}
+
+// The text between a string token's quotes, when it has no escape (a number sent as a
+// string never needs one); nullopt otherwise.
+std::optional<std::string_view> plain_string(std::string_view token) noexcept {
+  if (token.empty() || token[0] != '"') return std::nullopt;
+  const std::size_t close = token.find_first_of("\"\\", 1);
+  if (close == std::string_view::npos || token[close] != '"') return std::nullopt;
+  return token.substr(1, close - 1);
+}
+
+// The whole text is a JSON number (looks_numeric admits more: from_chars decides).
+bool whole_double(std::string_view text, double& out) noexcept {
+  if (!looks_numeric(text)) return false;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc{} && end == text.data() + text.size();
 }
 
 // RFC 8259 grammar over the raw text of a free-form value. simdjson's On Demand skips such a
@@ -230,100 +289,150 @@ bool row_context::absent_or_fail(std::string_view token, std::string_view key, e
   const std::string_view atom = atom_of(token);
   if (atom == "null") return false;
   const bool number = looks_numeric(atom);
-  // Another JSON type is a wrong type; a malformed number or literal is broken JSON.
+  // Another JSON type is a surprise; a malformed number or literal is broken JSON.
   const bool other_type = !token.empty() && (token[0] == '"' || token[0] == '{' || token[0] == '[' ||
                                              atom == "true" || atom == "false" ||
                                              (number && what != expected::number));
-  fail(other_type ? decode_errc::wrong_type : decode_errc::invalid_json, key,
-       expectation(what));
+  if (!other_type) fail(decode_errc::invalid_json, key, expectation(what));
+  return surprise(leniency::skipped, decode_errc::wrong_type, key, expectation(what));
+}
+
+bool row_context::number_fallback(std::string_view token, std::string_view key, double& out) const {
+  if (const std::optional<std::string_view> text = plain_string(token)) {
+    double d = 0;
+    if (!whole_double(*text, d)) return surprise(leniency::skipped, decode_errc::wrong_type, key, "expected a number");
+    if (!surprise(leniency::coerced, decode_errc::wrong_type, key, "expected a number, got a string")) return false;
+    out = d;
+    return true;
+  }
+  return absent_or_fail(token, key, expected::number);
 }
 
 bool row_context::integer_fallback(std::string_view token, std::string_view key, std::int64_t& out) const {
-  const std::string_view atom = atom_of(token);
+  std::string_view atom = atom_of(token);
   if (atom == "null") return false;
-  if (!looks_numeric(atom)) absent_or_fail(token, key, expected::number);
+  bool from_string = false;
+  if (const std::optional<std::string_view> text = plain_string(token)) {
+    if (!looks_numeric(*text)) return surprise(leniency::skipped, decode_errc::wrong_type, key, "expected an integer");
+    atom = *text;
+    from_string = true;
+  } else if (!looks_numeric(atom)) {
+    return absent_or_fail(token, key, expected::number);
+  }
+  std::int64_t exact = 0;
+  const auto [int_end, int_ec] = std::from_chars(atom.data(), atom.data() + atom.size(), exact);
+  if (int_ec == std::errc{} && int_end == atom.data() + atom.size()) {
+    if (from_string && !surprise(leniency::coerced, decode_errc::wrong_type, key, "expected an integer, got a string")) {
+      return false;
+    }
+    out = exact;
+    return true;
+  }
   double d = 0;
   const auto [end, ec] = std::from_chars(atom.data(), atom.data() + atom.size(), d);
-  if (ec == std::errc::result_out_of_range) fail(decode_errc::out_of_range, key, "number out of range");
-  if (ec != std::errc{} || end != atom.data() + atom.size()) fail(decode_errc::invalid_json, key, "malformed number");
+  if (ec == std::errc::result_out_of_range) return surprise(leniency::skipped, decode_errc::out_of_range, key, "number out of range");
+  if (ec != std::errc{} || end != atom.data() + atom.size()) {
+    if (from_string) return surprise(leniency::skipped, decode_errc::wrong_type, key, "expected an integer");
+    fail(decode_errc::invalid_json, key, "malformed number");
+  }
   constexpr double exact_limit = 9007199254740992.0;  // 2^53
-  if (std::trunc(d) != d) fail(decode_errc::wrong_type, key, "expected an integer, got a fraction");
+  if (std::trunc(d) != d) return surprise(leniency::skipped, decode_errc::wrong_type, key, "expected an integer, got a fraction");
   if (std::fabs(d) > exact_limit) {
     // An integer beyond int64, or a float form too large to be exact.
-    fail(decode_errc::out_of_range, key, "integer beyond int64, or a float form beyond 2^53");
+    return surprise(leniency::skipped, decode_errc::out_of_range, key,
+                    "integer beyond int64, or a float form beyond 2^53");
+  }
+  if (from_string && !surprise(leniency::coerced, decode_errc::wrong_type, key, "expected an integer, got a string")) {
+    return false;
   }
   out = static_cast<std::int64_t>(d);
   return true;
+}
+
+bool row_context::string_fallback(std::string_view token, std::string_view key, std::string_view& out) const {
+  const std::string_view atom = atom_of(token);
+  if (atom == "null") return false;
+  const bool scalar = atom == "true" || atom == "false" || (looks_numeric(atom) && token[0] != '"');
+  if (!scalar) return absent_or_fail(token, key, expected::string);
+  double check = 0;
+  if (atom != "true" && atom != "false" && !whole_double(atom, check)) {
+    fail(decode_errc::invalid_json, key, "malformed number");
+  }
+  if (!surprise(leniency::coerced, decode_errc::wrong_type, key, "expected a string")) return false;
+  out = builder_.store(atom);
+  return true;
+}
+
+bool row_context::date_fallback(std::string_view text, std::string_view key, std::chrono::year_month_day& out) const {
+  // A date-time whose date part is a real day: "2024-01-02T15:04:05Z".
+  if (text.size() > 10 && text[10] == 'T') {
+    if (const std::optional<std::chrono::year_month_day> date = parse_date(text.substr(0, 10))) {
+      if (!surprise(leniency::coerced, decode_errc::wrong_type, key, "expected a date string YYYY-MM-DD")) return false;
+      out = *date;
+      return true;
+    }
+  }
+  // Well-formed digits that name no day (2024-02-30, month 13) are out of range; anything
+  // else is not a date at all.
+  const bool shaped = text.size() == 10 && text[4] == '-' && text[7] == '-' &&
+                      text.find_first_not_of("0123456789-") == std::string_view::npos;
+  return surprise(leniency::skipped, shaped ? decode_errc::out_of_range : decode_errc::wrong_type, key,
+                  shaped ? "not a calendar date of years 1..9999" : "expected a date string YYYY-MM-DD");
 }
 
 bool row_context::decimal_fallback(std::string_view token, std::string_view key,
                                    std::optional<decimal>& out) const {
   const std::string_view atom = atom_of(token);
   if (atom == "null") return false;
-  if (!looks_numeric(atom)) absent_or_fail(token, key, expected::number);
-  out = to_decimal(atom, key);
-  return true;
+  if (!looks_numeric(atom)) return absent_or_fail(token, key, expected::number);
+  out = decimal::parse(atom);
+  return out ? true : decimal_surprise(atom, key);
 }
 
-std::int64_t row_context::element_integer(std::string_view token, std::string_view key, std::size_t index) const {
+bool row_context::decimal_surprise(std::string_view text, std::string_view key) const {
+  return surprise(leniency::skipped, looks_numeric(text) ? decode_errc::out_of_range : decode_errc::wrong_type, key,
+                  "expected a decimal of at most 18 significant digits");
+}
+
+bool row_context::element_integer(std::string_view token, std::string_view key, std::size_t index,
+                                  std::int64_t& out) const {
   const row_context element = child(key, index);
-  std::int64_t out = 0;
-  if (!element.integer_fallback(token, {}, out)) element.fail(decode_errc::wrong_type, {}, "expected an integer, got null");
-  return out;
+  if (element.integer_fallback(token, {}, out)) return true;
+  // Null, or a value integer_fallback skipped (counted there): either way the element is out.
+  if (atom_of(token) == "null") element.surprise(leniency::skipped, decode_errc::wrong_type, {}, "expected an integer, got null");
+  return false;
 }
 
-void row_context::fail_value(simdjson::error_code e, expected what) const {
-  // null, or another JSON type, where an element or entry of a given type must be.
-  if (e == simdjson::INCORRECT_TYPE) fail(decode_errc::wrong_type, {}, expectation(what));
-  fail(errc_of(e), {}, describe(e));
+bool row_context::element_int32(std::string_view token, std::string_view key, std::size_t index,
+                                std::int64_t& out) const {
+  if (!element_integer(token, key, index, out)) return false;
+  if (out >= INT32_MIN && out <= INT32_MAX) return true;
+  return child(key, index).surprise(leniency::skipped, decode_errc::out_of_range, {}, "integer beyond int32");
 }
 
-void row_context::fail_element_at(simdjson::error_code e, std::string_view key, std::size_t index,
-                                  expected what) const {
-  const expected element = what == expected::integer_array   ? expected::number
-                           : what == expected::number_array  ? expected::number
-                           : what == expected::boolean_array ? expected::boolean
-                           : what == expected::string_array  ? expected::string
-                           : what == expected::object_array  ? expected::object
-                                                             : what;
-  child(key, index).fail_value(e, element);
+void row_context::skip_element(simdjson::error_code e, std::string_view key, std::size_t index, expected what) const {
+  if (e != simdjson::INCORRECT_TYPE) fail_at(e, key);
+  child(key, index).surprise(leniency::skipped, decode_errc::wrong_type, {}, expectation(what));
 }
 
-void row_context::fail_entry(simdjson::error_code e, std::string_view key, std::string_view name,
+void row_context::skip_entry(simdjson::error_code e, std::string_view key, std::string_view name,
                              expected what) const {
+  if (e != simdjson::INCORRECT_TYPE) fail_at(e, key);
   const row_context map = child(key);
-  map.child(name).fail_value(e, what);
+  map.child(name).surprise(leniency::skipped, decode_errc::wrong_type, {}, expectation(what));
+}
+
+void row_context::fail_element_at(simdjson::error_code e, std::string_view key, std::size_t index) const {
+  child(key, index).fail(errc_of(e), {}, describe(e));
 }
 
 void row_context::fail_at(simdjson::error_code e, std::string_view key) const { fail(errc_of(e), key, describe(e)); }
-
-void row_context::fail_date(std::string_view text, std::string_view key) const {
-  // Well-formed digits that name no day (2024-02-30, month 13) are out of range; anything
-  // else is not a date at all.
-  const bool shaped = text.size() == 10 && text[4] == '-' && text[7] == '-' &&
-                      text.find_first_not_of("0123456789-") == std::string_view::npos;
-  fail(shaped ? decode_errc::out_of_range : decode_errc::wrong_type, key,
-       shaped ? "not a calendar date of years 1..9999" : "expected a date string YYYY-MM-DD");
-}
-
-void row_context::fail_element_of(simdjson::error_code e, std::string_view key) const {
-  fail(errc_of(e), key, e == simdjson::INCORRECT_TYPE ? "expected an array of integers" : describe(e));
-}
 
 std::string_view row_context::checked_json(std::string_view text, std::string_view key) const {
   const std::size_t end = text.find_last_not_of(" \t\r\n");
   text = end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
   if (!json_checker(text).whole_value()) fail(decode_errc::invalid_json, key, "malformed JSON value");
   return text == "null" ? std::string_view{} : text;
-}
-
-decimal row_context::to_decimal(std::string_view text, std::string_view key) const {
-  const std::optional<decimal> parsed = decimal::parse(text);
-  if (!parsed) [[unlikely]] {
-    fail(looks_numeric(text) ? decode_errc::out_of_range : decode_errc::wrong_type, key,
-         "expected a decimal of at most 18 significant digits");
-  }
-  return *parsed;
 }
 
 void throw_wire_miss(page_builder& builder, std::byte* out, std::size_t read) {

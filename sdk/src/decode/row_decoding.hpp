@@ -62,9 +62,12 @@ class batch {
   page_builder& builder;
   row_path path;
   std::size_t first_row;  // page index of the batch's first element
+  std::size_t skipped_rows = 0;  // elements left out (decode_policy::lenient: not objects)
 };
 
 std::string field_path(const row_path& path, std::size_t row, std::string_view key);
+/// Appends field_path(path, row, key) to `out`.
+void field_path_into(std::string& out, const row_path& path, std::size_t row, std::string_view key);
 decode_errc errc_of(simdjson::error_code e) noexcept;
 
 /// One row being decoded, or an object nested in one: knows the row's index and how to name
@@ -104,13 +107,16 @@ class row_context {
   std::size_t row() const noexcept { return row_; }
 
   // Readers: true when the field was read, false when it is null (treated as absent; an
-  // optional is then reset, a span emptied); anything else that is not the expected type
-  // throws decode_error naming the field's full path.
+  // optional is then reset, a span emptied). A value of another type (a surprise) is, under
+  // decode_policy::lenient, coerced when it converts without loss (true) or skipped like a
+  // null (false), and counted in the page's page_leniency; under decode_policy::strict it
+  // throws decode_error naming the field's full path. Broken JSON always throws. The
+  // surprises are handled out of line: the success path is one simdjson get_*() call.
 
-  /// Accepts any JSON number: 135647456, 1748755.0, 1.0e+06.
+  /// Accepts any JSON number: 135647456, 1748755.0, 1.0e+06; coerces a string holding one.
   [[gnu::always_inline]] bool read_double(od::value v, std::string_view key, double& out) {
     if (v.get_double().get(out) != simdjson::SUCCESS) [[unlikely]] {
-      return absent_or_fail(v.raw_json_token(), key, expected::number);
+      return number_fallback(v.raw_json_token(), key, out);
     }
     return true;
   }
@@ -137,11 +143,12 @@ class row_context {
     out = b;
     return true;
   }
-  /// The unescaped string, copied into the page's arena.
+  /// The unescaped string, copied into the page's arena. A number, true or false is coerced
+  /// to its JSON text.
   [[gnu::always_inline]] bool read_string(od::value v, std::string_view key, std::string_view& out) {
     std::string_view text;
     if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] {
-      return absent_or_fail(v.raw_json_token(), key, expected::string);
+      return string_fallback(v.raw_json_token(), key, out);
     }
     out = builder_.store(text);
     return true;
@@ -150,19 +157,21 @@ class row_context {
     std::string_view text;
     if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] {
       out.reset();
-      return absent_or_fail(v.raw_json_token(), key, expected::string);
+      if (!string_fallback(v.raw_json_token(), key, text)) return false;
+      out = text;
+      return true;
     }
     out = builder_.store(text);
     return true;
   }
-  /// A calendar date sent as "YYYY-MM-DD": a real day of years 1..9999.
+  /// A calendar date sent as "YYYY-MM-DD": a real day of years 1..9999. A date-time
+  /// ("2024-01-02T15:04:05Z") is coerced to its date.
   [[gnu::always_inline]] bool read_date(od::value v, std::string_view key, std::chrono::year_month_day& out) {
     std::string_view text;
     if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] {
       return absent_or_fail(v.raw_json_token(), key, expected::date);
     }
-    out = to_date(text, key);
-    return true;
+    return to_date(text, key, out);
   }
   [[gnu::always_inline]] bool read_date(od::value v, std::string_view key,
                                         std::optional<std::chrono::year_month_day>& out) {
@@ -171,24 +180,39 @@ class row_context {
       out.reset();
       return absent_or_fail(v.raw_json_token(), key, expected::date);
     }
-    out = to_date(text, key);
+    std::chrono::year_month_day date{};
+    if (!to_date(text, key, date)) [[unlikely]] {
+      out.reset();
+      return false;
+    }
+    out = date;
     return true;
   }
-  /// An array of int32 codes, copied into the page's arena.
+  /// An array of int32 codes, copied into the page's arena. Elements that are not integers
+  /// within int32 are surprises (left out when lenient).
   [[gnu::always_inline]] bool read_int32_array(od::value v, std::string_view key,
                                                std::span<const std::int32_t>& out) {
     od::array array;
     if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
+      out = {};
       return absent_or_fail(v.raw_json_token(), key, expected::integer_array);
     }
     auto* const first = builder_.arena_align<std::int32_t>();
     auto* next = first;
     auto* const limit = reinterpret_cast<std::int32_t*>(builder_.arena_limit());
+    std::size_t skipped = 0;
     for (auto element : array) {
       std::int64_t wide = 0;
-      if (const simdjson::error_code e = element.get_int64().get(wide)) [[unlikely]] fail_element_of(e, key);
+      if (element.get_int64().get(wide) != simdjson::SUCCESS || wide < INT32_MIN || wide > INT32_MAX) [[unlikely]] {
+        const std::size_t index = static_cast<std::size_t>(next - first) + skipped;
+        if (const simdjson::error_code e = element.error()) fail_element_at(e, key, index);
+        if (!element_int32(element.value_unsafe().raw_json_token(), key, index, wide)) {
+          ++skipped;
+          continue;
+        }
+      }
       if (next == limit) [[unlikely]] throw_page_full("strings and arrays");
-      *next++ = narrow(wide, key);
+      *next++ = static_cast<std::int32_t>(wide);
     }
     builder_.commit_arena(reinterpret_cast<char*>(next));
     out = {first, static_cast<std::size_t>(next - first)};
@@ -204,12 +228,16 @@ class row_context {
     }
     auto* const first = builder_.arena_align<std::int64_t>();
     auto* next = first;
+    std::size_t skipped = 0;
     for (auto element : array) {
       std::int64_t x = 0;
       if (element.get_int64().get(x) != simdjson::SUCCESS) [[unlikely]] {
-        const auto index = static_cast<std::size_t>(next - first);
-        if (const simdjson::error_code e = element.error()) fail_element_at(e, key, index, expected::integer_array);
-        x = element_integer(element.value_unsafe().raw_json_token(), key, index);
+        const std::size_t index = static_cast<std::size_t>(next - first) + skipped;
+        if (const simdjson::error_code e = element.error()) fail_element_at(e, key, index);
+        if (!element_integer(element.value_unsafe().raw_json_token(), key, index, x)) {
+          ++skipped;
+          continue;
+        }
       }
       if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
       *next++ = x;
@@ -226,10 +254,12 @@ class row_context {
     }
     auto* const first = builder_.arena_align<double>();
     auto* next = first;
+    std::size_t skipped = 0;
     for (auto element : array) {
       double x = 0;
       if (const simdjson::error_code e = element.get_double().get(x)) [[unlikely]] {
-        fail_element_at(e, key, static_cast<std::size_t>(next - first), expected::number_array);
+        skip_element(e, key, static_cast<std::size_t>(next - first) + skipped++, expected::number);
+        continue;
       }
       if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
       *next++ = x;
@@ -246,10 +276,12 @@ class row_context {
     }
     auto* const first = builder_.arena_align<bool>();
     auto* next = first;
+    std::size_t skipped = 0;
     for (auto element : array) {
       bool x = false;
       if (const simdjson::error_code e = element.get_bool().get(x)) [[unlikely]] {
-        fail_element_at(e, key, static_cast<std::size_t>(next - first), expected::boolean_array);
+        skip_element(e, key, static_cast<std::size_t>(next - first) + skipped++, expected::boolean);
+        continue;
       }
       if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
       *next++ = x;
@@ -268,10 +300,12 @@ class row_context {
     }
     auto* const first = builder_.arena_align<std::string_view>();
     auto* next = first;
+    std::size_t skipped = 0;
     for (auto element : array) {
       std::string_view text;
       if (const simdjson::error_code e = element.get_string().get(text)) [[unlikely]] {
-        fail_element_at(e, key, static_cast<std::size_t>(next - first), expected::string_array);
+        skip_element(e, key, static_cast<std::size_t>(next - first) + skipped++, expected::string);
+        continue;
       }
       if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
       // Points into the parser's string buffer, which lasts as long as the document: one
@@ -289,7 +323,8 @@ class row_context {
     if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] {
       return decimal_fallback(v.raw_json_token(), key, out);
     }
-    out = to_decimal(text, key);
+    out = decimal::parse(text);
+    if (!out) [[unlikely]] return decimal_surprise(text, key);
     return true;
   }
   [[gnu::always_inline]] bool read_decimal(od::value v, std::string_view key, decimal& out) {
@@ -334,19 +369,22 @@ class row_context {
     std::size_t count = 0;
     if (const simdjson::error_code e = array.count_elements().get(count)) [[unlikely]] fail_at(e, key);
     T* const first = reserve<T>(count);
-    std::size_t index = 0;
+    std::size_t index = 0;  // of the element on the wire
+    std::size_t kept = 0;
     for (auto element : array) {
       od::object object;
       if (const simdjson::error_code e = element.get_object().get(object)) [[unlikely]] {
-        fail_element_at(e, key, index, expected::object_array);
+        skip_element(e, key, index++, expected::object);
+        continue;
       }
       static constexpr T blank{};
-      std::memcpy(first + index, &blank, sizeof(T));
+      std::memcpy(first + kept, &blank, sizeof(T));
       row_context nested = child(key, index);
-      Decode(nested, object, *std::launder(first + index));
+      Decode(nested, object, *std::launder(first + kept));
       ++index;
+      ++kept;
     }
-    out = {first, index};
+    out = {first, kept};
     return true;
   }
   /// An object whose keys are data, each value a nested object: entries in wire order in
@@ -371,7 +409,8 @@ class row_context {
       }
       od::object entry_object;
       if (const simdjson::error_code e = field.value().get_object().get(entry_object)) [[unlikely]] {
-        fail_entry(e, key, name, expected::object);
+        skip_entry(e, key, name, expected::object);
+        continue;
       }
       static constexpr keyed<T> blank{};
       std::memcpy(first + index, &blank, sizeof blank);
@@ -402,7 +441,8 @@ class row_context {
       }
       double x = 0;
       if (const simdjson::error_code e = field.value().get_double().get(x)) [[unlikely]] {
-        fail_entry(e, key, name, expected::number);
+        skip_entry(e, key, name, expected::number);
+        continue;
       }
       if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
       // The key points into the parser's string buffer until copied below (see read_string_array).
@@ -448,19 +488,39 @@ class row_context {
     return true;
   }
 
-  /// An int64 that must fit an int32 field.
-  [[gnu::always_inline]] std::int32_t narrow(std::int64_t wide, std::string_view key) const {
-    if (wide < INT32_MIN || wide > INT32_MAX) [[unlikely]] fail(decode_errc::out_of_range, key, "integer beyond int32");
-    return static_cast<std::int32_t>(wide);
+  /// Stores an int64 in an int32 field (std::int32_t or std::optional<std::int32_t>): false,
+  /// and the field left alone, when it does not fit (a surprise).
+  template <class Out>
+  [[gnu::always_inline]] bool narrow(std::int64_t wide, std::string_view key, Out& out) const {
+    if (wide < INT32_MIN || wide > INT32_MAX) [[unlikely]] {
+      return surprise(leniency::skipped, decode_errc::out_of_range, key, "integer beyond int32");
+    }
+    out = static_cast<std::int32_t>(wide);
+    return true;
   }
 
-  /// Throws missing_field naming the first required field whose bit is not in `seen`.
-  [[noreturn, gnu::cold]] void missing(std::uint64_t seen, std::uint64_t required,
-                                       std::span<const std::string_view> names) const;
+  /// A key the model does not declare, at `raw` (just past its opening quote): counted, the
+  /// first one's path kept; under decode_policy::strict, decode_error unknown_key.
+  [[gnu::always_inline]] void unknown_key(const char* raw) const {
+    if (++builder_.leniency().unknown_keys == 1) [[unlikely]] first_unknown_key(raw);
+  }
+
+  /// Required fields whose bits are not in `seen`: counted as missing, the row kept; under
+  /// decode_policy::strict, missing_field naming the first of them.
+  [[gnu::cold]] void missing(std::uint64_t seen, std::uint64_t required,
+                             std::span<const std::string_view> names) const;
   [[noreturn, gnu::cold]] void fail(decode_errc code, std::string_view key, const char* detail) const;
   /// The full path of `key` in this object, e.g. "results[3].day.c"; "results[3].day" for
   /// an empty key.
   std::string path_of(std::string_view key) const;
+  /// Appends path_of(key) to `out`.
+  void path_into(std::string& out, std::string_view key) const;
+
+  enum class leniency : std::uint8_t { coerced, skipped, missing };
+  /// A surprise at key: under decode_policy::strict throws decode_error(code, detail);
+  /// otherwise counts it as `kind` (and keeps the first one's path). Returns what the reader
+  /// returns: true for a coerced value, false for a skipped or missing one.
+  [[gnu::cold]] bool surprise(leniency kind, decode_errc code, std::string_view key, const char* detail) const;
 
  private:
   enum class expected : std::uint8_t {
@@ -493,8 +553,16 @@ class row_context {
     builder_.commit_arena(reinterpret_cast<char*>(first + count));
     return first;
   }
-  /// "YYYY-MM-DD" with every digit and separator in place and a real calendar day.
-  [[gnu::always_inline]] std::chrono::year_month_day to_date(std::string_view text, std::string_view key) const {
+  /// "YYYY-MM-DD" with every digit and separator in place and a real calendar day; anything
+  /// else is date_fallback's.
+  [[gnu::always_inline]] bool to_date(std::string_view text, std::string_view key,
+                                      std::chrono::year_month_day& out) const {
+    const std::optional<std::chrono::year_month_day> date = parse_date(text);
+    if (!date) [[unlikely]] return date_fallback(text, key, out);
+    out = *date;
+    return true;
+  }
+  [[gnu::always_inline]] static std::optional<std::chrono::year_month_day> parse_date(std::string_view text) {
     if (text.size() == 10 && text[4] == '-' && text[7] == '-') {
       const auto digit = [&](std::size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(text[i]) - '0'); };
       bool digits = true;
@@ -506,35 +574,48 @@ class row_context {
         if (date.ok() && date.year() >= std::chrono::year{1}) return date;
       }
     }
-    fail_date(text, key);
+    return std::nullopt;
   }
 
   static const char* expectation(expected what) noexcept;
 
-  /// A read failed: false when the token is null (absent); throws otherwise.
+  /// A read failed: false when the token is null (absent); another JSON type is a skipped
+  /// surprise; broken JSON throws.
   [[gnu::cold]] bool absent_or_fail(std::string_view token, std::string_view key, expected what) const;
-  /// get_int64 failed: null is absent; an integral float form within 2^53 is accepted.
+  /// get_double failed: null is absent; a string holding a number is coerced.
+  [[gnu::cold]] bool number_fallback(std::string_view token, std::string_view key, double& out) const;
+  /// get_int64 failed: null is absent; an integral float form within 2^53 is the integer; a
+  /// string holding an integer is coerced; a fraction or an overflow is a skipped surprise.
   [[gnu::cold]] bool integer_fallback(std::string_view token, std::string_view key, std::int64_t& out) const;
-  /// get_int64 failed on element `index` of the array at key: as integer_fallback, but null
-  /// is not an integer.
-  [[gnu::cold]] std::int64_t element_integer(std::string_view token, std::string_view key, std::size_t index) const;
+  /// get_string failed: null is absent; a number, true or false is coerced to its text.
+  [[gnu::cold]] bool string_fallback(std::string_view token, std::string_view key, std::string_view& out) const;
+  /// The text is not "YYYY-MM-DD": a date-time is coerced to its date; else a surprise.
+  [[gnu::cold]] bool date_fallback(std::string_view text, std::string_view key, std::chrono::year_month_day& out) const;
+  /// get_int64 failed on element `index` of the array at key: as integer_fallback, but a null
+  /// element is a skipped surprise. False when the element is left out.
+  [[gnu::cold]] bool element_integer(std::string_view token, std::string_view key, std::size_t index,
+                                     std::int64_t& out) const;
+  /// As element_integer, for an element that must also fit an int32.
+  [[gnu::cold]] bool element_int32(std::string_view token, std::string_view key, std::size_t index,
+                                   std::int64_t& out) const;
   /// get_string failed: null is absent; a JSON number is read exactly from its text.
   [[gnu::cold]] bool decimal_fallback(std::string_view token, std::string_view key,
                                       std::optional<decimal>& out) const;
-  [[noreturn, gnu::cold]] void fail_element_of(simdjson::error_code e, std::string_view key) const;
-  /// This context's own value (an element or entry) is not of type `what`, or broken.
-  [[noreturn, gnu::cold]] void fail_value(simdjson::error_code e, expected what) const;
-  /// Element `index` of the array at key is not what the array holds, or broken.
-  [[noreturn, gnu::cold]] void fail_element_at(simdjson::error_code e, std::string_view key, std::size_t index,
-                                               expected what) const;
-  /// The value of entry `name` of the object at key is not what the object holds, or broken.
-  [[noreturn, gnu::cold]] void fail_entry(simdjson::error_code e, std::string_view key, std::string_view name,
-                                          expected what) const;
+  /// A string that is not an exact decimal of at most 18 significant digits: a surprise.
+  [[gnu::cold]] bool decimal_surprise(std::string_view text, std::string_view key) const;
+  /// Element `index` of the array at key is not `what` the array holds: a skipped surprise
+  /// (null included); broken JSON throws.
+  [[gnu::cold]] void skip_element(simdjson::error_code e, std::string_view key, std::size_t index,
+                                  expected what) const;
+  /// The value of entry `name` of the object at key is not what the object holds: a skipped
+  /// surprise; broken JSON throws.
+  [[gnu::cold]] void skip_entry(simdjson::error_code e, std::string_view key, std::string_view name,
+                                expected what) const;
+  /// Element `index` of the array at key is broken JSON.
+  [[noreturn, gnu::cold]] void fail_element_at(simdjson::error_code e, std::string_view key, std::size_t index) const;
   /// simdjson failed inside the value at key (broken JSON).
   [[noreturn, gnu::cold]] void fail_at(simdjson::error_code e, std::string_view key) const;
-  [[noreturn, gnu::cold]] void fail_date(std::string_view text, std::string_view key) const;
-  /// decimal::parse, throwing when the text is not an exact decimal.
-  decimal to_decimal(std::string_view text, std::string_view key) const;
+  [[gnu::cold, gnu::noinline]] void first_unknown_key(const char* raw) const;
   /// The text of one JSON value without trailing whitespace, or empty for null; throws
   /// naming key unless the text is exactly one well-formed JSON value.
   std::string_view checked_json(std::string_view text, std::string_view key) const;
@@ -555,8 +636,10 @@ template <std::size_t N>
   return std::memcmp(raw, name, N - 1) == 0 && raw[N - 1] == '"';
 }
 
-[[noreturn, gnu::cold]] void fail_element(const batch& b, std::size_t row, simdjson::error_code e,
-                                         std::string_view token);
+/// An element of the rows array is not an object: under decode_policy::lenient a skipped
+/// surprise (the row is left out, counted in b.skipped_rows); else, or when it is broken JSON
+/// or a stray comma, throws naming the row.
+[[gnu::cold]] void skip_element_row(batch& b, std::size_t row, simdjson::error_code e, std::string_view token);
 [[noreturn, gnu::cold]] void fail_batch(const batch& b, simdjson::error_code e);
 [[noreturn, gnu::cold]] void fail_field_iteration(const row_context& ctx, simdjson::error_code e);
 
@@ -638,7 +721,8 @@ template <class T, void (*Decode)(row_context&, od::object&, T&)>
     od::object object;
     if (auto e = element.get_object().get(object)) [[unlikely]] {
       // Only the element's text leaves this function (see row_context).
-      fail_element(b, row, e, e == simdjson::INCORRECT_TYPE ? element.value_unsafe().raw_json_token() : "");
+      skip_element_row(b, row, e, e == simdjson::INCORRECT_TYPE ? element.value_unsafe().raw_json_token() : "");
+      continue;
     }
     if (out == limit) throw_page_full("rows");
     row_context ctx(b.builder, b.path, row);

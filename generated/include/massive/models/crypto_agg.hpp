@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 
 namespace massive {
@@ -34,6 +35,8 @@ struct crypto_agg {
   std::optional<double> volume;
   /// The volume weighted average price.
   std::optional<double> vw;
+  /// [T] Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> ticker;
 };
 
 /// The decoder of crypto_agg rows (defined in generated/src/models/crypto_agg.cpp).

@@ -5,6 +5,7 @@
 #include "massive/models/crypto_book_data.hpp"
 
 #include <optional>
+#include <string_view>
 #include <type_traits>
 
 namespace massive {
@@ -19,6 +20,8 @@ struct row_codec;
 struct crypto_book {
   /// Wire key data.
   std::optional<massive::crypto_book_data> data;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> status;
 };
 
 /// The decoder of crypto_book rows (defined in generated/src/models/crypto_book.cpp).

@@ -4,7 +4,9 @@
 
 #include "massive/models/crypto_snapshot_ticker.hpp"
 
+#include <optional>
 #include <span>
+#include <string_view>
 #include <type_traits>
 
 namespace massive {
@@ -19,6 +21,8 @@ struct row_codec;
 struct crypto_movers {
   /// An array of snapshot data for the specified tickers.
   std::span<const massive::crypto_snapshot_ticker> tickers;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> status;
 };
 
 /// The decoder of crypto_movers rows (defined in generated/src/models/crypto_movers.cpp).

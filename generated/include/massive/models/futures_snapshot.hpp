@@ -9,6 +9,7 @@
 #include "massive/models/futures_snapshot_trade.hpp"
 
 #include <optional>
+#include <string_view>
 #include <type_traits>
 
 namespace massive {
@@ -31,6 +32,10 @@ struct futures_snapshot {
   std::optional<massive::futures_snapshot_trade> last_trade;
   /// Wire key session.
   std::optional<massive::futures_snapshot_session> session;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> product_code;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> ticker;
 };
 
 /// The decoder of futures_snapshot rows (defined in generated/src/models/futures_snapshot.cpp).

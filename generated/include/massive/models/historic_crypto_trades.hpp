@@ -32,6 +32,10 @@ struct historic_crypto_trades {
   std::optional<std::string_view> symbol;
   /// Wire key ticks.
   std::span<const massive::historic_crypto_tick> ticks;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> status;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> type;
 };
 
 /// The decoder of historic_crypto_trades rows (defined in generated/src/models/historic_crypto_trades.cpp).

@@ -34,6 +34,8 @@ struct historic_forex_quotes {
   std::optional<std::string_view> pair;
   /// Wire key ticks.
   std::span<const massive::historic_forex_tick> ticks;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> type;
 };
 
 /// The decoder of historic_forex_quotes rows (defined in generated/src/models/historic_forex_quotes.cpp).

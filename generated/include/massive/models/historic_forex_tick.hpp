@@ -19,6 +19,12 @@ struct historic_forex_tick {
   std::optional<std::int64_t> timestamp;
   /// [x] The exchange ID.
   std::optional<std::int64_t> exchange;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<double> ap;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<double> bp;
+  /// [i] Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::int64_t> id;
 };
 
 /// Writes one historic_forex_tick as a JSON object with its wire keys; absent fields are left out.

@@ -5,6 +5,7 @@
 #include "massive/time.hpp"
 
 #include <optional>
+#include <string_view>
 #include <type_traits>
 
 namespace massive {
@@ -27,6 +28,8 @@ struct indices_agg {
   std::optional<double> low;
   /// [o] The open value for the symbol in the given time period.
   std::optional<double> open;
+  /// [T] Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> ticker;
 };
 
 /// The decoder of indices_agg rows (defined in generated/src/models/indices_agg.cpp).

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <chrono>
-#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <type_traits>
@@ -30,8 +29,9 @@ struct indices_open_close {
   std::optional<double> low;
   /// The open value for the symbol in the given time period.
   std::optional<double> open;
-  /// [preMarket] The open value of the ticker symbol in pre-market trading.
-  std::optional<std::int64_t> pre_market;
+  /// [preMarket] The open value of the ticker symbol in pre-market trading. The description says
+  /// integer; the wire sends double (codegen/audit.tsv).
+  std::optional<double> pre_market;
   /// The status of this request's response.
   std::optional<std::string_view> status;
   /// The exchange symbol that this item is traded under.

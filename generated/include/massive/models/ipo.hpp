@@ -59,6 +59,10 @@ struct ipo {
   /// This is a unique nine-character alphanumeric code that identifies a North American financial
   /// security for the purposes of facilitating clearing and settlement of trades.
   std::optional<std::string_view> us_code;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::chrono::year_month_day> issue_start_date;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::chrono::year_month_day> issue_end_date;
 };
 
 /// The decoder of ipo rows (defined in generated/src/models/ipo.cpp).

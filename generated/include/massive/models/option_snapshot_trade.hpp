@@ -2,6 +2,8 @@
 // Do not edit: `cmake --build <build> --target massive_regenerate` rewrites it.
 #pragma once
 
+#include "massive/decimal.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,6 +27,8 @@ struct option_snapshot_trade {
   std::optional<std::int32_t> size;
   /// The time relevance of the data.
   std::optional<std::string_view> timeframe;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<decimal> decimal_size;
 };
 
 /// Writes one option_snapshot_trade as a JSON object with its wire keys; absent fields are left out.

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <chrono>
-#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <type_traits>
@@ -32,8 +31,9 @@ struct options_open_close {
   std::optional<double> open;
   /// Whether or not this aggregate is for an OTC ticker.
   std::optional<bool> otc;
-  /// [preMarket] The open price of the ticker symbol in pre-market trading.
-  std::optional<std::int64_t> pre_market;
+  /// [preMarket] The open price of the ticker symbol in pre-market trading. The description says
+  /// integer; the wire sends double (codegen/audit.tsv).
+  std::optional<double> pre_market;
   /// The status of this request's response.
   std::optional<std::string_view> status;
   /// The exchange symbol that this item is traded under.

@@ -25,8 +25,9 @@ struct stocks_snapshot_last_trade {
   std::optional<std::string_view> id;
   /// [p] The price of the trade.
   std::optional<double> price;
-  /// [s] The size (volume) of the trade.
-  std::optional<std::int64_t> size;
+  /// [s] The size (volume) of the trade. The description says integer; the wire sends double
+  /// (codegen/audit.tsv).
+  std::optional<double> size;
   /// [x] The exchange ID.
   std::optional<std::int64_t> exchange;
 };

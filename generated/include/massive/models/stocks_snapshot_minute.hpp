@@ -16,8 +16,9 @@ class json_writer;
 struct stocks_snapshot_minute {
   /// [t] The Unix millisecond timestamp for the start of the aggregate window.
   std::optional<timestamp_ms> timestamp;
-  /// The accumulated volume.
-  std::optional<std::int64_t> av;
+  /// The accumulated volume. The description says integer; the wire sends double
+  /// (codegen/audit.tsv).
+  std::optional<double> av;
   /// [c] The close price for the symbol in the given time period.
   std::optional<double> close;
   /// The accumulated volume including fractional shares, respresented as a string.

@@ -22,6 +22,10 @@ struct ticker_events {
   json_value events;
   /// The name of the asset.
   std::optional<std::string_view> name;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> cik;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> composite_figi;
 };
 
 /// The decoder of ticker_events rows (defined in generated/src/models/ticker_events.cpp).

@@ -22,6 +22,8 @@ struct universal_snapshot_details {
   std::optional<double> shares_per_contract;
   /// The strike price of the option contract.
   std::optional<double> strike_price;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> underlying_ticker;
 };
 
 /// Writes one universal_snapshot_details as a JSON object with its wire keys; absent fields are left out.

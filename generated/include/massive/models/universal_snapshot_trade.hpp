@@ -32,8 +32,9 @@ struct universal_snapshot_trade {
   std::optional<double> price;
   /// The nanosecond accuracy SIP Unix Timestamp.
   std::optional<std::int64_t> sip_timestamp;
-  /// The size of a trade (also known as volume).
-  std::optional<std::int32_t> size;
+  /// The size of a trade (also known as volume). The description says integer; the wire sends
+  /// double (codegen/audit.tsv).
+  std::optional<double> size;
   /// The time relevance of the data.
   std::optional<std::string_view> timeframe;
 };
