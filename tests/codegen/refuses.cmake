@@ -64,7 +64,8 @@ expect_refusal(wire "${SPEC}" "${WORK}/wire-map.txt"
 
 # The evidence audit: a correction the description has come to agree with is reported, never
 # kept silently. Here the description types the indices' preMarket as a number and declares
-# the ticker events' cik.
+# the ticker events' cik. Seen failing with apply_audit's check of the description's type
+# disabled: "audit: message missing: the description now says number for ...".
 file(READ "${SPEC}" spec)
 string(JSON spec SET "${spec}" paths "/v1/open-close/{indicesTicker}/{date}" get responses 200 content application/json
        schema properties preMarket type [=["number"]=])

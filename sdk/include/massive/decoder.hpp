@@ -56,7 +56,7 @@ struct row_codec;
 class decoder_core {
  public:
   decoder_core(std::shared_ptr<page_pool> pool, const row_codec& codec, payload_shape shape,
-               decode_limits limits, decode_policy policy);
+               decode_limits limits, decode_policy policy = decode_policy::lenient);
   decoder_core(decoder_core&&) noexcept;
   decoder_core& operator=(decoder_core&&) noexcept;
   ~decoder_core();

@@ -112,15 +112,18 @@ void fail_field_iteration(const row_context& ctx, simdjson::error_code e) {
   ctx.fail(errc_of(e), {}, describe(e));
 }
 
-void skip_element_row(batch& b, std::size_t row, simdjson::error_code e, std::string_view token) {
+void fail_element(const batch& b, std::size_t row, simdjson::error_code e, std::string_view token) {
   // simdjson reports a stray comma (`[{...},]`, `[,{...}]`) as an element of the wrong type.
   if (e == simdjson::INCORRECT_TYPE && (token.empty() || token[0] == ']' || token[0] == ',' || token[0] == '}')) {
     throw decode_error(decode_errc::invalid_json, field_path(b.path, row, {}), row, "empty array element (stray comma)");
   }
-  if (e != simdjson::INCORRECT_TYPE || b.builder.strict()) {
-    const char* detail = e == simdjson::INCORRECT_TYPE ? "expected an object" : describe(e);
-    throw decode_error(errc_of(e), field_path(b.path, row, {}), row, detail);
-  }
+  const char* detail = e == simdjson::INCORRECT_TYPE ? "expected an object" : describe(e);
+  throw decode_error(errc_of(e), field_path(b.path, row, {}), row, detail);
+}
+
+void skip_element_row(batch& b, std::size_t row, simdjson::error_code e, std::string_view token) {
+  const bool stray_comma = token.empty() || token[0] == ']' || token[0] == ',' || token[0] == '}';
+  if (e != simdjson::INCORRECT_TYPE || stray_comma || b.builder.strict()) fail_element(b, row, e, token);
   page_leniency& counts = b.builder.leniency();
   if (counts.coerced + counts.skipped + counts.missing == 0) field_path_into(b.builder.first_path(), b.path, row, {});
   ++counts.skipped;

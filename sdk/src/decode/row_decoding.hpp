@@ -636,6 +636,9 @@ template <std::size_t N>
   return std::memcmp(raw, name, N - 1) == 0 && raw[N - 1] == '"';
 }
 
+/// An element of an array of objects is not an object: throws naming the row.
+[[noreturn, gnu::cold]] void fail_element(const batch& b, std::size_t row, simdjson::error_code e,
+                                         std::string_view token);
 /// An element of the rows array is not an object: under decode_policy::lenient a skipped
 /// surprise (the row is left out, counted in b.skipped_rows); else, or when it is broken JSON
 /// or a stray comma, throws naming the row.
