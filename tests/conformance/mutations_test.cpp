@@ -66,7 +66,7 @@ const char* name_of(variant v) {
 constexpr std::string_view unknown_values[] = {
     "null", "true", "-7", "1.5e+300", R"("\"é\\ \u65e5")", R"([1,{"a":[]},[null]])", R"({"b":{"c":[{}],"d":"x"}})"};
 
-std::string quoted(std::string_view s) {
+std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (const char c : s) {
     if (c == '"' || c == '\\') {
@@ -112,7 +112,7 @@ class rewriter {
     for (auto [key, val] : dom::object(root)) {
       out += first ? "" : ",";
       first = false;
-      out += quoted(key) + ":";
+      out += json_string(key) + ":";
       if (key != "results") {
         value(val, out, 0, false);
       } else if (shape == massive::payload_shape::results_array && val.is_array()) {
@@ -125,7 +125,7 @@ class rewriter {
         for (auto [k, member] : dom::object(val)) {
           out += inner_first ? "" : ",";
           inner_first = false;
-          out += quoted(k) + ":";
+          out += json_string(k) + ":";
           if (k == "values" && member.is_array()) {
             rows_array(member, out);
           } else {
@@ -155,7 +155,7 @@ class rewriter {
     for (std::size_t i = 0; i < std::size(unknown_values); ++i) {
       out += first ? "" : ",";
       first = false;
-      out += quoted(std::string(injected) + std::to_string(counter_++)) + ":" + std::string(unknown_values[i]);
+      out += json_string(std::string(injected) + std::to_string(counter_++)) + ":" + std::string(unknown_values[i]);
     }
   }
 
@@ -182,9 +182,9 @@ class rewriter {
       case T::STRING: {
         const std::string_view s(e);
         if (in_row && v_ == variant::escaped_strings && !looks_like_date_or_number(s)) {
-          out += quoted(std::string(s) + "\"\\/\n\t é 日本 \xF0\x9F\x93\x88");
+          out += json_string(std::string(s) + "\"\\/\n\t é 日本 \xF0\x9F\x93\x88");
         } else {
-          out += quoted(s);
+          out += json_string(s);
         }
         return;
       }
@@ -226,7 +226,7 @@ class rewriter {
       if (in_row && v_ == variant::left_out && !keep) continue;
       out += first ? "" : ",";
       first = false;
-      out += quoted(k) + ":";
+      out += json_string(k) + ":";
       if (in_row && v_ == variant::nulls && !keep) {
         out += "null";
       } else if (in_row && v_ == variant::corrected_fractions && depth == 0 && fraction_keys_.count(std::string(k))) {
