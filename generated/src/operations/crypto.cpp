@@ -23,6 +23,8 @@ constexpr column_info historic_crypto_trades_columns[] = {
     {"msLatency", 0},
     {"symbol", 0},
     {"ticks", 0},
+    {"status", 0},
+    {"type", 0},
 };
 
 constexpr std::string_view indicator_timespan_values[] = {"minute", "hour", "day", "week", "month", "quarter", "year"};
@@ -87,6 +89,7 @@ constexpr column_info crypto_agg_columns[] = {
     {"o", 0},
     {"v", 0},
     {"vw", 0},
+    {"T", 0},
 };
 
 constexpr column_info crypto_snapshot_tickers_columns[] = {
@@ -118,6 +121,7 @@ constexpr column_info crypto_snapshot_single_columns[] = {
     {"ticker.min.o", 0},
     {"ticker.min.v", 0},
     {"ticker.min.vw", 0},
+    {"ticker.min.T", 0},
     {"ticker.prevDay.c", 0},
     {"ticker.prevDay.h", 0},
     {"ticker.prevDay.l", 0},
@@ -138,12 +142,14 @@ constexpr column_info crypto_book_columns[] = {
     {"data.spread", 0},
     {"data.ticker", 0},
     {"data.updated", 0},
+    {"status", 0},
 };
 
 constexpr std::string_view direction_values[] = {"gainers", "losers"};
 
 constexpr column_info crypto_movers_columns[] = {
     {"tickers", 0},
+    {"status", 0},
 };
 
 constexpr std::string_view timestamp_sort_values[] = {"timestamp"};

@@ -37,6 +37,7 @@ constexpr column_info historic_forex_quotes_columns[] = {
     {"msLatency", 0},
     {"pair", 0},
     {"ticks", 0},
+    {"type", 0},
 };
 
 constexpr std::string_view indicator_timespan_values[] = {"minute", "hour", "day", "week", "month", "quarter", "year"};
@@ -90,6 +91,7 @@ constexpr column_info crypto_agg_columns[] = {
     {"o", 0},
     {"v", 0},
     {"vw", 0},
+    {"T", 0},
 };
 
 constexpr column_info forex_snapshot_tickers_columns[] = {
@@ -110,6 +112,9 @@ constexpr column_info forex_snapshot_single_columns[] = {
     {"ticker.lastQuote.b", 0},
     {"ticker.lastQuote.t", 0},
     {"ticker.lastQuote.x", 0},
+    {"ticker.lastQuote.ap", 0},
+    {"ticker.lastQuote.bp", 0},
+    {"ticker.lastQuote.i", 0},
     {"ticker.min.t", 3},
     {"ticker.min.c", 0},
     {"ticker.min.h", 0},

@@ -152,6 +152,8 @@ constexpr column_info futures_snapshot_columns[] = {
     {"session.previous_settlement", 0},
     {"session.settlement_price", 0},
     {"session.volume", 0},
+    {"product_code", 0},
+    {"ticker", 0},
 };
 
 constexpr column_info futures_trade_columns[] = {

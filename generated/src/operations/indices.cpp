@@ -46,6 +46,7 @@ constexpr column_info indices_agg_columns[] = {
     {"h", 0},
     {"l", 0},
     {"o", 0},
+    {"T", 0},
 };
 
 constexpr std::string_view timespan_values[] = {"second", "minute", "hour", "day", "week", "month", "quarter", "year"};

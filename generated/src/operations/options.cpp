@@ -86,6 +86,7 @@ constexpr column_info crypto_agg_columns[] = {
     {"o", 0},
     {"v", 0},
     {"vw", 0},
+    {"T", 0},
 };
 
 constexpr std::string_view timespan_values[] = {"second", "minute", "hour", "day", "week", "month", "quarter", "year"};
@@ -179,6 +180,7 @@ constexpr column_info option_snapshot_columns[] = {
     {"last_trade.sip_timestamp", 0},
     {"last_trade.size", 0},
     {"last_trade.timeframe", 0},
+    {"last_trade.decimal_size", 0},
     {"open_interest", 0},
     {"underlying_asset.change_to_break_even", 0},
     {"underlying_asset.last_updated", 9},

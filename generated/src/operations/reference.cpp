@@ -278,6 +278,7 @@ constexpr column_info universal_snapshot_columns[] = {
     {"details.expiration_date", 0},
     {"details.shares_per_contract", 0},
     {"details.strike_price", 0},
+    {"details.underlying_ticker", 0},
     {"error", 0},
     {"fmv", 0},
     {"fmv_last_updated", 9},
@@ -393,11 +394,15 @@ constexpr column_info ipo_columns[] = {
     {"ticker", 0},
     {"total_offer_size", 0},
     {"us_code", 0},
+    {"issue_start_date", 0},
+    {"issue_end_date", 0},
 };
 
 constexpr column_info ticker_events_columns[] = {
     {"events", 0},
     {"name", 0},
+    {"cik", 0},
+    {"composite_figi", 0},
 };
 
 std::string reference_market_status_target(argument_list args) {

@@ -462,6 +462,7 @@ constexpr column_info crypto_agg_columns[] = {
     {"o", 0},
     {"v", 0},
     {"vw", 0},
+    {"T", 0},
 };
 
 constexpr std::string_view timespan_values[] = {"second", "minute", "hour", "day", "week", "month", "quarter", "year"};
