@@ -20,6 +20,7 @@ tests=(
   doxygen                            # API reference (the `docs` target and its check)
   zsh                                # the command-line tool's zsh completion, tested
   tinyproxy                          # the proxy suite (tests/transport/proxy_test.cpp)
+  qemu-user-static                   # an older x86-64 CPU for the CPU-refusal test
 )
 
 case "${1:-}" in

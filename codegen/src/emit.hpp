@@ -5,6 +5,7 @@
 #include "ir.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 
 namespace massive::codegen {
@@ -19,6 +20,9 @@ void emit_models(const api& a, file_set& out);
 void emit_groups(const api& a, file_set& out);
 /// generated/mock/catalog.cpp: every operation's route, shape and row field tree, for the mock.
 void emit_mock(const api& a, file_set& out);
+/// generated/libraries.cmake: the library of every generated source in `out` (run last);
+/// `stream_models` names the stream's event models among a's models.
+void emit_cmake(const api& a, const std::set<std::string>& stream_models, file_set& out);
 
 namespace text {
 

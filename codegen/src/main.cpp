@@ -84,7 +84,9 @@ int main(int argc, char** argv) {
     api a = build(spec, map);
     // The event models are plain models (no REST rows): appended after the REST ones, they keep
     // the catalog's indices of those.
+    std::set<std::string> stream_models;
     for (auto& m : streams.models) {
+      stream_models.insert(m->name);
       for (const auto& rest : a.models) {
         if (rest->name == m->name) throw generation_error({"stream model " + m->name + " has a REST model's name"});
       }
@@ -93,6 +95,7 @@ int main(int argc, char** argv) {
     emit_models(a, files);
     emit_groups(a, files);
     emit_mock(a, files);
+    emit_cmake(a, stream_models, files);
   } catch (const generation_error& e) {
     std::cerr << "massive_codegen: generation refused (" << e.problems().size() << " problem"
               << (e.problems().size() == 1 ? "" : "s") << "):\n";

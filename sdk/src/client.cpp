@@ -1,9 +1,12 @@
 #include "massive/client.hpp"
 
+#include "massive/cpu_support.hpp"
+
 namespace massive {
 
 client::client(executor_type executor, massive::options opts)
-    : pool_(make_page_pool()),
+    // The CPU is checked before any code built for MASSIVE_SIMD_ARCH can run.
+    : pool_((detail::require_cpu_support(), make_page_pool())),
       decoders_(std::make_shared<detail::decoder_cache>(opts.decoding)),
       http_(std::make_shared<http_client>(std::move(executor), std::move(opts))) {}
 

@@ -14,6 +14,6 @@ run(${CMAKE_COMMAND} -S "${CONSUMER_SOURCE}" -B "${WORK_DIR}/build" -G "${GENERA
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 run("${WORK_DIR}/build/consumer")
-if(NOT last_output MATCHES "consumer: massive")
+if(NOT last_output MATCHES "consumer: massive, 1 bar, close 2.5")
   message(FATAL_ERROR "consumer ran but printed: ${last_output}")
 endif()

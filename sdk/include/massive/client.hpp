@@ -29,7 +29,9 @@ class client : public detail::client_groups {
   /// The executor the client's calls run on.
   using executor_type = boost::asio::any_io_executor;
 
-  /// Throws transport_error(errc::invalid_option) naming an invalid option.
+  /// Throws transport_error(errc::invalid_option) naming an invalid option, and
+  /// unsupported_cpu when this CPU lacks what the decoding code was built for
+  /// (MASSIVE_SIMD_ARCH).
   client(executor_type executor, massive::options opts = {});
   client(const client&) = delete;
   client& operator=(const client&) = delete;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "massive/body_sink.hpp"
+#include "massive/cpu_support.hpp"
 #include "massive/decode_policy.hpp"
 #include "massive/error.hpp"
 #include "massive/page.hpp"
@@ -87,11 +88,13 @@ template <class T>
 class page_decoder final : public body_sink {
  public:
   /// Decodes `shape` bodies into pages drawn from `pool`, refusing what exceeds `limits`,
-  /// treating surprises as `policy` says.
+  /// treating surprises as `policy` says. Throws unsupported_cpu when this CPU lacks what the
+  /// decoding code was built for.
   explicit page_decoder(std::shared_ptr<page_pool> pool,
                         payload_shape shape = payload_shape::results_array,
                         decode_limits limits = {}, decode_policy policy = decode_policy::lenient)
-      : core_(std::move(pool), row_codec_for(std::type_identity<T>{}), shape, limits, policy) {}
+      : core_((detail::require_cpu_support(), std::move(pool)), row_codec_for(std::type_identity<T>{}), shape,
+              limits, policy) {}
 
   /// Any number of times, with chunks of any size (empty ones included).
   void feed(std::span<const char> chunk) override { core_.feed(chunk); }

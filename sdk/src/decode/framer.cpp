@@ -7,6 +7,8 @@
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #define MASSIVE_FRAMER_X86 1
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
 #endif
 
 namespace massive::detail {
@@ -67,6 +69,31 @@ struct block_masks {
   }
   return {bits('"', false), bits('\\', false), bits('{', true), bits('}', true), bits(',', false), square};
 }
+#elif defined(__ARM_NEON)
+// NEON has no movemask: each comparison's 0xff lanes are masked to their bit within a byte,
+// and three rounds of pairwise additions fold four 16-lane results into 64 bits.
+[[gnu::always_inline]] inline std::uint64_t neon_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c,
+                                                     uint8x16_t d) noexcept {
+  const uint8x16_t weights = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+  const uint8x16_t ab = vpaddq_u8(vandq_u8(a, weights), vandq_u8(b, weights));
+  const uint8x16_t cd = vpaddq_u8(vandq_u8(c, weights), vandq_u8(d, weights));
+  const uint8x16_t abcd = vpaddq_u8(ab, cd);
+  return vgetq_lane_u64(vreinterpretq_u64_u8(vpaddq_u8(abcd, abcd)), 0);
+}
+[[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(p);
+  const uint8x16_t v[4] = {vld1q_u8(bytes), vld1q_u8(bytes + 16), vld1q_u8(bytes + 32), vld1q_u8(bytes + 48)};
+  const uint8x16_t case_bit = vdupq_n_u8(0x20);
+  const auto equal = [&v](std::uint8_t c, bool folded) noexcept {
+    const uint8x16_t needle = vdupq_n_u8(c);
+    const uint8x16_t fold = vdupq_n_u8(folded ? 0x20 : 0);
+    return neon_bits(vceqq_u8(vorrq_u8(v[0], fold), needle), vceqq_u8(vorrq_u8(v[1], fold), needle),
+                     vceqq_u8(vorrq_u8(v[2], fold), needle), vceqq_u8(vorrq_u8(v[3], fold), needle));
+  };
+  const std::uint64_t square = neon_bits(vceqzq_u8(vandq_u8(v[0], case_bit)), vceqzq_u8(vandq_u8(v[1], case_bit)),
+                                         vceqzq_u8(vandq_u8(v[2], case_bit)), vceqzq_u8(vandq_u8(v[3], case_bit)));
+  return {equal('"', false), equal('\\', false), equal('{', true), equal('}', true), equal(',', false), square};
+}
 #else
 [[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
   block_masks m{};
@@ -106,6 +133,8 @@ MASSIVE_AVX512_TARGET inline block_masks classify_avx512(const char* p) noexcept
   const __m128i product = _mm_clmulepi64_si128(_mm_set_epi64x(0, static_cast<long long>(x)),
                                                _mm_set1_epi8(-1), 0);
   return static_cast<std::uint64_t>(_mm_cvtsi128_si64(product));
+#elif defined(__ARM_FEATURE_AES)
+  return static_cast<std::uint64_t>(vmull_p64(x, ~std::uint64_t{0}));
 #else
   x ^= x << 1;
   x ^= x << 2;
