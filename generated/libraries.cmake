@@ -84,8 +84,9 @@ set(MASSIVE_indices_SOURCES
   src/models/indices_snapshot.cpp
   src/models/indices_snapshot_session.cpp)
 
-set(MASSIVE_mock_catalog_SOURCES
-  mock/catalog.cpp)
+set(MASSIVE_mock_SOURCES
+  mock/catalog.cpp
+  mock/stream_channels.cpp)
 
 set(MASSIVE_options_SOURCES
   src/models/additional_underlying.cpp
