@@ -2,6 +2,7 @@
 // asks for, wait its backoffs. Every decision is the session's (stream_session.hpp).
 #include "massive/stream_client.hpp"
 
+#include "massive/cpu_support.hpp"
 #include "massive/error.hpp"
 #include "massive/stream_error.hpp"
 #include "transport/tls.hpp"
@@ -61,7 +62,8 @@ std::string resolved_key(std::string key) {
 
 struct client::impl {
   impl(const asio::any_io_executor& executor, client_options o)
-      : options(std::move(o)),
+      // The CPU is checked before the frame decoder, built for MASSIVE_SIMD_ARCH, can run.
+      : options((detail::require_cpu_support(), std::move(o))),
         where(endpoint_of(options)),
         tls(transport::make_tls_context({options.verify_peer, options.ca_file, {}, options.ca_pem, "client_options"})),
         protocol(resolved_key(options.api_key), options.reconnect),
