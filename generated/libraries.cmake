@@ -30,6 +30,7 @@ set(MASSIVE_crypto_SOURCES
   src/models/crypto_snapshot_single.cpp
   src/models/crypto_snapshot_ticker.cpp
   src/models/crypto_snapshot_tickers.cpp
+  src/models/crypto_trade.cpp
   src/models/historic_crypto_tick.cpp
   src/models/historic_crypto_trades.cpp
   src/models/last_crypto_trade.cpp
@@ -53,6 +54,7 @@ set(MASSIVE_forex_SOURCES
   src/models/conversion_last_quote.cpp
   src/models/currency_conversion.cpp
   src/models/forex_exchange.cpp
+  src/models/forex_quote.cpp
   src/models/forex_snapshot_day.cpp
   src/models/forex_snapshot_minute.cpp
   src/models/forex_snapshot_single.cpp
@@ -96,7 +98,10 @@ set(MASSIVE_options_SOURCES
   src/models/option_snapshot_quote.cpp
   src/models/option_snapshot_trade.cpp
   src/models/options_contract.cpp
+  src/models/options_last_trade.cpp
+  src/models/options_quote.cpp
   src/models/options_quote_v3.cpp
+  src/models/options_trade.cpp
   src/models/options_trade_v3.cpp)
 
 set(MASSIVE_reference_SOURCES
@@ -156,14 +161,12 @@ set(MASSIVE_shared_models_SOURCES
   src/models/crypto_agg.cpp
   src/models/crypto_grouped_agg.cpp
   src/models/crypto_snapshot_day.cpp
-  src/models/crypto_trade.cpp
-  src/models/forex_quote.cpp
   src/models/greeks.cpp
+  src/models/indicator_bar.cpp
+  src/models/indicator_value.cpp
+  src/models/macd_value.cpp
   src/models/options_exchange.cpp
-  src/models/options_last_trade.cpp
   src/models/options_open_close.cpp
-  src/models/options_quote.cpp
-  src/models/options_trade.cpp
   src/models/underlying_asset.cpp)
 
 set(MASSIVE_stocks_SOURCES
@@ -186,10 +189,8 @@ set(MASSIVE_stocks_SOURCES
   src/models/historic_stock_quote.cpp
   src/models/historic_stock_trade.cpp
   src/models/income_statement.cpp
-  src/models/indicator_value.cpp
   src/models/last_quote.cpp
   src/models/last_trade.cpp
-  src/models/macd_value.cpp
   src/models/quote.cpp
   src/models/short_interest.cpp
   src/models/short_volume.cpp

@@ -46,6 +46,7 @@ class builder {
   kind classify(const merged& m, scalar& s) const;
   const std::string& signature(const json& raw);
   void collect(const json& raw, const std::string& location);
+  void collect_underlying(const std::string& path, const merged& results);
 
   void add_operation(const std::string& path, const json& path_item, const json& op);
   void bind_models();
@@ -73,6 +74,7 @@ class builder {
   std::map<std::string, const enum_def*> enums_by_values_;
   std::set<std::string> filled_;
   std::vector<std::pair<std::size_t, const json*>> row_schemas_;  // operation index -> its rows
+  std::vector<std::pair<std::size_t, const json*>> underlying_schemas_;  // ... -> results.underlying.aggregates[]
 };
 
 const json& builder::resolve(const json& s, std::string* ref_name) const {
@@ -201,6 +203,25 @@ const std::string& builder::signature(const json& raw) {
     }
   }
   return signatures_.emplace(&raw, std::move(sig)).first->second;
+}
+
+// The indicators' `results.underlying.aggregates`: a second array of rows beside `values`,
+// decoded on demand by massive::underlying() (issue #16: a page can carry more than its rows).
+void builder::collect_underlying(const std::string& path, const merged& results) {
+  for (const auto& [key, value] : results.properties) {
+    if (key != "underlying") continue;
+    for (const auto& [member, part] : merge(*value).properties) {
+      if (member != "aggregates") continue;
+      const merged aggregates = merge(*part);
+      scalar ignored = scalar::json;
+      if (aggregates.items == nullptr || classify(merge(*aggregates.items), ignored) != kind::object) {
+        problem("operation GET " + path + ": results.underlying.aggregates is not an array of objects");
+        return;
+      }
+      collect(*aggregates.items, path + " results.underlying.aggregates[]");
+      underlying_schemas_.emplace_back(api_.operations.size(), aggregates.items);
+    }
+  }
 }
 
 void builder::collect(const json& raw, const std::string& location) {
@@ -339,6 +360,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
         if (values != nullptr && v.items != nullptr) {
           o.payload = shape::results_values;
           row_schema = v.items;
+          collect_underlying(path, r);
         } else {
           o.payload = shape::results_object;
           row_schema = results;
@@ -762,6 +784,18 @@ api builder::run() {
     m.row = true;
     api_.operations[index].row = &m;
     fill_model(m, *raw);
+  }
+  for (const auto& [index, raw] : underlying_schemas_) {
+    model& m = model_for(*raw);
+    m.row = true;
+    operation& o = api_.operations[index];
+    o.underlying = &m;
+    fill_model(m, *raw);
+    if (o.row->underlying_rows != nullptr && o.row->underlying_rows != &m) {
+      problem("operation GET " + o.path + ": rows " + o.row->name + " come with underlying rows " + m.name +
+              " here and " + o.row->underlying_rows->name + " elsewhere (one per row model)");
+    }
+    o.row->underlying_rows = &m;
   }
   // Wire orders: every key a number field of that row model, once.
   for (const map_row* row : map_.find("wire")) {

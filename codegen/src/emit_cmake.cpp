@@ -24,10 +24,11 @@ void reach(const model* m, std::set<const model*>& seen) {
 /// The groups whose operations reach each model (by name).
 std::map<std::string, std::set<std::string>> groups_by_model(const api& a) {
   std::map<std::string, std::set<std::string>> out;
+  // Ignored operations (x-polygon-ignore) count too: their group still has their method.
   for (const operation& o : a.operations) {
-    if (o.ignored) continue;
     std::set<const model*> seen;
     reach(o.row, seen);
+    reach(o.underlying, seen);
     for (const model* m : seen) out[m->name].insert(o.group);
   }
   return out;

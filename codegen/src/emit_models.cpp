@@ -152,8 +152,11 @@ std::string header(const model& m) {
   std::vector<std::string> own;
   if (dec) own.push_back("massive/decimal.hpp");
   if (js) own.push_back("massive/json_value.hpp");
-  for (const std::string& n : sorted_names(nested_models(m))) own.push_back("massive/models/" + n + ".hpp");
+  std::set<const model*> included = nested_models(m);
+  if (m.underlying_rows != nullptr) included.insert(m.underlying_rows);
+  for (const std::string& n : sorted_names(included)) own.push_back("massive/models/" + n + ".hpp");
   if (time) own.push_back("massive/time.hpp");
+  if (m.underlying_rows != nullptr) own.push_back("massive/underlying.hpp");
   for (const std::string& h : own) out += "#include \"" + h + "\"\n";
   if (!own.empty()) out += "\n";
   if (date) out += "#include <chrono>\n";
@@ -174,6 +177,12 @@ std::string header(const model& m) {
     out += "  " + member_type(f) + " " + f.name + member_default(f) + ";\n";
   }
   out += "};\n\n";
+  if (m.underlying_rows != nullptr) {
+    out += "/// Pages of " + m.name + " rows may carry results.underlying.aggregates (with expand_underlying=true):\n";
+    out += "/// massive::underlying(page) decodes them as " + m.underlying_rows->name + " rows.\n";
+    out += "template <>\nstruct underlying_rows_of<" + m.name + "> {\n  /// The underlying rows' model.\n  using type = " +
+           m.underlying_rows->name + ";\n};\n\n";
+  }
   if (m.row) {
     out += "/// The decoder of " + m.name + " rows (defined in generated/src/models/" + m.name + ".cpp).\n";
     out += "const detail::row_codec& row_codec_for(std::type_identity<" + m.name + ">) noexcept;\n";

@@ -44,6 +44,9 @@ struct model {
   std::string doc;
   std::vector<field> fields;
   bool row = false;  // some operation returns it as its rows: it gets a row decoder
+  // Pages of these rows may carry a second array of rows (results.underlying.aggregates):
+  // its model, given underlying_rows_of<this> in the header; null when none.
+  const model* underlying_rows = nullptr;
   // Indexes into fields, in the order the server sends the keys (a `wire` row): rows exactly
   // so are read with find_field in that order before the field loop is tried.
   std::vector<std::size_t> wire;
@@ -92,6 +95,9 @@ struct operation {
   std::string description;  // the description's whole text, on one line
   shape payload = shape::results_array;
   model* row = nullptr;
+  /// results_values only: the rows of `results.underlying.aggregates` (the indicators' bars,
+  /// sent with expand_underlying=true); null when the description declares none.
+  model* underlying = nullptr;
   bool paginated = false;
   bool page_style = false;  // paginated, yet the map asks for a one-page method (plus <name>_pages)
   bool ignored = false;     // x-polygon-ignore: a variant of a route another operation shares

@@ -146,6 +146,8 @@ response aggregates(const market_options& options, std::string_view target,
   w.raw(",");
   w.key("results");
   w.raw("[");
+  // An index is computed, not traded: its bars have no volume, VWAP or transactions.
+  const bool traded = ticker.rfind("I:", 0) != 0;
   for (std::size_t i = first; i < last; ++i) {
     const int64_t t = starts[i].count();
     const uint64_t h = mix(th ^ static_cast<uint64_t>(t));
@@ -157,12 +159,14 @@ response aggregates(const market_options& options, std::string_view target,
     const int64_t volume = 100'000 + static_cast<int64_t>(mix(h + 4) % 90'000'000);
     if (i != first) w.raw(",");
     w.raw("{");
-    w.key("v");
-    w.number(volume);
-    w.raw(",");
-    w.key("vw");
-    w.number(std::round((low + (high - low) * unit(mix(h + 5))) * 10'000.0) / 10'000.0);
-    w.raw(",");
+    if (traded) {
+      w.key("v");
+      w.number(volume);
+      w.raw(",");
+      w.key("vw");
+      w.number(std::round((low + (high - low) * unit(mix(h + 5))) * 10'000.0) / 10'000.0);
+      w.raw(",");
+    }
     w.key("o");
     w.number(open);
     w.raw(",");
@@ -177,9 +181,11 @@ response aggregates(const market_options& options, std::string_view target,
     w.raw(",");
     w.key("t");
     w.number(t);
-    w.raw(",");
-    w.key("n");
-    w.number(static_cast<int64_t>(1 + volume / 180));
+    if (traded) {
+      w.raw(",");
+      w.key("n");
+      w.number(static_cast<int64_t>(1 + volume / 180));
+    }
     w.raw("}");
   }
   w.raw("],");

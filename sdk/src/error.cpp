@@ -33,7 +33,7 @@ std::string decode_what(decode_errc code, const std::string& path,
   static constexpr const char* names[] = {"",          "invalid JSON",   "truncated body",
                                           "wrong type", "missing field", "out of range",
                                           "too deep",   "too long",       "empty body",
-                                          "not JSON"};
+                                          "not JSON",   "unknown key"};
   std::string what = "decode error: ";
   const auto index = static_cast<std::size_t>(code);
   what += index < std::size(names) ? names[index] : "unknown";

@@ -17,7 +17,8 @@ namespace massive::test {
 /// `[]` for every array index: "db_latency", "results[].cik".
 struct undeclared_keys {
   std::vector<std::string> paths;
-  /// Keys starting with this are accepted anywhere (a mutation's deliberate unknown keys).
+  /// Keys starting with this are accepted anywhere, and all below them (a mutation's deliberate
+  /// unknown keys).
   std::string injected_prefix;
 
   bool allows(std::string_view path, std::string_view key) const;

@@ -4,6 +4,9 @@
 #include "bodies.hpp"
 #include "reference.hpp"
 
+#include "massive/models/indicator_value.hpp"
+#include "massive/underlying.hpp"
+
 #include <simdjson.h>
 
 #include <doctest/doctest.h>
@@ -337,6 +340,54 @@ TEST_CASE("results.values with a sibling object kept as raw JSON") {
     simdjson::dom::element e;
     REQUIRE(parser.parse(simdjson::padded_string(extra)).get(e) == simdjson::SUCCESS);
     CHECK(std::string_view(e["underlying"]["url"]) == "https://x/y?a=\"b\"");
+  }
+}
+
+TEST_CASE("underlying(page): the indicators' aggregates as typed rows, and its errors named") {
+  const std::string values = R"("values":[{"timestamp":1517562000016,"value":140.1}])";
+  const auto body_with = [&](const std::string& underlying) {
+    return R"({"results":{)" + values + (underlying.empty() ? "" : R"(,"underlying":)" + underlying) +
+           R"(},"status":"OK"})";
+  };
+  SUBCASE("aggregates and url") {
+    const auto p = decode<indicator_value>(
+        body_with(R"({"url":"https://api.massive.com/v2/aggs/x","aggregates":[{"c":75.0875,"t":1577941200000,)"
+                  R"("v":135647456,"vw":74.6099,"n":1},{"c":76.5,"t":1578027600000,"otc":true}]})"),
+        payload_shape::results_values);
+    const auto u = underlying(p);
+    REQUIRE(u.has_value());
+    CHECK(u->url == "https://api.massive.com/v2/aggs/x");
+    REQUIRE(u->aggregates.size() == 2);
+    CHECK(u->aggregates[0].close == 75.0875);
+    CHECK(u->aggregates[0].timestamp == timestamp_ms::from_count(1577941200000));
+    CHECK(u->aggregates[0].volume == 135647456.0);
+    CHECK(u->aggregates[0].vwap == 74.6099);
+    CHECK(u->aggregates[0].transactions == 1);
+    CHECK(u->aggregates[1].otc == true);
+    CHECK_FALSE(u->aggregates[1].volume.has_value());
+  }
+  SUBCASE("none sent: nullopt; url alone: no rows") {
+    CHECK_FALSE(underlying(decode<indicator_value>(body_with(""), payload_shape::results_values)).has_value());
+    const auto u = underlying(decode<indicator_value>(body_with(R"({"url":"u"})"), payload_shape::results_values));
+    REQUIRE(u.has_value());
+    CHECK(u->url == "u");
+    CHECK(u->aggregates.size() == 0);
+  }
+  SUBCASE("a wrong type names its member") {
+    const auto fails_at = [&](const std::string& underlying, std::string_view path) {
+      const auto p = decode<indicator_value>(body_with(underlying), payload_shape::results_values);
+      try {
+        (void)massive::underlying(p, decode_policy::strict);
+        FAIL("no decode_error for " << underlying);
+      } catch (const decode_error& e) {
+        CHECK(e.field_path() == path);
+        CHECK(std::string_view(e.what()).find(path) != std::string_view::npos);
+      }
+    };
+    fails_at(R"({"url":5})", "results.underlying.url");
+    fails_at(R"({"aggregates":{}})", "results.underlying.aggregates");
+    fails_at("[]", "results.underlying");
+    fails_at(R"({"aggregates":[{"c":1},{"c":"x"}]})", "results.underlying.aggregates[1].c");
   }
 }
 

@@ -12,9 +12,6 @@ namespace ipo_v1_decoding {
 // store_integer().
 enum class integer_field : std::uint8_t {
   none,
-  announced_date,
-  last_updated,
-  listing_date,
   lot_size,
   max_shares_offered,
   min_shares_offered,
@@ -22,9 +19,6 @@ enum class integer_field : std::uint8_t {
 };
 inline constexpr std::string_view integer_names[] = {
     "",
-    "announced_date",
-    "last_updated",
-    "listing_date",
     "lot_size",
     "max_shares_offered",
     "min_shares_offered",
@@ -34,9 +28,6 @@ inline constexpr std::string_view integer_names[] = {
 [[gnu::always_inline]] inline void store_integer(massive::ipo_v1& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
-    case integer_field::announced_date: row.announced_date = v; break;
-    case integer_field::last_updated: row.last_updated = v; break;
-    case integer_field::listing_date: row.listing_date = v; break;
     case integer_field::lot_size: row.lot_size = v; break;
     case integer_field::max_shares_offered: row.max_shares_offered = v; break;
     case integer_field::min_shares_offered: row.min_shares_offered = v; break;
@@ -61,7 +52,7 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "announced_date")) {
-          integer = integer_field::announced_date;
+          ctx.read_date(value, "announced_date", row.announced_date);
         } else {
           ctx.unknown_key(key);
         }
@@ -100,9 +91,9 @@ inline constexpr std::string_view integer_names[] = {
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          integer = integer_field::last_updated;
+          ctx.read_date(value, "last_updated", row.last_updated);
         } else if (key_is(key, "listing_date")) {
-          integer = integer_field::listing_date;
+          ctx.read_date(value, "listing_date", row.listing_date);
         } else if (key_is(key, "lot_size")) {
           integer = integer_field::lot_size;
         } else if (key_is(key, "lowest_offer_price")) {

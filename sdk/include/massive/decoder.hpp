@@ -44,7 +44,7 @@ enum class payload_shape {
   top_level_array, ///< the body is [row, ...] (upcoming market holidays)
   /// {"results":{"values":[row, ...], "underlying":{...}}, envelope...}: technical indicators.
   /// The members of `results` other than `values` are kept as raw JSON in
-  /// page_envelope::results_extra_json.
+  /// page_envelope::results_extra_json; massive::underlying(page) types `underlying`.
   results_values,
 };
 

@@ -143,7 +143,8 @@ struct page_envelope {
   /// payload_shape::results_values only: the members of `results` other than `values` (the
   /// indicators' `underlying`), as the raw JSON text of one object, e.g.
   /// `{"underlying":{"url":"..."}}`; empty when there are none and for other shapes.
-  /// Parse it with any JSON library; it is copied verbatim from the body.
+  /// It is copied verbatim from the body; massive::underlying(page) (massive/underlying.hpp)
+  /// decodes its `underlying` into typed rows.
   std::string_view results_extra_json;
   /// Not a response field: what the decoder coerced, skipped or found missing in this body.
   page_leniency leniency;

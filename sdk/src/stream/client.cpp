@@ -63,7 +63,7 @@ std::string resolved_key(std::string key) {
 struct client::impl {
   impl(const asio::any_io_executor& executor, client_options o)
       // The CPU is checked before the frame decoder, built for MASSIVE_SIMD_ARCH, can run.
-      : options((detail::require_cpu_support(), std::move(o))),
+      : options((massive::detail::require_cpu_support(), std::move(o))),
         where(endpoint_of(options)),
         tls(transport::make_tls_context({options.verify_peer, options.ca_file, {}, options.ca_pem, "client_options"})),
         protocol(resolved_key(options.api_key), options.reconnect),

@@ -2,7 +2,9 @@
 // Do not edit: `cmake --build <build> --target massive_regenerate` rewrites it.
 #pragma once
 
+#include "massive/models/indicator_bar.hpp"
 #include "massive/time.hpp"
+#include "massive/underlying.hpp"
 
 #include <optional>
 #include <type_traits>
@@ -22,6 +24,14 @@ struct indicator_value {
   /// The MACD line value, calculated as the difference between the short-term and long-term
   /// exponential moving averages (EMAs) based on the periods specified in the request parameters.
   std::optional<double> value;
+};
+
+/// Pages of indicator_value rows may carry results.underlying.aggregates (with expand_underlying=true):
+/// massive::underlying(page) decodes them as indicator_bar rows.
+template <>
+struct underlying_rows_of<indicator_value> {
+  /// The underlying rows' model.
+  using type = indicator_bar;
 };
 
 /// The decoder of indicator_value rows (defined in generated/src/models/indicator_value.cpp).

@@ -2,6 +2,7 @@
 // Do not edit: `cmake --build <build> --target massive_regenerate` rewrites it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -17,8 +18,9 @@ struct row_codec;
 
 /// One ipo_v1 object.
 struct ipo_v1 {
-  /// The date when the IPO event was announced.
-  std::optional<std::int64_t> announced_date;
+  /// The date when the IPO event was announced. The description says integer; the wire sends date
+  /// (codegen/audit.tsv).
+  std::optional<std::chrono::year_month_day> announced_date;
   /// Underlying currency of the security.
   std::optional<std::string_view> currency_code;
   /// The price set by the company and its underwriters before the IPO goes live.
@@ -31,10 +33,12 @@ struct ipo_v1 {
   std::optional<std::string_view> isin;
   /// Name of issuer.
   std::optional<std::string_view> issuer_name;
-  /// The date when the IPO event was last modified.
-  std::optional<std::int64_t> last_updated;
-  /// First trading date for the newly listed entity.
-  std::optional<std::int64_t> listing_date;
+  /// The date when the IPO event was last modified. The description says integer; the wire sends
+  /// date (codegen/audit.tsv).
+  std::optional<std::chrono::year_month_day> last_updated;
+  /// First trading date for the newly listed entity. The description says integer; the wire sends
+  /// date (codegen/audit.tsv).
+  std::optional<std::chrono::year_month_day> listing_date;
   /// The minimum number of shares that an investor may apply for during an IPO.
   std::optional<std::int64_t> lot_size;
   /// The lowest price within the IPO price range that the company is willing to offer its shares to

@@ -1,0 +1,27 @@
+// Links the options group alone (massive::options) from the installed package. Its indicators
+// share their route with the other markets' (x-polygon-ignore variants), and their rows
+// (indicator_value) and underlying bars (indicator_bar) must be compiled into a library the
+// options group brings, which the generator did not do while it placed models by the
+// operations that are not ignored alone (indicator_value went to massive::stocks).
+#include <massive/decoder.hpp>
+#include <massive/options.hpp>
+#include <massive/underlying.hpp>
+
+#include <iostream>
+#include <string_view>
+
+int main() {
+  massive::page_decoder<massive::indicator_value> decoder(massive::make_page_pool(),
+                                                          massive::payload_shape::results_values);
+  constexpr std::string_view body =
+      R"({"status":"OK","results":{"values":[{"timestamp":1704067200000,"value":2.25}],)"
+      R"("underlying":{"url":"https://api.massive.com/v2/aggs/ticker/O:X","aggregates":[{"c":2.5,"t":1704067200000}]}}})";
+  decoder.feed(body);
+  decoder.finish();
+  const auto values = decoder.take();
+  const auto under = massive::underlying(values);
+  const bool ok = values.size() == 1 && under && under->aggregates.size() == 1 && under->aggregates[0].close == 2.5;
+  std::cout << "options consumer: " << values.size() << " value, " << (under ? under->aggregates.size() : 0)
+            << " underlying bar\n";
+  return ok ? 0 : 1;
+}
