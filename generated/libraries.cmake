@@ -6,6 +6,7 @@
 set(MASSIVE_GROUPS stocks options crypto forex indices futures reference benzinga etf_global fed tmx consumer_spending)
 
 set(MASSIVE_benzinga_SOURCES
+  src/groups/benzinga.cpp
   src/models/benzinga_analyst.cpp
   src/models/benzinga_analyst_insight.cpp
   src/models/benzinga_bulls_bears_say.cpp
@@ -17,10 +18,12 @@ set(MASSIVE_benzinga_SOURCES
   src/models/benzinga_rating.cpp)
 
 set(MASSIVE_consumer_spending_SOURCES
+  src/groups/consumer_spending.cpp
   src/models/eu_merchant_aggregate.cpp
   src/models/eu_merchant_hierarchy_entry.cpp)
 
 set(MASSIVE_crypto_SOURCES
+  src/groups/crypto.cpp
   src/models/crypto_book.cpp
   src/models/crypto_book_data.cpp
   src/models/crypto_book_level.cpp
@@ -37,6 +40,7 @@ set(MASSIVE_crypto_SOURCES
   src/models/last_crypto_trade_tick.cpp)
 
 set(MASSIVE_etf_global_SOURCES
+  src/groups/etf_global.cpp
   src/models/etf_analytics.cpp
   src/models/etf_constituent.cpp
   src/models/etf_coupon_exposure.cpp
@@ -45,12 +49,14 @@ set(MASSIVE_etf_global_SOURCES
   src/models/etf_taxonomy.cpp)
 
 set(MASSIVE_fed_SOURCES
+  src/groups/fed.cpp
   src/models/fed_inflation.cpp
   src/models/fed_inflation_expectations.cpp
   src/models/fed_labor_market.cpp
   src/models/fed_treasury_yield.cpp)
 
 set(MASSIVE_forex_SOURCES
+  src/groups/forex.cpp
   src/models/conversion_last_quote.cpp
   src/models/currency_conversion.cpp
   src/models/forex_exchange.cpp
@@ -65,6 +71,7 @@ set(MASSIVE_forex_SOURCES
   src/models/last_currency_quote.cpp)
 
 set(MASSIVE_futures_SOURCES
+  src/groups/futures.cpp
   src/models/futures_agg.cpp
   src/models/futures_contract.cpp
   src/models/futures_exchange.cpp
@@ -81,6 +88,7 @@ set(MASSIVE_futures_SOURCES
   src/models/futures_trade.cpp)
 
 set(MASSIVE_indices_SOURCES
+  src/groups/indices.cpp
   src/models/indices_agg.cpp
   src/models/indices_open_close.cpp
   src/models/indices_snapshot.cpp
@@ -91,6 +99,7 @@ set(MASSIVE_mock_SOURCES
   mock/stream_channels.cpp)
 
 set(MASSIVE_options_SOURCES
+  src/groups/options.cpp
   src/models/additional_underlying.cpp
   src/models/option_snapshot.cpp
   src/models/option_snapshot_day.cpp
@@ -105,6 +114,7 @@ set(MASSIVE_options_SOURCES
   src/models/options_trade_v3.cpp)
 
 set(MASSIVE_reference_SOURCES
+  src/groups/reference.cpp
   src/models/condition.cpp
   src/models/condition_sip_mapping.cpp
   src/models/condition_update_rule.cpp
@@ -158,18 +168,19 @@ set(MASSIVE_reflection_SOURCES
   src/operations/tmx.cpp)
 
 set(MASSIVE_shared_models_SOURCES
-  src/models/crypto_agg.cpp
   src/models/crypto_grouped_agg.cpp
   src/models/crypto_snapshot_day.cpp
+  src/models/equity_exchange.cpp
   src/models/greeks.cpp
   src/models/indicator_bar.cpp
   src/models/indicator_value.cpp
   src/models/macd_value.cpp
-  src/models/options_exchange.cpp
   src/models/options_open_close.cpp
+  src/models/ticker_agg.cpp
   src/models/underlying_asset.cpp)
 
 set(MASSIVE_stocks_SOURCES
+  src/groups/stocks.cpp
   src/models/agg.cpp
   src/models/balance_sheet.cpp
   src/models/cash_flow_statement.cpp
@@ -251,4 +262,5 @@ set(MASSIVE_stream_SOURCES
   src/stream/event_table.cpp)
 
 set(MASSIVE_tmx_SOURCES
+  src/groups/tmx.cpp
   src/models/tmx_corporate_event.cpp)

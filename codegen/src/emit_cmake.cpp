@@ -45,6 +45,8 @@ std::string library_of(const std::string& rel, const std::map<std::string, std::
   if (rel == "src/models/model_table.cpp" || starts_with(rel, "src/operations/")) return "reflection";
   if (starts_with(rel, "mock/")) return "mock";
   if (starts_with(rel, "src/stream/")) return "stream";
+  // A group's out-of-line methods and parameter rendering go with its models.
+  if (starts_with(rel, "src/groups/")) return rel.substr(11, rel.size() - 11 - 4);
   constexpr std::string_view models = "src/models/";
   if (starts_with(rel, models)) {
     const std::string name = rel.substr(models.size(), rel.size() - models.size() - 4);

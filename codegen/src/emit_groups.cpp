@@ -74,8 +74,14 @@ std::string params_struct(const operation& o) {
     out += text::comment(2, doc);
     out += "  " + member_type(*p) + " " + p->name + member_init(*p) + ";\n";
   }
-  out += "\n  /// Renders the request target into `b`.\n";
-  out += "  void render(uri_builder& b) const {\n";
+  out += "\n  /// Renders the request target into `b`.\n  void render(uri_builder& b) const;\n";
+  out += "  /// The request target, as render() writes it.\n  std::string target() const;\n};\n\n";
+  return out;
+}
+
+// The out-of-line half of a params struct (in the group's source): render() and target().
+std::string params_definitions(const operation& o) {
+  std::string out = "void " + params_name(o) + "::render(uri_builder& b) const {\n";
   // The path: literals between the parameters, in route order.
   std::size_t at = 0;
   std::size_t index = 0;
@@ -85,19 +91,20 @@ std::string params_struct(const operation& o) {
     literal += o.path.substr(at, open == std::string::npos ? std::string::npos : open - at);
     if (open == std::string::npos) break;
     const std::size_t close = o.path.find('}', open);
-    out += "    b.path_literal(\"" + text::literal(literal) + "\").path_segment(" + o.path_params[index++].name + ");\n";
+    out += "  b.path_literal(\"" + text::literal(literal) + "\").path_segment(" + o.path_params[index++].name + ");\n";
     literal.clear();
     at = close + 1;
   }
-  if (!literal.empty()) out += "    b.path_literal(\"" + text::literal(literal) + "\");\n";
-  for (const param& q : o.query_params) out += "    b.query(\"" + text::literal(q.wire) + "\", " + q.name + ");\n";
-  out += "  }\n};\n\n";
+  if (!literal.empty()) out += "  b.path_literal(\"" + text::literal(literal) + "\");\n";
+  for (const param& q : o.query_params) out += "  b.query(\"" + text::literal(q.wire) + "\", " + q.name + ");\n";
+  out += "}\n\nstd::string " + params_name(o) + "::target() const {\n";
+  out += "  return build_target([this](uri_builder& b) { render(b); });\n}\n\n";
   return out;
 }
 
 std::string method(const operation& o) {
   const std::string row = "massive::" + o.row->name;
-  const std::string target = "build_target([&](uri_builder& b) { params.render(b); })";
+  const std::string target = "params.target()";
   const std::string tag = o.experimental ? "experimental_t, " : "";
   std::string attribute;
   if (o.deprecated) {
@@ -121,9 +128,31 @@ std::string method(const operation& o) {
     out += text::comment(2, (o.page_style ? "Every page of " + o.name + "(), following next_url." : notes) +
                                 " Page by page: a cursor whose next() yields each page.");
     out += "  " + attribute + "cursor<" + row + "> " + name + "(" + tag + "const " + params_name(o) +
-           "& params, traversal_options opts = {}) {\n";
-    out += "    return client_->traverse<" + row + ">(" + target + ", " + shape_name(o.payload) + ", opts);\n  }\n";
+           "& params, traversal_options opts = {});\n";
   }
+  return out;
+}
+
+// A cursor method's definition (in the group's source): the cursor of its rows is instantiated
+// there, once, and not in every file that includes the group's header.
+std::string cursor_method_definition(const operation& o) {
+  if (!o.paginated) return "";
+  const std::string row = "massive::" + o.row->name;
+  const std::string name = o.page_style ? o.name + "_pages" : o.name;
+  return "cursor<" + row + "> " + o.group + "_group::" + name + "(" + (o.experimental ? "experimental_t, " : "") +
+         "const " + params_name(o) + "& params, traversal_options opts) {\n  return client_->traverse<" + row +
+         ">(params.target(), " + shape_name(o.payload) + ", opts);\n}\n\n";
+}
+
+// The group's source: what its header declares out of line.
+std::string group_source(const api& a, const group_def& g) {
+  std::string out = text::banner() + "#include \"massive/" + g.name + ".hpp\"\n\n#include <string>\n\nnamespace massive {\n\n";
+  for (const operation& o : a.operations) {
+    if (o.group != g.name) continue;
+    out += params_definitions(o);
+    out += cursor_method_definition(o);
+  }
+  out += "}  // namespace massive\n";
   return out;
 }
 
@@ -144,8 +173,8 @@ std::string group_header(const api& a, const group_def& g) {
   out += "#include \"massive/filter.hpp\"\n#include \"massive/groups.hpp\"\n";
   for (const std::string& m : models) out += "#include \"massive/models/" + m + ".hpp\"\n";
   out += "#include \"massive/time.hpp\"\n#include \"massive/uri.hpp\"\n\n";
-  out += "#include <chrono>\n#include <cstdint>\n#include <optional>\n#include <span>\n#include <string_view>\n"
-         "#include <utility>\n\nnamespace massive {\n\n";
+  out += "#include <chrono>\n#include <cstdint>\n#include <optional>\n#include <span>\n#include <string>\n"
+         "#include <string_view>\n#include <utility>\n\nnamespace massive {\n\n";
   for (const operation* o : ops) out += params_struct(*o);
   out += text::comment(0, g.doc + " A cheap handle: copy it freely while the client lives.");
   out += "class " + g.name + "_group {\n public:\n";
@@ -316,7 +345,7 @@ std::string table_source(const api& a, const group_def& g) {
     if (lists) out += "  std::vector<std::vector<std::string_view>> lists;\n  lists.reserve(4);\n";
     out += "  const " + params_name(*o) + " params{\n";
     for (const param* p : all_params(*o)) out += "      ." + p->name + " = " + argument_expression(*p) + ",\n";
-    out += "  };\n  return build_target([&](uri_builder& b) { params.render(b); });\n}\n";
+    out += "  };\n  return params.target();\n}\n";
   }
   out += "\n}  // namespace\n\nextern const operation_entry " + g.name + "_operations[] = {\n";
   for (const operation* o : ops) {
@@ -369,6 +398,7 @@ void emit_groups(const api& a, file_set& out) {
   for (const group_def& g : a.groups) {
     out["include/massive/" + g.name + ".hpp"] = group_header(a, g);
     out["src/operations/" + g.name + ".cpp"] = table_source(a, g);
+    out["src/groups/" + g.name + ".cpp"] = group_source(a, g);
   }
 }
 

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -50,18 +51,9 @@ struct benzinga_analyst_insights_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/benzinga/v1/analyst-insights");
-    b.query("date", date);
-    b.query("ticker", ticker);
-    b.query("last_updated", last_updated);
-    b.query("firm", firm);
-    b.query("rating_action", rating_action);
-    b.query("benzinga_firm_id", benzinga_firm_id);
-    b.query("benzinga_rating_id", benzinga_rating_id);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of benzinga().analysts(): `GET /benzinga/v1/analysts`.
@@ -80,15 +72,9 @@ struct benzinga_analysts_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/benzinga/v1/analysts");
-    b.query("benzinga_id", benzinga_id);
-    b.query("benzinga_firm_id", benzinga_firm_id);
-    b.query("firm_name", firm_name);
-    b.query("full_name", full_name);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of benzinga().bulls_bears_say(): `GET /benzinga/v1/bulls-bears-say`.
@@ -106,14 +92,9 @@ struct benzinga_bulls_bears_say_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/benzinga/v1/bulls-bears-say");
-    b.query("ticker", ticker);
-    b.query("benzinga_id", benzinga_id);
-    b.query("last_updated", last_updated);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of benzinga().consensus_ratings(): `GET /benzinga/v1/consensus-ratings/{ticker}`.
@@ -126,11 +107,9 @@ struct benzinga_consensus_ratings_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/benzinga/v1/consensus-ratings/").path_segment(ticker);
-    b.query("date", date);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of benzinga().earnings(): `GET /benzinga/v1/earnings`.
@@ -161,20 +140,9 @@ struct benzinga_earnings_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/benzinga/v1/earnings");
-    b.query("date", date);
-    b.query("ticker", ticker);
-    b.query("importance", importance);
-    b.query("last_updated", last_updated);
-    b.query("date_status", date_status);
-    b.query("eps_surprise_percent", eps_surprise_percent);
-    b.query("revenue_surprise_percent", revenue_surprise_percent);
-    b.query("fiscal_year", fiscal_year);
-    b.query("fiscal_period", fiscal_period);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of benzinga().firms(): `GET /benzinga/v1/firms`.
@@ -187,12 +155,9 @@ struct benzinga_firms_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/benzinga/v1/firms");
-    b.query("benzinga_id", benzinga_id);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of benzinga().guidance(): `GET /benzinga/v1/guidance`.
@@ -220,18 +185,9 @@ struct benzinga_guidance_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/benzinga/v1/guidance");
-    b.query("date", date);
-    b.query("ticker", ticker);
-    b.query("positioning", positioning);
-    b.query("importance", importance);
-    b.query("last_updated", last_updated);
-    b.query("fiscal_year", fiscal_year);
-    b.query("fiscal_period", fiscal_period);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of benzinga().ratings(): `GET /benzinga/v1/ratings`.
@@ -262,20 +218,9 @@ struct benzinga_ratings_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/benzinga/v1/ratings");
-    b.query("date", date);
-    b.query("ticker", ticker);
-    b.query("importance", importance);
-    b.query("last_updated", last_updated);
-    b.query("rating_action", rating_action);
-    b.query("price_target_action", price_target_action);
-    b.query("benzinga_id", benzinga_id);
-    b.query("benzinga_analyst_id", benzinga_analyst_id);
-    b.query("benzinga_firm_id", benzinga_firm_id);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of benzinga().news(): `GET /benzinga/v2/news`.
@@ -299,17 +244,9 @@ struct benzinga_news_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/benzinga/v2/news");
-    b.query("published", published);
-    b.query("channels", channels);
-    b.query("tags", tags);
-    b.query("author", author);
-    b.query("stocks", stocks);
-    b.query("tickers", tickers);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Benzinga's dataset: analyst ratings and insights, earnings, guidance and news. A cheap handle:
@@ -322,69 +259,51 @@ class benzinga_group {
   /// A comprehensive database of financial analyst insights and ratings for various publicly traded
   /// companies, capturing detailed information about analyst recommendations and price targets.
   /// `GET /benzinga/v1/analyst-insights`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::benzinga_analyst_insight> analyst_insights(const benzinga_analyst_insights_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::benzinga_analyst_insight>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::benzinga_analyst_insight> analyst_insights(const benzinga_analyst_insights_params& params, traversal_options opts = {});
 
   /// A comprehensive database of financial analysts, containing detailed performance metrics and
   /// identification information for individual analysts across various financial firms. `GET
   /// /benzinga/v1/analysts`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::benzinga_analyst> analysts(const benzinga_analysts_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::benzinga_analyst>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::benzinga_analyst> analysts(const benzinga_analysts_params& params, traversal_options opts = {});
 
   /// A comprehensive database of analyst bull and bear case summaries for publicly traded
   /// companies, providing concise summaries of both bullish and bearish investment arguments to
   /// help investors see both sides of the story before making investment decisions. `GET
   /// /benzinga/v1/bulls-bears-say`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::benzinga_bulls_bears_say> bulls_bears_say(const benzinga_bulls_bears_say_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::benzinga_bulls_bears_say>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::benzinga_bulls_bears_say> bulls_bears_say(const benzinga_bulls_bears_say_params& params, traversal_options opts = {});
 
   /// A comprehensive financial consensus ratings table that aggregates analyst recommendations and
   /// price targets for individual stock tickers, capturing detailed rating breakdowns and
   /// statistical insights. `GET /benzinga/v1/consensus-ratings/{ticker}`. Page by page: a cursor
   /// whose next() yields each page.
-  cursor<massive::benzinga_consensus_rating> consensus_ratings(const benzinga_consensus_ratings_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::benzinga_consensus_rating>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::benzinga_consensus_rating> consensus_ratings(const benzinga_consensus_ratings_params& params, traversal_options opts = {});
 
   /// This table contains earnings data from Benzinga, tracking both actual and estimated financial
   /// metrics for publicly traded companies. `GET /benzinga/v1/earnings`. Page by page: a cursor
   /// whose next() yields each page.
-  cursor<massive::benzinga_earning> earnings(const benzinga_earnings_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::benzinga_earning>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::benzinga_earning> earnings(const benzinga_earnings_params& params, traversal_options opts = {});
 
   /// A comprehensive database of financial firms, tracking unique identifiers, names, and basic
   /// metadata for various financial institutions and research firms. `GET /benzinga/v1/firms`. Page
   /// by page: a cursor whose next() yields each page.
-  cursor<massive::benzinga_firm> firms(const benzinga_firms_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::benzinga_firm>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::benzinga_firm> firms(const benzinga_firms_params& params, traversal_options opts = {});
 
   /// A comprehensive database of financial guidance and earnings estimates for various companies,
   /// capturing key metrics related to earnings per share (EPS) and revenue projections across
   /// different fiscal periods. `GET /benzinga/v1/guidance`. Page by page: a cursor whose next()
   /// yields each page.
-  cursor<massive::benzinga_guidance> guidance(const benzinga_guidance_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::benzinga_guidance>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::benzinga_guidance> guidance(const benzinga_guidance_params& params, traversal_options opts = {});
 
   /// This table contains analyst ratings and price target data from investment firms, tracking
   /// rating changes (upgrades, downgrades, initiates coverage, etc.) and price target adjustments
   /// for publicly traded companies. `GET /benzinga/v1/ratings`. Page by page: a cursor whose next()
   /// yields each page.
-  cursor<massive::benzinga_rating> ratings(const benzinga_ratings_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::benzinga_rating>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::benzinga_rating> ratings(const benzinga_ratings_params& params, traversal_options opts = {});
 
   /// A comprehensive news article database from Benzinga, containing detailed information about
   /// financial news articles including metadata, content, and associated financial information.
   /// `GET /benzinga/v2/news`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::benzinga_news_article> news(const benzinga_news_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::benzinga_news_article>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::benzinga_news_article> news(const benzinga_news_params& params, traversal_options opts = {});
 
  private:
   client* client_;

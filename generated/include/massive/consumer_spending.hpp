@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -41,17 +42,9 @@ struct consumer_spending_eu_merchant_aggregates_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/consumer-spending/eu/v1/merchant-aggregates");
-    b.query("transaction_date", transaction_date);
-    b.query("name", name);
-    b.query("user_country", user_country);
-    b.query("channel", channel);
-    b.query("consumer_type", consumer_type);
-    b.query("parent_name", parent_name);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of consumer_spending().eu_merchant_hierarchy(): `GET
@@ -75,16 +68,9 @@ struct consumer_spending_eu_merchant_hierarchy_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/consumer-spending/eu/v1/merchant-hierarchy");
-    b.query("lookup_name", lookup_name);
-    b.query("ticker", ticker);
-    b.query("listing_status", listing_status);
-    b.query("active_from", active_from);
-    b.query("active_to", active_to);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Consumer spending data: European merchant aggregates and hierarchy. A cheap handle: copy it
@@ -97,17 +83,13 @@ class consumer_spending_group {
   /// Aggregated consumer transactions from European credit card panels, structured for flexible
   /// analysis and faster access to insights. `GET /consumer-spending/eu/v1/merchant-aggregates`.
   /// Page by page: a cursor whose next() yields each page.
-  cursor<massive::eu_merchant_aggregate> eu_merchant_aggregates(const consumer_spending_eu_merchant_aggregates_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::eu_merchant_aggregate>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::eu_merchant_aggregate> eu_merchant_aggregates(const consumer_spending_eu_merchant_aggregates_params& params, traversal_options opts = {});
 
   /// Reference data mapping merchants to parent companies, tickers, sectors, and industries across
   /// Fable's European consumer transaction panel. `GET
   /// /consumer-spending/eu/v1/merchant-hierarchy`. Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::eu_merchant_hierarchy_entry> eu_merchant_hierarchy(const consumer_spending_eu_merchant_hierarchy_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::eu_merchant_hierarchy_entry>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::eu_merchant_hierarchy_entry> eu_merchant_hierarchy(const consumer_spending_eu_merchant_hierarchy_params& params, traversal_options opts = {});
 
  private:
   client* client_;

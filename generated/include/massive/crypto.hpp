@@ -6,7 +6,6 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
-#include "massive/models/crypto_agg.hpp"
 #include "massive/models/crypto_book.hpp"
 #include "massive/models/crypto_exchange.hpp"
 #include "massive/models/crypto_grouped_agg.hpp"
@@ -19,6 +18,7 @@
 #include "massive/models/indicator_value.hpp"
 #include "massive/models/last_crypto_trade.hpp"
 #include "massive/models/macd_value.hpp"
+#include "massive/models/ticker_agg.hpp"
 #include "massive/time.hpp"
 #include "massive/uri.hpp"
 
@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -37,10 +38,9 @@ struct crypto_exchanges_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/crypto/v1/exchanges");
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().historic_trades(): `GET /v1/historic/crypto/{from}/{to}/{date}`.
@@ -57,13 +57,9 @@ struct crypto_historic_trades_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/historic/crypto/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-    b.path_literal("/").path_segment(date);
-    b.query("offset", offset);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().ema(): `GET /v1/indicators/ema/{cryptoTicker}`.
@@ -87,16 +83,9 @@ struct crypto_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/ema/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().macd(): `GET /v1/indicators/macd/{cryptoTicker}`.
@@ -123,18 +112,9 @@ struct crypto_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/macd/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("short_window", short_window);
-    b.query("long_window", long_window);
-    b.query("signal_window", signal_window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().rsi(): `GET /v1/indicators/rsi/{cryptoTicker}`.
@@ -158,16 +138,9 @@ struct crypto_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().sma(): `GET /v1/indicators/sma/{cryptoTicker}`.
@@ -190,16 +163,9 @@ struct crypto_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/sma/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().last_trade(): `GET /v1/last/crypto/{from}/{to}`.
@@ -210,10 +176,9 @@ struct crypto_last_trade_params {
   std::string_view to{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/last/crypto/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().open_close(): `GET /v1/open-close/crypto/{from}/{to}/{date}`.
@@ -228,12 +193,9 @@ struct crypto_open_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/open-close/crypto/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-    b.path_literal("/").path_segment(date);
-    b.query("adjusted", adjusted);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().grouped_daily(): `GET
@@ -245,10 +207,9 @@ struct crypto_grouped_daily_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/grouped/locale/global/market/crypto/").path_segment(date);
-    b.query("adjusted", adjusted);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().previous_close(): `GET /v2/aggs/ticker/{cryptoTicker}/prev`.
@@ -259,11 +220,9 @@ struct crypto_previous_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/prev");
-    b.query("adjusted", adjusted);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().aggregates(): `GET
@@ -287,16 +246,9 @@ struct crypto_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/range/").path_segment(multiplier);
-    b.path_literal("/").path_segment(timespan);
-    b.path_literal("/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-    b.query("adjusted", adjusted);
-    b.query("sort", sort);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().snapshot_tickers(): `GET
@@ -306,10 +258,9 @@ struct crypto_snapshot_tickers_params {
   std::span<const std::string_view> tickers{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers");
-    b.query("tickers", tickers);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().snapshot_ticker(): `GET
@@ -319,9 +270,9 @@ struct crypto_snapshot_ticker_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers/").path_segment(ticker);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().snapshot_book(): `GET
@@ -331,10 +282,9 @@ struct crypto_snapshot_book_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers/").path_segment(ticker);
-    b.path_literal("/book");
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().movers(): `GET /v2/snapshot/locale/global/markets/crypto/{direction}`.
@@ -343,9 +293,9 @@ struct crypto_movers_params {
   massive::direction direction{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/global/markets/crypto/").path_segment(direction);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of crypto().trades(): `GET /v3/trades/{cryptoTicker}`.
@@ -362,13 +312,9 @@ struct crypto_trades_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/trades/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Crypto: aggregates, trades, snapshots, indicators and the last trade. A cheap handle: copy it
@@ -382,114 +328,102 @@ class crypto_group {
   /// centralized exchanges (Coinbase, Binance, Bitfinex, etc.) that facilitate trading of
   /// cryptocurrencies and digital tokens worldwide. `GET /crypto/v1/exchanges`. Page by page: a
   /// cursor whose next() yields each page.
-  cursor<massive::crypto_exchange> exchanges(const crypto_exchanges_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::crypto_exchange>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::crypto_exchange> exchanges(const crypto_exchanges_params& params, traversal_options opts = {});
 
   /// Historic Crypto Trades `GET /v1/historic/crypto/{from}/{to}/{date}`. One page: completion
   /// `void(std::exception_ptr, page<massive::historic_crypto_trades>)`.
   template <class Token = default_token>
   [[deprecated("use crypto().trades()")]] auto historic_trades(const crypto_historic_trades_params& params, Token&& token = {}) {
-    return client_->fetch<massive::historic_crypto_trades>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::historic_crypto_trades>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Exponential Moving Average (EMA) `GET /v1/indicators/ema/{cryptoTicker}`. A variant of a route
   /// another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indicator_value> ema(const crypto_ema_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> ema(const crypto_ema_params& params, traversal_options opts = {});
 
   /// Moving Average Convergence/Divergence (MACD) `GET /v1/indicators/macd/{cryptoTicker}`. A
   /// variant of a route another operation shares (x-polygon-ignore). Page by page: a cursor whose
   /// next() yields each page.
-  cursor<massive::macd_value> macd(const crypto_macd_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::macd_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::macd_value> macd(const crypto_macd_params& params, traversal_options opts = {});
 
   /// Relative Strength Index (RSI) `GET /v1/indicators/rsi/{cryptoTicker}`. A variant of a route
   /// another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indicator_value> rsi(const crypto_rsi_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> rsi(const crypto_rsi_params& params, traversal_options opts = {});
 
   /// Simple Moving Average (SMA) `GET /v1/indicators/sma/{cryptoTicker}`. A variant of a route
   /// another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indicator_value> sma(const crypto_sma_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> sma(const crypto_sma_params& params, traversal_options opts = {});
 
   /// Last Trade for a Crypto Pair `GET /v1/last/crypto/{from}/{to}`. One page: completion
   /// `void(std::exception_ptr, page<massive::last_crypto_trade>)`.
   template <class Token = default_token>
   auto last_trade(const crypto_last_trade_params& params, Token&& token = {}) {
-    return client_->fetch<massive::last_crypto_trade>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::last_crypto_trade>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Daily Open/Close `GET /v1/open-close/crypto/{from}/{to}/{date}`. One page: completion
   /// `void(std::exception_ptr, page<massive::crypto_open_close>)`.
   template <class Token = default_token>
   auto open_close(const crypto_open_close_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_open_close>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::crypto_open_close>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Grouped Daily (Bars) `GET /v2/aggs/grouped/locale/global/market/crypto/{date}`. One page:
   /// completion `void(std::exception_ptr, page<massive::crypto_grouped_agg>)`.
   template <class Token = default_token>
   auto grouped_daily(const crypto_grouped_daily_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_grouped_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::crypto_grouped_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Previous Close `GET /v2/aggs/ticker/{cryptoTicker}/prev`. One page: completion
   /// `void(std::exception_ptr, page<massive::crypto_grouped_agg>)`.
   template <class Token = default_token>
   auto previous_close(const crypto_previous_close_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_grouped_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::crypto_grouped_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Aggregates (Bars) `GET
   /// /v2/aggs/ticker/{cryptoTicker}/range/{multiplier}/{timespan}/{from}/{to}`. One page:
-  /// completion `void(std::exception_ptr, page<massive::crypto_agg>)`.
+  /// completion `void(std::exception_ptr, page<massive::ticker_agg>)`.
   template <class Token = default_token>
   auto aggregates(const crypto_aggregates_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::ticker_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// All Tickers `GET /v2/snapshot/locale/global/markets/crypto/tickers`. One page: completion
   /// `void(std::exception_ptr, page<massive::crypto_snapshot_tickers>)`.
   template <class Token = default_token>
   auto snapshot_tickers(const crypto_snapshot_tickers_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_snapshot_tickers>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::crypto_snapshot_tickers>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Ticker `GET /v2/snapshot/locale/global/markets/crypto/tickers/{ticker}`. One page: completion
   /// `void(std::exception_ptr, page<massive::crypto_snapshot_single>)`.
   template <class Token = default_token>
   auto snapshot_ticker(const crypto_snapshot_ticker_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_snapshot_single>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::crypto_snapshot_single>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Ticker Full Book (L2) `GET /v2/snapshot/locale/global/markets/crypto/tickers/{ticker}/book`.
   /// One page: completion `void(std::exception_ptr, page<massive::crypto_book>)`.
   template <class Token = default_token>
   [[deprecated("deprecated by Massive")]] auto snapshot_book(const crypto_snapshot_book_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_book>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::crypto_book>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Gainers/Losers `GET /v2/snapshot/locale/global/markets/crypto/{direction}`. One page:
   /// completion `void(std::exception_ptr, page<massive::crypto_movers>)`.
   template <class Token = default_token>
   auto movers(const crypto_movers_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_movers>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::crypto_movers>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Trades `GET /v3/trades/{cryptoTicker}`. A variant of a route another operation shares
   /// (x-polygon-ignore). Page by page: a cursor whose next() yields each page.
-  cursor<massive::crypto_trade> trades(const crypto_trades_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::crypto_trade>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::crypto_trade> trades(const crypto_trades_params& params, traversal_options opts = {});
 
  private:
   client* client_;

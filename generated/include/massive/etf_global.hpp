@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -64,24 +65,9 @@ struct etf_global_analytics_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/etf-global/v1/analytics");
-    b.query("composite_ticker", composite_ticker);
-    b.query("processed_date", processed_date);
-    b.query("effective_date", effective_date);
-    b.query("risk_total_score", risk_total_score);
-    b.query("reward_score", reward_score);
-    b.query("quant_total_score", quant_total_score);
-    b.query("quant_grade", quant_grade);
-    b.query("quant_composite_technical", quant_composite_technical);
-    b.query("quant_composite_sentiment", quant_composite_sentiment);
-    b.query("quant_composite_behavioral", quant_composite_behavioral);
-    b.query("quant_composite_fundamental", quant_composite_fundamental);
-    b.query("quant_composite_global", quant_composite_global);
-    b.query("quant_composite_quality", quant_composite_quality);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of etf_global().constituents(): `GET /etf-global/v1/constituents`.
@@ -112,19 +98,9 @@ struct etf_global_constituents_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/etf-global/v1/constituents");
-    b.query("composite_ticker", composite_ticker);
-    b.query("constituent_ticker", constituent_ticker);
-    b.query("effective_date", effective_date);
-    b.query("processed_date", processed_date);
-    b.query("us_code", us_code);
-    b.query("isin", isin);
-    b.query("figi", figi);
-    b.query("sedol", sedol);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of etf_global().fund_flows(): `GET /etf-global/v1/fund-flows`.
@@ -143,14 +119,9 @@ struct etf_global_fund_flows_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/etf-global/v1/fund-flows");
-    b.query("processed_date", processed_date);
-    b.query("effective_date", effective_date);
-    b.query("composite_ticker", composite_ticker);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of etf_global().profiles(): `GET /etf-global/v1/profiles`.
@@ -169,14 +140,9 @@ struct etf_global_profiles_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/etf-global/v1/profiles");
-    b.query("processed_date", processed_date);
-    b.query("effective_date", effective_date);
-    b.query("composite_ticker", composite_ticker);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of etf_global().taxonomies(): `GET /etf-global/v1/taxonomies`.
@@ -195,14 +161,9 @@ struct etf_global_taxonomies_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/etf-global/v1/taxonomies");
-    b.query("processed_date", processed_date);
-    b.query("effective_date", effective_date);
-    b.query("composite_ticker", composite_ticker);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// ETF Global's dataset: ETF analytics, constituents, fund flows, profiles and taxonomies. A cheap
@@ -215,37 +176,27 @@ class etf_global_group {
   /// ETF Global analytics data containing risk scores, reward metrics, and quantitative analysis
   /// for ETF composite tickers. `GET /etf-global/v1/analytics`. Page by page: a cursor whose next()
   /// yields each page.
-  cursor<massive::etf_analytics> analytics(const etf_global_analytics_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::etf_analytics>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::etf_analytics> analytics(const etf_global_analytics_params& params, traversal_options opts = {});
 
   /// ETF Global constituents data containing detailed information about the securities held within
   /// ETFs, including weights, market values, and security identifiers. `GET
   /// /etf-global/v1/constituents`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::etf_constituent> constituents(const etf_global_constituents_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::etf_constituent>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::etf_constituent> constituents(const etf_global_constituents_params& params, traversal_options opts = {});
 
   /// ETF Global fund flow data containing information about ETF share movements, net asset values,
   /// and fund flow metrics. `GET /etf-global/v1/fund-flows`. Page by page: a cursor whose next()
   /// yields each page.
-  cursor<massive::etf_fund_flow> fund_flows(const etf_global_fund_flows_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::etf_fund_flow>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::etf_fund_flow> fund_flows(const etf_global_fund_flows_params& params, traversal_options opts = {});
 
   /// ETF Global industry profile data containing comprehensive ETF metadata including financial
   /// metrics, operational details, and exposure information. `GET /etf-global/v1/profiles`. Page by
   /// page: a cursor whose next() yields each page.
-  cursor<massive::etf_profile> profiles(const etf_global_profiles_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::etf_profile>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::etf_profile> profiles(const etf_global_profiles_params& params, traversal_options opts = {});
 
   /// ETF Global taxonomy data containing detailed classification and categorization information for
   /// ETFs including investment strategy, methodology, and structural characteristics. `GET
   /// /etf-global/v1/taxonomies`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::etf_taxonomy> taxonomies(const etf_global_taxonomies_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::etf_taxonomy>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::etf_taxonomy> taxonomies(const etf_global_taxonomies_params& params, traversal_options opts = {});
 
  private:
   client* client_;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -32,12 +33,9 @@ struct fed_inflation_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/fed/v1/inflation");
-    b.query("date", date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of fed().inflation_expectations(): `GET /fed/v1/inflation-expectations`.
@@ -50,12 +48,9 @@ struct fed_inflation_expectations_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/fed/v1/inflation-expectations");
-    b.query("date", date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of fed().labor_market(): `GET /fed/v1/labor-market`.
@@ -68,12 +63,9 @@ struct fed_labor_market_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/fed/v1/labor-market");
-    b.query("date", date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of fed().treasury_yields(): `GET /fed/v1/treasury-yields`.
@@ -86,12 +78,9 @@ struct fed_treasury_yields_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/fed/v1/treasury-yields");
-    b.query("date", date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Federal Reserve economic data: inflation, inflation expectations, labor market and treasury
@@ -104,29 +93,21 @@ class fed_group {
   /// A table tracking inflation and price indices, including Consumer Price Index (CPI) and
   /// Personal Consumption Expenditures (PCE) metrics over time. `GET /fed/v1/inflation`. Page by
   /// page: a cursor whose next() yields each page.
-  cursor<massive::fed_inflation> inflation(const fed_inflation_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::fed_inflation>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::fed_inflation> inflation(const fed_inflation_params& params, traversal_options opts = {});
 
   /// A table tracking inflation expectations from both market-based and economic model perspectives
   /// across different time horizons. `GET /fed/v1/inflation-expectations`. Page by page: a cursor
   /// whose next() yields each page.
-  cursor<massive::fed_inflation_expectations> inflation_expectations(const fed_inflation_expectations_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::fed_inflation_expectations>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::fed_inflation_expectations> inflation_expectations(const fed_inflation_expectations_params& params, traversal_options opts = {});
 
   /// Labor market indicators from the Federal Reserve, including unemployment rate, labor force
   /// participation, average hourly earnings, and job openings data. `GET /fed/v1/labor-market`.
   /// Page by page: a cursor whose next() yields each page.
-  cursor<massive::fed_labor_market> labor_market(const fed_labor_market_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::fed_labor_market>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::fed_labor_market> labor_market(const fed_labor_market_params& params, traversal_options opts = {});
 
   /// A record of U.S. `GET /fed/v1/treasury-yields`. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::fed_treasury_yield> treasury_yields(const fed_treasury_yields_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::fed_treasury_yield>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::fed_treasury_yield> treasury_yields(const fed_treasury_yields_params& params, traversal_options opts = {});
 
  private:
   client* client_;

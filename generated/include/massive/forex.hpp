@@ -6,7 +6,6 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
-#include "massive/models/crypto_agg.hpp"
 #include "massive/models/crypto_grouped_agg.hpp"
 #include "massive/models/currency_conversion.hpp"
 #include "massive/models/forex_exchange.hpp"
@@ -17,6 +16,7 @@
 #include "massive/models/indicator_value.hpp"
 #include "massive/models/last_currency_quote.hpp"
 #include "massive/models/macd_value.hpp"
+#include "massive/models/ticker_agg.hpp"
 #include "massive/time.hpp"
 #include "massive/uri.hpp"
 
@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -35,10 +36,9 @@ struct forex_exchanges_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/forex/v1/exchanges");
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().conversion(): `GET /v1/conversion/{from}/{to}`.
@@ -53,12 +53,9 @@ struct forex_conversion_params {
   std::optional<std::int64_t> precision{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/conversion/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-    b.query("amount", amount);
-    b.query("precision", precision);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().historic_quotes(): `GET /v1/historic/forex/{from}/{to}/{date}`.
@@ -75,13 +72,9 @@ struct forex_historic_quotes_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/historic/forex/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-    b.path_literal("/").path_segment(date);
-    b.query("offset", offset);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().ema(): `GET /v1/indicators/ema/{fxTicker}`.
@@ -107,17 +100,9 @@ struct forex_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/ema/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().macd(): `GET /v1/indicators/macd/{fxTicker}`.
@@ -146,19 +131,9 @@ struct forex_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/macd/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("short_window", short_window);
-    b.query("long_window", long_window);
-    b.query("signal_window", signal_window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().rsi(): `GET /v1/indicators/rsi/{fxTicker}`.
@@ -184,17 +159,9 @@ struct forex_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().sma(): `GET /v1/indicators/sma/{fxTicker}`.
@@ -220,17 +187,9 @@ struct forex_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/sma/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().last_quote(): `GET /v1/last_quote/currencies/{from}/{to}`.
@@ -241,10 +200,9 @@ struct forex_last_quote_params {
   std::string_view to{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/last_quote/currencies/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().grouped_daily(): `GET /v2/aggs/grouped/locale/global/market/fx/{date}`.
@@ -255,10 +213,9 @@ struct forex_grouped_daily_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/grouped/locale/global/market/fx/").path_segment(date);
-    b.query("adjusted", adjusted);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().previous_close(): `GET /v2/aggs/ticker/{forexTicker}/prev`.
@@ -269,11 +226,9 @@ struct forex_previous_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/prev");
-    b.query("adjusted", adjusted);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().aggregates(): `GET
@@ -297,16 +252,9 @@ struct forex_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/range/").path_segment(multiplier);
-    b.path_literal("/").path_segment(timespan);
-    b.path_literal("/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-    b.query("adjusted", adjusted);
-    b.query("sort", sort);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().snapshot_tickers(): `GET
@@ -316,10 +264,9 @@ struct forex_snapshot_tickers_params {
   std::span<const std::string_view> tickers{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/global/markets/forex/tickers");
-    b.query("tickers", tickers);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().snapshot_ticker(): `GET
@@ -329,9 +276,9 @@ struct forex_snapshot_ticker_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/global/markets/forex/tickers/").path_segment(ticker);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().movers(): `GET /v2/snapshot/locale/global/markets/forex/{direction}`.
@@ -340,9 +287,9 @@ struct forex_movers_params {
   massive::direction direction{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/global/markets/forex/").path_segment(direction);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of forex().quotes(): `GET /v3/quotes/{fxTicker}`.
@@ -359,13 +306,9 @@ struct forex_quotes_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/quotes/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Forex: aggregates, quotes, conversion, snapshots and indicators. A cheap handle: copy it freely
@@ -378,106 +321,94 @@ class forex_group {
   /// Global foreign exchange (FX) trading venues and market infrastructure, including electronic
   /// trading platforms, banks, and other institutions facilitating currency pair trading worldwide.
   /// `GET /forex/v1/exchanges`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::forex_exchange> exchanges(const forex_exchanges_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::forex_exchange>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::forex_exchange> exchanges(const forex_exchanges_params& params, traversal_options opts = {});
 
   /// Real-time Currency Conversion `GET /v1/conversion/{from}/{to}`. One page: completion
   /// `void(std::exception_ptr, page<massive::currency_conversion>)`.
   template <class Token = default_token>
   auto conversion(const forex_conversion_params& params, Token&& token = {}) {
-    return client_->fetch<massive::currency_conversion>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::currency_conversion>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Historic Forex Ticks `GET /v1/historic/forex/{from}/{to}/{date}`. One page: completion
   /// `void(std::exception_ptr, page<massive::historic_forex_quotes>)`.
   template <class Token = default_token>
   [[deprecated("use forex().quotes()")]] auto historic_quotes(const forex_historic_quotes_params& params, Token&& token = {}) {
-    return client_->fetch<massive::historic_forex_quotes>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::historic_forex_quotes>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Exponential Moving Average (EMA) `GET /v1/indicators/ema/{fxTicker}`. A variant of a route
   /// another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indicator_value> ema(const forex_ema_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> ema(const forex_ema_params& params, traversal_options opts = {});
 
   /// Moving Average Convergence/Divergence (MACD) `GET /v1/indicators/macd/{fxTicker}`. A variant
   /// of a route another operation shares (x-polygon-ignore). Page by page: a cursor whose next()
   /// yields each page.
-  cursor<massive::macd_value> macd(const forex_macd_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::macd_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::macd_value> macd(const forex_macd_params& params, traversal_options opts = {});
 
   /// Relative Strength Index (RSI) `GET /v1/indicators/rsi/{fxTicker}`. A variant of a route
   /// another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indicator_value> rsi(const forex_rsi_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> rsi(const forex_rsi_params& params, traversal_options opts = {});
 
   /// Simple Moving Average (SMA) `GET /v1/indicators/sma/{fxTicker}`. A variant of a route another
   /// operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each page.
-  cursor<massive::indicator_value> sma(const forex_sma_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> sma(const forex_sma_params& params, traversal_options opts = {});
 
   /// Last Quote for a Currency Pair `GET /v1/last_quote/currencies/{from}/{to}`. One page:
   /// completion `void(std::exception_ptr, page<massive::last_currency_quote>)`.
   template <class Token = default_token>
   auto last_quote(const forex_last_quote_params& params, Token&& token = {}) {
-    return client_->fetch<massive::last_currency_quote>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::last_currency_quote>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Grouped Daily (Bars) `GET /v2/aggs/grouped/locale/global/market/fx/{date}`. One page:
   /// completion `void(std::exception_ptr, page<massive::crypto_grouped_agg>)`.
   template <class Token = default_token>
   auto grouped_daily(const forex_grouped_daily_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_grouped_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::crypto_grouped_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Previous Close `GET /v2/aggs/ticker/{forexTicker}/prev`. One page: completion
   /// `void(std::exception_ptr, page<massive::crypto_grouped_agg>)`.
   template <class Token = default_token>
   auto previous_close(const forex_previous_close_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_grouped_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::crypto_grouped_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Aggregates (Bars) `GET
   /// /v2/aggs/ticker/{forexTicker}/range/{multiplier}/{timespan}/{from}/{to}`. One page: completion
-  /// `void(std::exception_ptr, page<massive::crypto_agg>)`.
+  /// `void(std::exception_ptr, page<massive::ticker_agg>)`.
   template <class Token = default_token>
   auto aggregates(const forex_aggregates_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::ticker_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// All Tickers `GET /v2/snapshot/locale/global/markets/forex/tickers`. One page: completion
   /// `void(std::exception_ptr, page<massive::forex_snapshot_tickers>)`.
   template <class Token = default_token>
   auto snapshot_tickers(const forex_snapshot_tickers_params& params, Token&& token = {}) {
-    return client_->fetch<massive::forex_snapshot_tickers>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::forex_snapshot_tickers>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Ticker `GET /v2/snapshot/locale/global/markets/forex/tickers/{ticker}`. One page: completion
   /// `void(std::exception_ptr, page<massive::forex_snapshot_single>)`.
   template <class Token = default_token>
   auto snapshot_ticker(const forex_snapshot_ticker_params& params, Token&& token = {}) {
-    return client_->fetch<massive::forex_snapshot_single>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::forex_snapshot_single>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Gainers/Losers `GET /v2/snapshot/locale/global/markets/forex/{direction}`. One page:
   /// completion `void(std::exception_ptr, page<massive::forex_snapshot_tickers>)`.
   template <class Token = default_token>
   auto movers(const forex_movers_params& params, Token&& token = {}) {
-    return client_->fetch<massive::forex_snapshot_tickers>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::forex_snapshot_tickers>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Quotes (BBO) `GET /v3/quotes/{fxTicker}`. A variant of a route another operation shares
   /// (x-polygon-ignore). Page by page: a cursor whose next() yields each page.
-  cursor<massive::forex_quote> quotes(const forex_quotes_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::forex_quote>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::forex_quote> quotes(const forex_quotes_params& params, traversal_options opts = {});
 
  private:
   client* client_;

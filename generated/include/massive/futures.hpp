@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -43,13 +44,9 @@ struct futures_aggregates_params {
   std::optional<massive::futures_aggregates_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/futures/v1/aggs/").path_segment(ticker);
-    b.query("resolution", resolution);
-    b.query("window_start", window_start);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of futures().contracts(): `GET /futures/v1/contracts`.
@@ -74,18 +71,9 @@ struct futures_contracts_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/futures/v1/contracts");
-    b.query("date", date);
-    b.query("product_code", product_code);
-    b.query("ticker", ticker);
-    b.query("active", active);
-    b.query("type", type);
-    b.query("first_trade_date", first_trade_date);
-    b.query("last_trade_date", last_trade_date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of futures().exchanges(): `GET /futures/v1/exchanges`.
@@ -94,10 +82,9 @@ struct futures_exchanges_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/futures/v1/exchanges");
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of futures().market_status(): `GET /futures/v1/market-status`.
@@ -108,11 +95,9 @@ struct futures_market_status_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/futures/v1/market-status");
-    b.query("product_code", product_code);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of futures().products(): `GET /futures/v1/products`.
@@ -141,20 +126,9 @@ struct futures_products_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/futures/v1/products");
-    b.query("name", name);
-    b.query("product_code", product_code);
-    b.query("date", date);
-    b.query("trading_venue", trading_venue);
-    b.query("sector", sector);
-    b.query("sub_sector", sub_sector);
-    b.query("asset_class", asset_class);
-    b.query("asset_sub_class", asset_sub_class);
-    b.query("type", type);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of futures().quotes(): `GET /futures/v1/quotes/{ticker}`.
@@ -173,13 +147,9 @@ struct futures_quotes_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/futures/v1/quotes/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("session_end_date", session_end_date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of futures().schedules(): `GET /futures/v1/schedules`.
@@ -196,14 +166,9 @@ struct futures_schedules_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/futures/v1/schedules");
-    b.query("product_code", product_code);
-    b.query("session_end_date", session_end_date);
-    b.query("trading_venue", trading_venue);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of futures().snapshot(): `GET /futures/v1/snapshot`.
@@ -219,13 +184,9 @@ struct futures_snapshot_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/futures/v1/snapshot");
-    b.query("product_code", product_code);
-    b.query("ticker", ticker);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of futures().trades(): `GET /futures/v1/trades/{ticker}`.
@@ -244,13 +205,9 @@ struct futures_trades_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/futures/v1/trades/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("session_end_date", session_end_date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Futures: aggregates, trades, quotes, contracts, products, schedules and snapshots. A cheap
@@ -262,60 +219,42 @@ class futures_group {
 
   /// Aggregates `GET /futures/v1/aggs/{ticker}`. Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::futures_agg> aggregates(const futures_aggregates_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::futures_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::futures_agg> aggregates(const futures_aggregates_params& params, traversal_options opts = {});
 
   /// futures contracts API `GET /futures/v1/contracts`. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::futures_contract> contracts(const futures_contracts_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::futures_contract>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::futures_contract> contracts(const futures_contracts_params& params, traversal_options opts = {});
 
   /// US futures exchanges and trading venues including major derivatives exchanges (CME, CBOT,
   /// NYMEX, COMEX) and other futures market infrastructure for commodity, financial, and other
   /// derivative contract trading. `GET /futures/v1/exchanges`. Page by page: a cursor whose next()
   /// yields each page.
-  cursor<massive::futures_exchange> exchanges(const futures_exchanges_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::futures_exchange>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::futures_exchange> exchanges(const futures_exchanges_params& params, traversal_options opts = {});
 
   /// Market Status API `GET /futures/v1/market-status`. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::futures_market_status> market_status(const futures_market_status_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::futures_market_status>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::futures_market_status> market_status(const futures_market_status_params& params, traversal_options opts = {});
 
   /// Futures Products API `GET /futures/v1/products`. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::futures_product> products(const futures_products_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::futures_product>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::futures_product> products(const futures_products_params& params, traversal_options opts = {});
 
   /// Retrieve quote data for a specified futures contract ticker. `GET
   /// /futures/v1/quotes/{ticker}`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::futures_quote> quotes(const futures_quotes_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::futures_quote>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::futures_quote> quotes(const futures_quotes_params& params, traversal_options opts = {});
 
   /// Futures Schedules API `GET /futures/v1/schedules`. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::futures_schedule> schedules(const futures_schedules_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::futures_schedule>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::futures_schedule> schedules(const futures_schedules_params& params, traversal_options opts = {});
 
   /// futures_snapshot_v1 API `GET /futures/v1/snapshot`. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::futures_snapshot> snapshot(const futures_snapshot_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::futures_snapshot>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::futures_snapshot> snapshot(const futures_snapshot_params& params, traversal_options opts = {});
 
   /// Retrieve comprehensive, tick-level trade data for a specified futures contract ticker over a
   /// defined time range. `GET /futures/v1/trades/{ticker}`. Page by page: a cursor whose next()
   /// yields each page.
-  cursor<massive::futures_trade> trades(const futures_trades_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::futures_trade>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::futures_trade> trades(const futures_trades_params& params, traversal_options opts = {});
 
  private:
   client* client_;

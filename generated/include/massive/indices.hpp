@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -47,17 +48,9 @@ struct indices_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/ema/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of indices().macd(): `GET /v1/indicators/macd/{indicesTicker}`.
@@ -86,19 +79,9 @@ struct indices_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/macd/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("short_window", short_window);
-    b.query("long_window", long_window);
-    b.query("signal_window", signal_window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of indices().rsi(): `GET /v1/indicators/rsi/{indicesTicker}`.
@@ -125,17 +108,9 @@ struct indices_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of indices().sma(): `GET /v1/indicators/sma/{indicesTicker}`.
@@ -161,17 +136,9 @@ struct indices_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/sma/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of indices().open_close(): `GET /v1/open-close/{indicesTicker}/{date}`.
@@ -182,10 +149,9 @@ struct indices_open_close_params {
   std::string_view date{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/open-close/").path_segment(ticker);
-    b.path_literal("/").path_segment(date);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of indices().previous_close(): `GET /v2/aggs/ticker/{indicesTicker}/prev`.
@@ -194,10 +160,9 @@ struct indices_previous_close_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/prev");
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of indices().aggregates(): `GET
@@ -219,15 +184,9 @@ struct indices_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/range/").path_segment(multiplier);
-    b.path_literal("/").path_segment(timespan);
-    b.path_literal("/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-    b.query("sort", sort);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of indices().snapshot(): `GET /v3/snapshot/indices`.
@@ -242,13 +201,9 @@ struct indices_snapshot_params {
   std::optional<massive::reference_snapshots_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/snapshot/indices");
-    b.query("ticker", ticker);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Indices: aggregates, snapshots and indicators. A cheap handle: copy it freely while the client
@@ -261,43 +216,35 @@ class indices_group {
   /// Exponential Moving Average (EMA) `GET /v1/indicators/ema/{indicesTicker}`. A variant of a
   /// route another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::indicator_value> ema(const indices_ema_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> ema(const indices_ema_params& params, traversal_options opts = {});
 
   /// Moving Average Convergence/Divergence (MACD) `GET /v1/indicators/macd/{indicesTicker}`. A
   /// variant of a route another operation shares (x-polygon-ignore). Page by page: a cursor whose
   /// next() yields each page.
-  cursor<massive::macd_value> macd(const indices_macd_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::macd_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::macd_value> macd(const indices_macd_params& params, traversal_options opts = {});
 
   /// Relative Strength Index (RSI) `GET /v1/indicators/rsi/{indicesTicker}`. A variant of a route
   /// another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indicator_value> rsi(const indices_rsi_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> rsi(const indices_rsi_params& params, traversal_options opts = {});
 
   /// Simple Moving Average (SMA) `GET /v1/indicators/sma/{indicesTicker}`. A variant of a route
   /// another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indicator_value> sma(const indices_sma_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> sma(const indices_sma_params& params, traversal_options opts = {});
 
   /// Daily Open/Close `GET /v1/open-close/{indicesTicker}/{date}`. One page: completion
   /// `void(std::exception_ptr, page<massive::indices_open_close>)`.
   template <class Token = default_token>
   auto open_close(const indices_open_close_params& params, Token&& token = {}) {
-    return client_->fetch<massive::indices_open_close>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::indices_open_close>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Previous Close `GET /v2/aggs/ticker/{indicesTicker}/prev`. One page: completion
   /// `void(std::exception_ptr, page<massive::indices_agg>)`.
   template <class Token = default_token>
   auto previous_close(const indices_previous_close_params& params, Token&& token = {}) {
-    return client_->fetch<massive::indices_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::indices_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Aggregates (Bars) `GET
@@ -305,14 +252,12 @@ class indices_group {
   /// completion `void(std::exception_ptr, page<massive::indices_agg>)`.
   template <class Token = default_token>
   auto aggregates(const indices_aggregates_params& params, Token&& token = {}) {
-    return client_->fetch<massive::indices_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::indices_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Indices Snapshot `GET /v3/snapshot/indices`. Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indices_snapshot> snapshot(const indices_snapshot_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indices_snapshot>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::indices_snapshot> snapshot(const indices_snapshot_params& params, traversal_options opts = {});
 
  private:
   client* client_;

@@ -6,18 +6,18 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
-#include "massive/models/crypto_agg.hpp"
+#include "massive/models/equity_exchange.hpp"
 #include "massive/models/indicator_value.hpp"
 #include "massive/models/macd_value.hpp"
 #include "massive/models/option_snapshot.hpp"
 #include "massive/models/options_contract.hpp"
-#include "massive/models/options_exchange.hpp"
 #include "massive/models/options_last_trade.hpp"
 #include "massive/models/options_open_close.hpp"
 #include "massive/models/options_quote.hpp"
 #include "massive/models/options_quote_v3.hpp"
 #include "massive/models/options_trade.hpp"
 #include "massive/models/options_trade_v3.hpp"
+#include "massive/models/ticker_agg.hpp"
 #include "massive/time.hpp"
 #include "massive/uri.hpp"
 
@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -36,10 +37,9 @@ struct options_exchanges_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/options/v1/exchanges");
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().quotes_v3(): `GET /options/v3/quotes/{ticker}`.
@@ -54,12 +54,9 @@ struct options_quotes_v3_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/options/v3/quotes/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().trades_v3(): `GET /options/v3/trades/{ticker}`.
@@ -74,12 +71,9 @@ struct options_trades_v3_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/options/v3/trades/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().ema(): `GET /v1/indicators/ema/{optionsTicker}`.
@@ -106,17 +100,9 @@ struct options_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/ema/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().macd(): `GET /v1/indicators/macd/{optionsTicker}`.
@@ -145,19 +131,9 @@ struct options_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/macd/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("short_window", short_window);
-    b.query("long_window", long_window);
-    b.query("signal_window", signal_window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().rsi(): `GET /v1/indicators/rsi/{optionsTicker}`.
@@ -184,17 +160,9 @@ struct options_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().sma(): `GET /v1/indicators/sma/{optionsTicker}`.
@@ -220,17 +188,9 @@ struct options_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/sma/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().open_close(): `GET /v1/open-close/{optionsTicker}/{date}`.
@@ -243,11 +203,9 @@ struct options_open_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/open-close/").path_segment(ticker);
-    b.path_literal("/").path_segment(date);
-    b.query("adjusted", adjusted);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().previous_close(): `GET /v2/aggs/ticker/{optionsTicker}/prev`.
@@ -258,11 +216,9 @@ struct options_previous_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/prev");
-    b.query("adjusted", adjusted);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().aggregates(): `GET
@@ -286,16 +242,9 @@ struct options_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/range/").path_segment(multiplier);
-    b.path_literal("/").path_segment(timespan);
-    b.path_literal("/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-    b.query("adjusted", adjusted);
-    b.query("sort", sort);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().last_trade(): `GET /v2/last/trade/{optionsTicker}`.
@@ -304,9 +253,9 @@ struct options_last_trade_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/last/trade/").path_segment(ticker);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().quotes(): `GET /v3/quotes/{optionsTicker}`.
@@ -323,13 +272,9 @@ struct options_quotes_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/quotes/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().contracts(): `GET /v3/reference/options/contracts`.
@@ -356,19 +301,9 @@ struct options_contracts_params {
   std::optional<massive::options_contracts_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/reference/options/contracts");
-    b.query("underlying_ticker", underlying_ticker);
-    b.query("ticker", ticker);
-    b.query("contract_type", contract_type);
-    b.query("expiration_date", expiration_date);
-    b.query("as_of", as_of);
-    b.query("strike_price", strike_price);
-    b.query("expired", expired);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().contract(): `GET /v3/reference/options/contracts/{options_ticker}`.
@@ -379,10 +314,9 @@ struct options_contract_params {
   std::optional<std::string_view> as_of{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/reference/options/contracts/").path_segment(options_ticker);
-    b.query("as_of", as_of);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().chain(): `GET /v3/snapshot/options/{underlyingAsset}`.
@@ -403,15 +337,9 @@ struct options_chain_params {
   std::optional<massive::options_chain_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/snapshot/options/").path_segment(underlying_asset);
-    b.query("strike_price", strike_price);
-    b.query("expiration_date", expiration_date);
-    b.query("contract_type", contract_type);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().contract_snapshot(): `GET
@@ -423,10 +351,9 @@ struct options_contract_snapshot_params {
   std::string_view option_contract{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/snapshot/options/").path_segment(underlying_asset);
-    b.path_literal("/").path_segment(option_contract);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of options().trades(): `GET /v3/trades/{optionsTicker}`.
@@ -443,13 +370,9 @@ struct options_trades_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/trades/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Options: aggregates, trades, quotes, contracts, chains and snapshots. A cheap handle: copy it
@@ -463,72 +386,58 @@ class options_group {
   /// etc.), Securities Information Processors (SIP), and other options market infrastructure for
   /// derivatives trading. `GET /options/v1/exchanges`. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::options_exchange> exchanges(const options_exchanges_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::options_exchange>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::equity_exchange> exchanges(const options_exchanges_params& params, traversal_options opts = {});
 
   /// Contains NBBO (National Best Bid and Offer) quote records for US options contracts, capturing
   /// bid/ask prices, sizes, and exchange attribution at nanosecond precision. `GET
   /// /options/v3/quotes/{ticker}`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::options_quote_v3> quotes_v3(const options_quotes_v3_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::options_quote_v3>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::options_quote_v3> quotes_v3(const options_quotes_v3_params& params, traversal_options opts = {});
 
   /// Contains individual trade transactions for US options contracts, capturing trade execution
   /// details including pricing, timing, and exchange information. `GET
   /// /options/v3/trades/{ticker}`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::options_trade_v3> trades_v3(const options_trades_v3_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::options_trade_v3>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::options_trade_v3> trades_v3(const options_trades_v3_params& params, traversal_options opts = {});
 
   /// Exponential Moving Average (EMA) `GET /v1/indicators/ema/{optionsTicker}`. A variant of a
   /// route another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::indicator_value> ema(const options_ema_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> ema(const options_ema_params& params, traversal_options opts = {});
 
   /// Moving Average Convergence/Divergence (MACD) `GET /v1/indicators/macd/{optionsTicker}`. A
   /// variant of a route another operation shares (x-polygon-ignore). Page by page: a cursor whose
   /// next() yields each page.
-  cursor<massive::macd_value> macd(const options_macd_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::macd_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::macd_value> macd(const options_macd_params& params, traversal_options opts = {});
 
   /// Relative Strength Index (RSI) `GET /v1/indicators/rsi/{optionsTicker}`. A variant of a route
   /// another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indicator_value> rsi(const options_rsi_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> rsi(const options_rsi_params& params, traversal_options opts = {});
 
   /// Simple Moving Average (SMA) `GET /v1/indicators/sma/{optionsTicker}`. A variant of a route
   /// another operation shares (x-polygon-ignore). Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::indicator_value> sma(const options_sma_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> sma(const options_sma_params& params, traversal_options opts = {});
 
   /// Daily Open/Close `GET /v1/open-close/{optionsTicker}/{date}`. One page: completion
   /// `void(std::exception_ptr, page<massive::options_open_close>)`.
   template <class Token = default_token>
   auto open_close(const options_open_close_params& params, Token&& token = {}) {
-    return client_->fetch<massive::options_open_close>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::options_open_close>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Previous Close `GET /v2/aggs/ticker/{optionsTicker}/prev`. One page: completion
-  /// `void(std::exception_ptr, page<massive::crypto_agg>)`.
+  /// `void(std::exception_ptr, page<massive::ticker_agg>)`.
   template <class Token = default_token>
   auto previous_close(const options_previous_close_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::ticker_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Aggregates (Bars) `GET
   /// /v2/aggs/ticker/{optionsTicker}/range/{multiplier}/{timespan}/{from}/{to}`. One page:
-  /// completion `void(std::exception_ptr, page<massive::crypto_agg>)`.
+  /// completion `void(std::exception_ptr, page<massive::ticker_agg>)`.
   template <class Token = default_token>
   auto aggregates(const options_aggregates_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::ticker_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Last Trade `GET /v2/last/trade/{optionsTicker}`. A variant of a route another operation shares
@@ -536,45 +445,35 @@ class options_group {
   /// page<massive::options_last_trade>)`.
   template <class Token = default_token>
   auto last_trade(const options_last_trade_params& params, Token&& token = {}) {
-    return client_->fetch<massive::options_last_trade>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_object, std::forward<Token>(token));
+    return client_->fetch<massive::options_last_trade>(params.target(), payload_shape::results_object, std::forward<Token>(token));
   }
 
   /// Quotes `GET /v3/quotes/{optionsTicker}`. A variant of a route another operation shares
   /// (x-polygon-ignore). Page by page: a cursor whose next() yields each page.
-  cursor<massive::options_quote> quotes(const options_quotes_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::options_quote>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::options_quote> quotes(const options_quotes_params& params, traversal_options opts = {});
 
   /// Options Contracts `GET /v3/reference/options/contracts`. Page by page: a cursor whose next()
   /// yields each page.
-  cursor<massive::options_contract> contracts(const options_contracts_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::options_contract>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::options_contract> contracts(const options_contracts_params& params, traversal_options opts = {});
 
   /// Options Contract `GET /v3/reference/options/contracts/{options_ticker}`. One page: completion
   /// `void(std::exception_ptr, page<massive::options_contract>)`.
   template <class Token = default_token>
   auto contract(const options_contract_params& params, Token&& token = {}) {
-    return client_->fetch<massive::options_contract>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_object, std::forward<Token>(token));
+    return client_->fetch<massive::options_contract>(params.target(), payload_shape::results_object, std::forward<Token>(token));
   }
 
   /// Options Chain `GET /v3/snapshot/options/{underlyingAsset}`. Page by page: a cursor whose
   /// next() yields each page.
-  cursor<massive::option_snapshot> chain(const options_chain_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::option_snapshot>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::option_snapshot> chain(const options_chain_params& params, traversal_options opts = {});
 
   /// Option Contract `GET /v3/snapshot/options/{underlyingAsset}/{optionContract}`. Page by page: a
   /// cursor whose next() yields each page.
-  cursor<massive::option_snapshot> contract_snapshot(const options_contract_snapshot_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::option_snapshot>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_object, opts);
-  }
+  cursor<massive::option_snapshot> contract_snapshot(const options_contract_snapshot_params& params, traversal_options opts = {});
 
   /// Trades `GET /v3/trades/{optionsTicker}`. A variant of a route another operation shares
   /// (x-polygon-ignore). Page by page: a cursor whose next() yields each page.
-  cursor<massive::options_trade> trades(const options_trades_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::options_trade>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::options_trade> trades(const options_trades_params& params, traversal_options opts = {});
 
  private:
   client* client_;

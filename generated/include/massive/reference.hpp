@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -40,18 +41,18 @@ namespace massive {
 struct reference_market_status_params {
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/marketstatus/now");
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().market_holidays(): `GET /v1/marketstatus/upcoming`.
 struct reference_market_holidays_params {
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/marketstatus/upcoming");
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().ipos_v1(): `GET /v1/reference/ipos`.
@@ -73,16 +74,9 @@ struct reference_ipos_v1_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/reference/ipos");
-    b.query("ticker", ticker);
-    b.query("us_code", us_code);
-    b.query("isin", isin);
-    b.query("listing_date", listing_date);
-    b.query("ipo_status", ipo_status);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().related_companies(): `GET /v1/related-companies/{ticker}`.
@@ -91,9 +85,9 @@ struct reference_related_companies_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/related-companies/").path_segment(ticker);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().summaries(): `GET /v1/summaries`.
@@ -102,10 +96,9 @@ struct reference_summaries_params {
   set_filter<std::string_view> ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/summaries");
-    b.query("ticker", ticker);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().news(): `GET /v2/reference/news`.
@@ -122,14 +115,9 @@ struct reference_news_params {
   std::optional<massive::reference_news_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/reference/news");
-    b.query("ticker", ticker);
-    b.query("published_utc", published_utc);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().conditions(): `GET /v3/reference/conditions`.
@@ -150,16 +138,9 @@ struct reference_conditions_params {
   std::optional<massive::reference_conditions_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/reference/conditions");
-    b.query("asset_class", asset_class);
-    b.query("data_type", data_type);
-    b.query("id", id);
-    b.query("sip", sip);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().dividends(): `GET /v3/reference/dividends`.
@@ -188,20 +169,9 @@ struct reference_dividends_params {
   std::optional<massive::reference_dividends_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/reference/dividends");
-    b.query("ticker", ticker);
-    b.query("ex_dividend_date", ex_dividend_date);
-    b.query("record_date", record_date);
-    b.query("declaration_date", declaration_date);
-    b.query("pay_date", pay_date);
-    b.query("frequency", frequency);
-    b.query("cash_amount", cash_amount);
-    b.query("dividend_type", dividend_type);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().exchanges(): `GET /v3/reference/exchanges`.
@@ -212,11 +182,9 @@ struct reference_exchanges_params {
   std::optional<massive::reference_exchanges_locale> locale{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/reference/exchanges");
-    b.query("asset_class", asset_class);
-    b.query("locale", locale);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().splits(): `GET /v3/reference/splits`.
@@ -235,15 +203,9 @@ struct reference_splits_params {
   std::optional<massive::reference_splits_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/reference/splits");
-    b.query("ticker", ticker);
-    b.query("execution_date", execution_date);
-    b.query("reverse_split", reverse_split);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().tickers(): `GET /v3/reference/tickers`.
@@ -275,21 +237,9 @@ struct reference_tickers_params {
   std::optional<massive::reference_tickers_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/reference/tickers");
-    b.query("ticker", ticker);
-    b.query("type", type);
-    b.query("market", market);
-    b.query("exchange", exchange);
-    b.query("cusip", cusip);
-    b.query("cik", cik);
-    b.query("date", date);
-    b.query("search", search);
-    b.query("active", active);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().ticker_types(): `GET /v3/reference/tickers/types`.
@@ -300,11 +250,9 @@ struct reference_ticker_types_params {
   std::optional<massive::reference_exchanges_locale> locale{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/reference/tickers/types");
-    b.query("asset_class", asset_class);
-    b.query("locale", locale);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().ticker(): `GET /v3/reference/tickers/{ticker}`.
@@ -315,10 +263,9 @@ struct reference_ticker_params {
   std::optional<std::chrono::year_month_day> date{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/reference/tickers/").path_segment(ticker);
-    b.query("date", date);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().snapshots(): `GET /v3/snapshot`.
@@ -335,14 +282,9 @@ struct reference_snapshots_params {
   std::optional<massive::reference_snapshots_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/snapshot");
-    b.query("ticker", ticker);
-    b.query("type", type);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().financials(): `GET /vX/reference/financials`.
@@ -376,21 +318,9 @@ struct reference_financials_params {
   std::optional<massive::reference_financials_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/vX/reference/financials");
-    b.query("ticker", ticker);
-    b.query("cik", cik);
-    b.query("company_name", company_name);
-    b.query("sic", sic);
-    b.query("filing_date", filing_date);
-    b.query("period_of_report_date", period_of_report_date);
-    b.query("timeframe", timeframe);
-    b.query("include_sources", include_sources);
-    b.query("company_name.search", company_name_search);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().ipos(): `GET /vX/reference/ipos`.
@@ -413,17 +343,9 @@ struct reference_ipos_params {
   std::optional<massive::reference_ipos_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/vX/reference/ipos");
-    b.query("ticker", ticker);
-    b.query("us_code", us_code);
-    b.query("isin", isin);
-    b.query("listing_date", listing_date);
-    b.query("ipo_status", ipo_status);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of reference().ticker_events(): `GET /vX/reference/tickers/{id}/events`.
@@ -434,11 +356,9 @@ struct reference_ticker_events_params {
   std::optional<std::string_view> types{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/vX/reference/tickers/").path_segment(id);
-    b.path_literal("/events");
-    b.query("types", types);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Reference data across markets: tickers, news, conditions, exchanges, dividends, splits, IPOs and
@@ -452,110 +372,92 @@ class reference_group {
   /// page<massive::market_status>)`.
   template <class Token = default_token>
   auto market_status(const reference_market_status_params& params, Token&& token = {}) {
-    return client_->fetch<massive::market_status>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::market_status>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Market Holidays `GET /v1/marketstatus/upcoming`. One page: completion
   /// `void(std::exception_ptr, page<massive::market_holiday>)`.
   template <class Token = default_token>
   auto market_holidays(const reference_market_holidays_params& params, Token&& token = {}) {
-    return client_->fetch<massive::market_holiday>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::top_level_array, std::forward<Token>(token));
+    return client_->fetch<massive::market_holiday>(params.target(), payload_shape::top_level_array, std::forward<Token>(token));
   }
 
   /// Contains comprehensive data about Initial Public Offerings (IPOs) and direct listings for US
   /// stocks, tracking both historical and pending offerings with detailed pricing, share, and
   /// timing information. `GET /v1/reference/ipos`. Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::ipo_v1> ipos_v1(const reference_ipos_v1_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::ipo_v1>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::ipo_v1> ipos_v1(const reference_ipos_v1_params& params, traversal_options opts = {});
 
   /// Related Companies `GET /v1/related-companies/{ticker}`. One page: completion
   /// `void(std::exception_ptr, page<massive::related_company>)`.
   template <class Token = default_token>
   auto related_companies(const reference_related_companies_params& params, Token&& token = {}) {
-    return client_->fetch<massive::related_company>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::related_company>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Summaries `GET /v1/summaries`. One page: completion `void(std::exception_ptr,
   /// page<massive::summary>)`.
   template <class Token = default_token>
   auto summaries(const reference_summaries_params& params, Token&& token = {}) {
-    return client_->fetch<massive::summary>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::summary>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Ticker News `GET /v2/reference/news`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::news_article> news(const reference_news_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::news_article>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::news_article> news(const reference_news_params& params, traversal_options opts = {});
 
   /// Conditions `GET /v3/reference/conditions`. Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::condition> conditions(const reference_conditions_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::condition>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::condition> conditions(const reference_conditions_params& params, traversal_options opts = {});
 
   /// Dividends v3 `GET /v3/reference/dividends`. Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::dividend> dividends(const reference_dividends_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::dividend>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::dividend> dividends(const reference_dividends_params& params, traversal_options opts = {});
 
   /// Exchanges `GET /v3/reference/exchanges`. One page: completion `void(std::exception_ptr,
   /// page<massive::exchange>)`.
   template <class Token = default_token>
   auto exchanges(const reference_exchanges_params& params, Token&& token = {}) {
-    return client_->fetch<massive::exchange>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::exchange>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Stock Splits v3 `GET /v3/reference/splits`. Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::split> splits(const reference_splits_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::split>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::split> splits(const reference_splits_params& params, traversal_options opts = {});
 
   /// Tickers `GET /v3/reference/tickers`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::ticker> tickers(const reference_tickers_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::ticker>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::ticker> tickers(const reference_tickers_params& params, traversal_options opts = {});
 
   /// Ticker Types `GET /v3/reference/tickers/types`. One page: completion `void(std::exception_ptr,
   /// page<massive::ticker_type>)`.
   template <class Token = default_token>
   auto ticker_types(const reference_ticker_types_params& params, Token&& token = {}) {
-    return client_->fetch<massive::ticker_type>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::ticker_type>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Ticker Details v3 `GET /v3/reference/tickers/{ticker}`. One page: completion
   /// `void(std::exception_ptr, page<massive::ticker_details>)`.
   template <class Token = default_token>
   auto ticker(const reference_ticker_params& params, Token&& token = {}) {
-    return client_->fetch<massive::ticker_details>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_object, std::forward<Token>(token));
+    return client_->fetch<massive::ticker_details>(params.target(), payload_shape::results_object, std::forward<Token>(token));
   }
 
   /// Universal Snapshot `GET /v3/snapshot`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::universal_snapshot> snapshots(const reference_snapshots_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::universal_snapshot>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::universal_snapshot> snapshots(const reference_snapshots_params& params, traversal_options opts = {});
 
   /// Stock Financials vX `GET /vX/reference/financials`. Experimental: pass massive::experimental
   /// to opt in. Page by page: a cursor whose next() yields each page.
-  cursor<massive::financial_report> financials(experimental_t, const reference_financials_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::financial_report>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::financial_report> financials(experimental_t, const reference_financials_params& params, traversal_options opts = {});
 
   /// IPOs `GET /vX/reference/ipos`. Experimental: pass massive::experimental to opt in. Page by
   /// page: a cursor whose next() yields each page.
-  cursor<massive::ipo> ipos(experimental_t, const reference_ipos_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::ipo>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::ipo> ipos(experimental_t, const reference_ipos_params& params, traversal_options opts = {});
 
   /// Ticker Events `GET /vX/reference/tickers/{id}/events`. Experimental: pass
   /// massive::experimental to opt in. One page: completion `void(std::exception_ptr,
   /// page<massive::ticker_events>)`.
   template <class Token = default_token>
   auto ticker_events(experimental_t, const reference_ticker_events_params& params, Token&& token = {}) {
-    return client_->fetch<massive::ticker_events>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_object, std::forward<Token>(token));
+    return client_->fetch<massive::ticker_events>(params.target(), payload_shape::results_object, std::forward<Token>(token));
   }
 
  private:

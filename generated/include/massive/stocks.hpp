@@ -10,8 +10,8 @@
 #include "massive/models/agg.hpp"
 #include "massive/models/balance_sheet.hpp"
 #include "massive/models/cash_flow_statement.hpp"
-#include "massive/models/crypto_agg.hpp"
 #include "massive/models/dev_trade.hpp"
+#include "massive/models/equity_exchange.hpp"
 #include "massive/models/filing_10k_section.hpp"
 #include "massive/models/filing_13f_holding.hpp"
 #include "massive/models/filing_8k_disclosure.hpp"
@@ -30,7 +30,6 @@
 #include "massive/models/last_quote.hpp"
 #include "massive/models/last_trade.hpp"
 #include "massive/models/macd_value.hpp"
-#include "massive/models/options_exchange.hpp"
 #include "massive/models/options_open_close.hpp"
 #include "massive/models/quote.hpp"
 #include "massive/models/short_interest.hpp"
@@ -42,6 +41,7 @@
 #include "massive/models/stocks_snapshot_tickers.hpp"
 #include "massive/models/taxonomy_disclosure.hpp"
 #include "massive/models/taxonomy_risk_factor.hpp"
+#include "massive/models/ticker_agg.hpp"
 #include "massive/models/trade.hpp"
 #include "massive/time.hpp"
 #include "massive/uri.hpp"
@@ -50,6 +50,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -67,12 +68,9 @@ struct stocks_trades_dev_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/dev/trades/").path_segment(ticker);
-    b.query("sip_timestamp", sip_timestamp);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().filings_10k_sections(): `GET /stocks/filings/10-K/vX/sections`.
@@ -93,16 +91,9 @@ struct stocks_filings_10k_sections_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/filings/10-K/vX/sections");
-    b.query("cik", cik);
-    b.query("ticker", ticker);
-    b.query("section", section);
-    b.query("filing_date", filing_date);
-    b.query("period_end", period_end);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().filings_10k_sections_vx0(): `GET /stocks/filings/10-K/vX_0/sections`.
@@ -123,16 +114,9 @@ struct stocks_filings_10k_sections_vx0_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/filings/10-K/vX_0/sections");
-    b.query("cik", cik);
-    b.query("ticker", ticker);
-    b.query("section", section);
-    b.query("filing_date", filing_date);
-    b.query("period_end", period_end);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().filings_8k_disclosures(): `GET /stocks/filings/8-K/vX/disclosures`.
@@ -151,15 +135,9 @@ struct stocks_filings_8k_disclosures_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/filings/8-K/vX/disclosures");
-    b.query("cik", cik);
-    b.query("tickers", tickers);
-    b.query("filing_date", filing_date);
-    b.query("tertiary_category", tertiary_category);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().filings_8k_text(): `GET /stocks/filings/8-K/vX/text`.
@@ -178,15 +156,9 @@ struct stocks_filings_8k_text_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/filings/8-K/vX/text");
-    b.query("cik", cik);
-    b.query("ticker", ticker);
-    b.query("form_type", form_type);
-    b.query("filing_date", filing_date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().filings_13f(): `GET /stocks/filings/vX/13-F`.
@@ -201,13 +173,9 @@ struct stocks_filings_13f_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/filings/vX/13-F");
-    b.query("filer_cik", filer_cik);
-    b.query("filing_date", filing_date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().filings_form3(): `GET /stocks/filings/vX/form-3`.
@@ -228,16 +196,9 @@ struct stocks_filings_form3_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/filings/vX/form-3");
-    b.query("issuer_cik", issuer_cik);
-    b.query("owner_cik", owner_cik);
-    b.query("tickers", tickers);
-    b.query("form_type", form_type);
-    b.query("filing_date", filing_date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().filings_form4(): `GET /stocks/filings/vX/form-4`.
@@ -261,17 +222,9 @@ struct stocks_filings_form4_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/filings/vX/form-4");
-    b.query("issuer_cik", issuer_cik);
-    b.query("owner_cik", owner_cik);
-    b.query("tickers", tickers);
-    b.query("form_type", form_type);
-    b.query("filing_date", filing_date);
-    b.query("transaction_code", transaction_code);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().filings_index(): `GET /stocks/filings/vX/index`.
@@ -290,15 +243,9 @@ struct stocks_filings_index_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/filings/vX/index");
-    b.query("cik", cik);
-    b.query("ticker", ticker);
-    b.query("form_type", form_type);
-    b.query("filing_date", filing_date);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().filings_risk_factors(): `GET /stocks/filings/vX/risk-factors`.
@@ -315,14 +262,9 @@ struct stocks_filings_risk_factors_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/filings/vX/risk-factors");
-    b.query("filing_date", filing_date);
-    b.query("ticker", ticker);
-    b.query("cik", cik);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().balance_sheets(): `GET /stocks/financials/v1/balance-sheets`.
@@ -348,18 +290,9 @@ struct stocks_balance_sheets_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/financials/v1/balance-sheets");
-    b.query("cik", cik);
-    b.query("tickers", tickers);
-    b.query("period_end", period_end);
-    b.query("filing_date", filing_date);
-    b.query("fiscal_year", fiscal_year);
-    b.query("fiscal_quarter", fiscal_quarter);
-    b.query("timeframe", timeframe);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().cash_flow_statements(): `GET /stocks/financials/v1/cash-flow-statements`.
@@ -384,18 +317,9 @@ struct stocks_cash_flow_statements_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/financials/v1/cash-flow-statements");
-    b.query("cik", cik);
-    b.query("period_end", period_end);
-    b.query("filing_date", filing_date);
-    b.query("tickers", tickers);
-    b.query("fiscal_year", fiscal_year);
-    b.query("fiscal_quarter", fiscal_quarter);
-    b.query("timeframe", timeframe);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().income_statements(): `GET /stocks/financials/v1/income-statements`.
@@ -420,18 +344,9 @@ struct stocks_income_statements_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/financials/v1/income-statements");
-    b.query("cik", cik);
-    b.query("tickers", tickers);
-    b.query("period_end", period_end);
-    b.query("filing_date", filing_date);
-    b.query("fiscal_year", fiscal_year);
-    b.query("fiscal_quarter", fiscal_quarter);
-    b.query("timeframe", timeframe);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().ratios(): `GET /stocks/financials/v1/ratios`.
@@ -500,33 +415,9 @@ struct stocks_ratios_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/financials/v1/ratios");
-    b.query("ticker", ticker);
-    b.query("cik", cik);
-    b.query("price", price);
-    b.query("average_volume", average_volume);
-    b.query("market_cap", market_cap);
-    b.query("earnings_per_share", earnings_per_share);
-    b.query("price_to_earnings", price_to_earnings);
-    b.query("price_to_book", price_to_book);
-    b.query("price_to_sales", price_to_sales);
-    b.query("price_to_cash_flow", price_to_cash_flow);
-    b.query("price_to_free_cash_flow", price_to_free_cash_flow);
-    b.query("dividend_yield", dividend_yield);
-    b.query("return_on_assets", return_on_assets);
-    b.query("return_on_equity", return_on_equity);
-    b.query("debt_to_equity", debt_to_equity);
-    b.query("current", current);
-    b.query("quick", quick);
-    b.query("cash", cash);
-    b.query("ev_to_sales", ev_to_sales);
-    b.query("ev_to_ebitda", ev_to_ebitda);
-    b.query("enterprise_value", enterprise_value);
-    b.query("free_cash_flow", free_cash_flow);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().taxonomy_disclosures(): `GET /stocks/taxonomies/vX/disclosures`.
@@ -545,15 +436,9 @@ struct stocks_taxonomy_disclosures_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/taxonomies/vX/disclosures");
-    b.query("taxonomy", taxonomy);
-    b.query("primary_category", primary_category);
-    b.query("secondary_category", secondary_category);
-    b.query("tertiary_category", tertiary_category);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().taxonomy_risk_factors(): `GET /stocks/taxonomies/vX/risk-factors`.
@@ -573,15 +458,9 @@ struct stocks_taxonomy_risk_factors_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/taxonomies/vX/risk-factors");
-    b.query("taxonomy", taxonomy);
-    b.query("primary_category", primary_category);
-    b.query("secondary_category", secondary_category);
-    b.query("tertiary_category", tertiary_category);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().dividends(): `GET /stocks/v1/dividends`.
@@ -604,15 +483,9 @@ struct stocks_dividends_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/v1/dividends");
-    b.query("ticker", ticker);
-    b.query("ex_dividend_date", ex_dividend_date);
-    b.query("frequency", frequency);
-    b.query("distribution_type", distribution_type);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().exchanges(): `GET /stocks/v1/exchanges`.
@@ -621,10 +494,9 @@ struct stocks_exchanges_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/v1/exchanges");
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().short_interest(): `GET /stocks/v1/short-interest`.
@@ -646,15 +518,9 @@ struct stocks_short_interest_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/v1/short-interest");
-    b.query("ticker", ticker);
-    b.query("days_to_cover", days_to_cover);
-    b.query("settlement_date", settlement_date);
-    b.query("avg_daily_volume", avg_daily_volume);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().short_volume(): `GET /stocks/v1/short-volume`.
@@ -671,14 +537,9 @@ struct stocks_short_volume_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/v1/short-volume");
-    b.query("ticker", ticker);
-    b.query("date", date);
-    b.query("short_volume_ratio", short_volume_ratio);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().splits(): `GET /stocks/v1/splits`.
@@ -696,14 +557,9 @@ struct stocks_splits_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/v1/splits");
-    b.query("ticker", ticker);
-    b.query("execution_date", execution_date);
-    b.query("adjustment_type", adjustment_type);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().free_float(): `GET /stocks/vX/float`.
@@ -719,13 +575,9 @@ struct stocks_free_float_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/stocks/vX/float");
-    b.query("ticker", ticker);
-    b.query("free_float_percent", free_float_percent);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().ema(): `GET /v1/indicators/ema/{stockTicker}`.
@@ -752,17 +604,9 @@ struct stocks_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/ema/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().macd(): `GET /v1/indicators/macd/{stockTicker}`.
@@ -792,19 +636,9 @@ struct stocks_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/macd/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("short_window", short_window);
-    b.query("long_window", long_window);
-    b.query("signal_window", signal_window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().rsi(): `GET /v1/indicators/rsi/{stockTicker}`.
@@ -831,17 +665,9 @@ struct stocks_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().sma(): `GET /v1/indicators/sma/{stockTicker}`.
@@ -868,17 +694,9 @@ struct stocks_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/indicators/sma/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("timespan", timespan);
-    b.query("adjusted", adjusted);
-    b.query("window", window);
-    b.query("series_type", series_type);
-    b.query("expand_underlying", expand_underlying);
-    b.query("order", order);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().open_close(): `GET /v1/open-close/{stocksTicker}/{date}`.
@@ -891,11 +709,9 @@ struct stocks_open_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v1/open-close/").path_segment(ticker);
-    b.path_literal("/").path_segment(date);
-    b.query("adjusted", adjusted);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().grouped_daily(): `GET /v2/aggs/grouped/locale/us/market/stocks/{date}`.
@@ -908,11 +724,9 @@ struct stocks_grouped_daily_params {
   std::optional<bool> include_otc{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/grouped/locale/us/market/stocks/").path_segment(date);
-    b.query("adjusted", adjusted);
-    b.query("include_otc", include_otc);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().previous_close(): `GET /v2/aggs/ticker/{stocksTicker}/prev`.
@@ -923,11 +737,9 @@ struct stocks_previous_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/prev");
-    b.query("adjusted", adjusted);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().aggregates(): `GET
@@ -951,16 +763,9 @@ struct stocks_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-    b.path_literal("/range/").path_segment(multiplier);
-    b.path_literal("/").path_segment(timespan);
-    b.path_literal("/").path_segment(from);
-    b.path_literal("/").path_segment(to);
-    b.query("adjusted", adjusted);
-    b.query("sort", sort);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().last_quote(): `GET /v2/last/nbbo/{stocksTicker}`.
@@ -969,9 +774,9 @@ struct stocks_last_quote_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/last/nbbo/").path_segment(ticker);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().last_trade(): `GET /v2/last/trade/{stocksTicker}`.
@@ -980,9 +785,9 @@ struct stocks_last_trade_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/last/trade/").path_segment(ticker);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().snapshot_tickers(): `GET /v2/snapshot/locale/us/markets/stocks/tickers`.
@@ -993,11 +798,9 @@ struct stocks_snapshot_tickers_params {
   std::optional<bool> include_otc{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/us/markets/stocks/tickers");
-    b.query("tickers", tickers);
-    b.query("include_otc", include_otc);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().snapshot_ticker(): `GET
@@ -1007,9 +810,9 @@ struct stocks_snapshot_ticker_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/us/markets/stocks/tickers/").path_segment(ticker);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().movers(): `GET /v2/snapshot/locale/us/markets/stocks/{direction}`.
@@ -1020,10 +823,9 @@ struct stocks_movers_params {
   std::optional<bool> include_otc{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/snapshot/locale/us/markets/stocks/").path_segment(direction);
-    b.query("include_otc", include_otc);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().historic_quotes(): `GET /v2/ticks/stocks/nbbo/{ticker}/{date}`.
@@ -1042,14 +844,9 @@ struct stocks_historic_quotes_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/ticks/stocks/nbbo/").path_segment(ticker);
-    b.path_literal("/").path_segment(date);
-    b.query("timestamp", timestamp);
-    b.query("timestampLimit", timestamp_limit);
-    b.query("reverse", reverse);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().historic_trades(): `GET /v2/ticks/stocks/trades/{ticker}/{date}`.
@@ -1068,14 +865,9 @@ struct stocks_historic_trades_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v2/ticks/stocks/trades/").path_segment(ticker);
-    b.path_literal("/").path_segment(date);
-    b.query("timestamp", timestamp);
-    b.query("timestampLimit", timestamp_limit);
-    b.query("reverse", reverse);
-    b.query("limit", limit);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().quotes(): `GET /v3/quotes/{stockTicker}`.
@@ -1092,13 +884,9 @@ struct stocks_quotes_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/quotes/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Parameters of stocks().trades(): `GET /v3/trades/{stockTicker}`.
@@ -1115,13 +903,9 @@ struct stocks_trades_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/v3/trades/").path_segment(ticker);
-    b.query("timestamp", timestamp);
-    b.query("order", order);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// Stock market data: aggregates, trades, quotes, snapshots, indicators, fundamentals and filings.
@@ -1135,203 +919,151 @@ class stocks_group {
   /// including pricing, timing, and exchange information. `GET /stocks/dev/trades/{ticker}`.
   /// Experimental: pass massive::experimental to opt in. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::dev_trade> trades_dev(experimental_t, const stocks_trades_dev_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::dev_trade>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::dev_trade> trades_dev(experimental_t, const stocks_trades_dev_params& params, traversal_options opts = {});
 
   /// SEC document text sections providing raw text content from specific sections of SEC filings
   /// (10-K, 10-Q, etc.). `GET /stocks/filings/10-K/vX/sections`. Experimental: pass
   /// massive::experimental to opt in. Page by page: a cursor whose next() yields each page.
-  cursor<massive::filing_10k_section> filings_10k_sections(experimental_t, const stocks_filings_10k_sections_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::filing_10k_section>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::filing_10k_section> filings_10k_sections(experimental_t, const stocks_filings_10k_sections_params& params, traversal_options opts = {});
 
   /// SEC document text sections providing raw text content from specific sections of SEC filings
   /// (10-K, 10-Q, etc.). `GET /stocks/filings/10-K/vX_0/sections`. Experimental: pass
   /// massive::experimental to opt in. Page by page: a cursor whose next() yields each page.
-  cursor<massive::filing_10k_section> filings_10k_sections_vx0(experimental_t, const stocks_filings_10k_sections_vx0_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::filing_10k_section>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::filing_10k_section> filings_10k_sections_vx0(experimental_t, const stocks_filings_10k_sections_vx0_params& params, traversal_options opts = {});
 
   /// SEC 8-K filing disclosure categorization. `GET /stocks/filings/8-K/vX/disclosures`.
   /// Experimental: pass massive::experimental to opt in. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::filing_8k_disclosure> filings_8k_disclosures(experimental_t, const stocks_filings_8k_disclosures_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::filing_8k_disclosure>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::filing_8k_disclosure> filings_8k_disclosures(experimental_t, const stocks_filings_8k_disclosures_params& params, traversal_options opts = {});
 
   /// SEC 8-K filings text providing parsed content from current report filings. `GET
   /// /stocks/filings/8-K/vX/text`. Experimental: pass massive::experimental to opt in. Page by
   /// page: a cursor whose next() yields each page.
-  cursor<massive::filing_8k_text> filings_8k_text(experimental_t, const stocks_filings_8k_text_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::filing_8k_text>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::filing_8k_text> filings_8k_text(experimental_t, const stocks_filings_8k_text_params& params, traversal_options opts = {});
 
   /// SEC Form 13F filings data showing institutional investment manager holdings. `GET
   /// /stocks/filings/vX/13-F`. Experimental: pass massive::experimental to opt in. Page by page: a
   /// cursor whose next() yields each page.
-  cursor<massive::filing_13f_holding> filings_13f(experimental_t, const stocks_filings_13f_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::filing_13f_holding>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::filing_13f_holding> filings_13f(experimental_t, const stocks_filings_13f_params& params, traversal_options opts = {});
 
   /// SEC Form 3 filings reporting initial statements of beneficial ownership of securities. `GET
   /// /stocks/filings/vX/form-3`. Experimental: pass massive::experimental to opt in. Page by page:
   /// a cursor whose next() yields each page.
-  cursor<massive::filing_form3> filings_form3(experimental_t, const stocks_filings_form3_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::filing_form3>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::filing_form3> filings_form3(experimental_t, const stocks_filings_form3_params& params, traversal_options opts = {});
 
   /// SEC Form 4 filings reporting changes in beneficial ownership of securities. `GET
   /// /stocks/filings/vX/form-4`. Experimental: pass massive::experimental to opt in. Page by page:
   /// a cursor whose next() yields each page.
-  cursor<massive::filing_form4> filings_form4(experimental_t, const stocks_filings_form4_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::filing_form4>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::filing_form4> filings_form4(experimental_t, const stocks_filings_form4_params& params, traversal_options opts = {});
 
   /// SEC EDGAR master index providing metadata for all SEC filings including form types, filing
   /// dates, and direct links to source documents. `GET /stocks/filings/vX/index`. Experimental:
   /// pass massive::experimental to opt in. Page by page: a cursor whose next() yields each page.
-  cursor<massive::filing_index_entry> filings_index(experimental_t, const stocks_filings_index_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::filing_index_entry>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::filing_index_entry> filings_index(experimental_t, const stocks_filings_index_params& params, traversal_options opts = {});
 
   /// The risk factors identified in companies' 10K filings. `GET /stocks/filings/vX/risk-factors`.
   /// Experimental: pass massive::experimental to opt in. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::filing_risk_factor> filings_risk_factors(experimental_t, const stocks_filings_risk_factors_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::filing_risk_factor>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::filing_risk_factor> filings_risk_factors(experimental_t, const stocks_filings_risk_factors_params& params, traversal_options opts = {});
 
   /// A comprehensive financial dataset containing quarterly and annual balance sheet data for
   /// public companies. `GET /stocks/financials/v1/balance-sheets`. Page by page: a cursor whose
   /// next() yields each page.
-  cursor<massive::balance_sheet> balance_sheets(const stocks_balance_sheets_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::balance_sheet>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::balance_sheet> balance_sheets(const stocks_balance_sheets_params& params, traversal_options opts = {});
 
   /// A comprehensive financial dataset containing quarterly, annual, and trailing twelve-month cash
   /// flow statement data for public companies. `GET /stocks/financials/v1/cash-flow-statements`.
   /// Page by page: a cursor whose next() yields each page.
-  cursor<massive::cash_flow_statement> cash_flow_statements(const stocks_cash_flow_statements_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::cash_flow_statement>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::cash_flow_statement> cash_flow_statements(const stocks_cash_flow_statements_params& params, traversal_options opts = {});
 
   /// A comprehensive database of income statement financial data for public companies, including
   /// key metrics such as revenue, expenses, and net income for various reporting periods. `GET
   /// /stocks/financials/v1/income-statements`. Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::income_statement> income_statements(const stocks_income_statements_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::income_statement>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::income_statement> income_statements(const stocks_income_statements_params& params, traversal_options opts = {});
 
   /// A comprehensive financial ratios dataset providing key valuation, profitability, liquidity,
   /// and leverage metrics for public companies. `GET /stocks/financials/v1/ratios`. Page by page: a
   /// cursor whose next() yields each page.
-  cursor<massive::financial_ratios> ratios(const stocks_ratios_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::financial_ratios>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::financial_ratios> ratios(const stocks_ratios_params& params, traversal_options opts = {});
 
   /// The complete list of 8-K disclosure classifications used in the 8-K disclosures endpoint. `GET
   /// /stocks/taxonomies/vX/disclosures`. Experimental: pass massive::experimental to opt in. Page
   /// by page: a cursor whose next() yields each page.
-  cursor<massive::taxonomy_disclosure> taxonomy_disclosures(experimental_t, const stocks_taxonomy_disclosures_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::taxonomy_disclosure>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::taxonomy_disclosure> taxonomy_disclosures(experimental_t, const stocks_taxonomy_disclosures_params& params, traversal_options opts = {});
 
   /// The complete list of risk factor classifications used in the risk factors endpoint. `GET
   /// /stocks/taxonomies/vX/risk-factors`. Experimental: pass massive::experimental to opt in. Page
   /// by page: a cursor whose next() yields each page.
-  cursor<massive::taxonomy_risk_factor> taxonomy_risk_factors(experimental_t, const stocks_taxonomy_risk_factors_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::taxonomy_risk_factor>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::taxonomy_risk_factor> taxonomy_risk_factors(experimental_t, const stocks_taxonomy_risk_factors_params& params, traversal_options opts = {});
 
   /// Contains historical dividend payment records for US stocks with split-adjusted amounts and
   /// historical adjustment factors for price normalization. `GET /stocks/v1/dividends`. Page by
   /// page: a cursor whose next() yields each page.
-  cursor<massive::stock_dividend> dividends(const stocks_dividends_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::stock_dividend>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::stock_dividend> dividends(const stocks_dividends_params& params, traversal_options opts = {});
 
   /// US stock exchanges, trading venues, and reporting facilities including exchanges (NYSE,
   /// Nasdaq), Trade Reporting Facilities (TRF), Securities Information Processors (SIP), and OTC
   /// Reporting Facilities (ORF) for equity trading. `GET /stocks/v1/exchanges`. Page by page: a
   /// cursor whose next() yields each page.
-  cursor<massive::options_exchange> exchanges(const stocks_exchanges_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::options_exchange>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::equity_exchange> exchanges(const stocks_exchanges_params& params, traversal_options opts = {});
 
   /// Comprehensive FINRA short interest data that tracks the short selling metrics for securities
   /// on a specific settlement date. `GET /stocks/v1/short-interest`. Page by page: a cursor whose
   /// next() yields each page.
-  cursor<massive::short_interest> short_interest(const stocks_short_interest_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::short_interest>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::short_interest> short_interest(const stocks_short_interest_params& params, traversal_options opts = {});
 
   /// Contains short selling volume for different stock tickers, capturing total trading volume,
   /// short sale details, and breakdown by different trading platforms. `GET
   /// /stocks/v1/short-volume`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::short_volume> short_volume(const stocks_short_volume_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::short_volume>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::short_volume> short_volume(const stocks_short_volume_params& params, traversal_options opts = {});
 
   /// Contains historical stock split and reverse split events for US equities with historical
   /// adjustment factors for price normalization. `GET /stocks/v1/splits`. Page by page: a cursor
   /// whose next() yields each page.
-  cursor<massive::stock_split> splits(const stocks_splits_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::stock_split>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::stock_split> splits(const stocks_splits_params& params, traversal_options opts = {});
 
   /// Contains free float data for US-listed securities, showing the most recent available number of
   /// shares available for public trading and the percentage of total shares outstanding. `GET
   /// /stocks/vX/float`. Experimental: pass massive::experimental to opt in. Page by page: a cursor
   /// whose next() yields each page.
-  cursor<massive::free_float> free_float(experimental_t, const stocks_free_float_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::free_float>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::free_float> free_float(experimental_t, const stocks_free_float_params& params, traversal_options opts = {});
 
   /// Exponential Moving Average (EMA) `GET /v1/indicators/ema/{stockTicker}`. Page by page: a
   /// cursor whose next() yields each page.
-  cursor<massive::indicator_value> ema(const stocks_ema_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> ema(const stocks_ema_params& params, traversal_options opts = {});
 
   /// Moving Average Convergence/Divergence (MACD) `GET /v1/indicators/macd/{stockTicker}`. Page by
   /// page: a cursor whose next() yields each page.
-  cursor<massive::macd_value> macd(const stocks_macd_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::macd_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::macd_value> macd(const stocks_macd_params& params, traversal_options opts = {});
 
   /// Relative Strength Index (RSI) `GET /v1/indicators/rsi/{stockTicker}`. Page by page: a cursor
   /// whose next() yields each page.
-  cursor<massive::indicator_value> rsi(const stocks_rsi_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> rsi(const stocks_rsi_params& params, traversal_options opts = {});
 
   /// Simple Moving Average (SMA) `GET /v1/indicators/sma/{stockTicker}`. Page by page: a cursor
   /// whose next() yields each page.
-  cursor<massive::indicator_value> sma(const stocks_sma_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::indicator_value>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_values, opts);
-  }
+  cursor<massive::indicator_value> sma(const stocks_sma_params& params, traversal_options opts = {});
 
   /// Daily Open/Close `GET /v1/open-close/{stocksTicker}/{date}`. One page: completion
   /// `void(std::exception_ptr, page<massive::options_open_close>)`.
   template <class Token = default_token>
   auto open_close(const stocks_open_close_params& params, Token&& token = {}) {
-    return client_->fetch<massive::options_open_close>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::options_open_close>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Grouped Daily (Bars) `GET /v2/aggs/grouped/locale/us/market/stocks/{date}`. One page:
   /// completion `void(std::exception_ptr, page<massive::grouped_agg>)`.
   template <class Token = default_token>
   auto grouped_daily(const stocks_grouped_daily_params& params, Token&& token = {}) {
-    return client_->fetch<massive::grouped_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::grouped_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Previous Close `GET /v2/aggs/ticker/{stocksTicker}/prev`. One page: completion
-  /// `void(std::exception_ptr, page<massive::crypto_agg>)`.
+  /// `void(std::exception_ptr, page<massive::ticker_agg>)`.
   template <class Token = default_token>
   auto previous_close(const stocks_previous_close_params& params, Token&& token = {}) {
-    return client_->fetch<massive::crypto_agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::ticker_agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Aggregates (Bars) `GET
@@ -1339,73 +1071,67 @@ class stocks_group {
   /// completion `void(std::exception_ptr, page<massive::agg>)`.
   template <class Token = default_token>
   auto aggregates(const stocks_aggregates_params& params, Token&& token = {}) {
-    return client_->fetch<massive::agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::agg>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
   /// Every page of aggregates(), following next_url. Page by page: a cursor whose next() yields
   /// each page.
-  cursor<massive::agg> aggregates_pages(const stocks_aggregates_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::agg>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::agg> aggregates_pages(const stocks_aggregates_params& params, traversal_options opts = {});
 
   /// Last Quote `GET /v2/last/nbbo/{stocksTicker}`. One page: completion `void(std::exception_ptr,
   /// page<massive::last_quote>)`.
   template <class Token = default_token>
   auto last_quote(const stocks_last_quote_params& params, Token&& token = {}) {
-    return client_->fetch<massive::last_quote>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_object, std::forward<Token>(token));
+    return client_->fetch<massive::last_quote>(params.target(), payload_shape::results_object, std::forward<Token>(token));
   }
 
   /// Last Trade `GET /v2/last/trade/{stocksTicker}`. One page: completion `void(std::exception_ptr,
   /// page<massive::last_trade>)`.
   template <class Token = default_token>
   auto last_trade(const stocks_last_trade_params& params, Token&& token = {}) {
-    return client_->fetch<massive::last_trade>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_object, std::forward<Token>(token));
+    return client_->fetch<massive::last_trade>(params.target(), payload_shape::results_object, std::forward<Token>(token));
   }
 
   /// All Tickers `GET /v2/snapshot/locale/us/markets/stocks/tickers`. One page: completion
   /// `void(std::exception_ptr, page<massive::stocks_snapshot_tickers>)`.
   template <class Token = default_token>
   auto snapshot_tickers(const stocks_snapshot_tickers_params& params, Token&& token = {}) {
-    return client_->fetch<massive::stocks_snapshot_tickers>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::stocks_snapshot_tickers>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Ticker `GET /v2/snapshot/locale/us/markets/stocks/tickers/{stocksTicker}`. One page:
   /// completion `void(std::exception_ptr, page<massive::stocks_snapshot_single>)`.
   template <class Token = default_token>
   auto snapshot_ticker(const stocks_snapshot_ticker_params& params, Token&& token = {}) {
-    return client_->fetch<massive::stocks_snapshot_single>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::stocks_snapshot_single>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Gainers/Losers `GET /v2/snapshot/locale/us/markets/stocks/{direction}`. One page: completion
   /// `void(std::exception_ptr, page<massive::stocks_movers>)`.
   template <class Token = default_token>
   auto movers(const stocks_movers_params& params, Token&& token = {}) {
-    return client_->fetch<massive::stocks_movers>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::document, std::forward<Token>(token));
+    return client_->fetch<massive::stocks_movers>(params.target(), payload_shape::document, std::forward<Token>(token));
   }
 
   /// Quotes (NBBO) `GET /v2/ticks/stocks/nbbo/{ticker}/{date}`. One page: completion
   /// `void(std::exception_ptr, page<massive::historic_stock_quote>)`.
   template <class Token = default_token>
   [[deprecated("use stocks().quotes()")]] auto historic_quotes(const stocks_historic_quotes_params& params, Token&& token = {}) {
-    return client_->fetch<massive::historic_stock_quote>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::historic_stock_quote>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Trades `GET /v2/ticks/stocks/trades/{ticker}/{date}`. One page: completion
   /// `void(std::exception_ptr, page<massive::historic_stock_trade>)`.
   template <class Token = default_token>
   [[deprecated("use stocks().trades()")]] auto historic_trades(const stocks_historic_trades_params& params, Token&& token = {}) {
-    return client_->fetch<massive::historic_stock_trade>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, std::forward<Token>(token));
+    return client_->fetch<massive::historic_stock_trade>(params.target(), payload_shape::results_array, std::forward<Token>(token));
   }
 
   /// Quotes (NBBO) `GET /v3/quotes/{stockTicker}`. Page by page: a cursor whose next() yields each
   /// page.
-  cursor<massive::quote> quotes(const stocks_quotes_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::quote>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::quote> quotes(const stocks_quotes_params& params, traversal_options opts = {});
 
   /// Trades `GET /v3/trades/{stockTicker}`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::trade> trades(const stocks_trades_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::trade>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::trade> trades(const stocks_trades_params& params, traversal_options opts = {});
 
  private:
   client* client_;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -43,19 +44,9 @@ struct tmx_corporate_events_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const {
-    b.path_literal("/tmx/v1/corporate-events");
-    b.query("date", date);
-    b.query("type", type);
-    b.query("status", status);
-    b.query("ticker", ticker);
-    b.query("isin", isin);
-    b.query("trading_venue", trading_venue);
-    b.query("tmx_company_id", tmx_company_id);
-    b.query("tmx_record_id", tmx_record_id);
-    b.query("limit", limit);
-    b.query("sort", sort);
-  }
+  void render(uri_builder& b) const;
+  /// The request target, as render() writes it.
+  std::string target() const;
 };
 
 /// TMX's dataset: corporate events. A cheap handle: copy it freely while the client lives.
@@ -67,9 +58,7 @@ class tmx_group {
   /// Contains corporate events and announcements for publicly traded companies, including earnings
   /// releases, conferences, dividends, and business updates sourced from TMX. `GET
   /// /tmx/v1/corporate-events`. Page by page: a cursor whose next() yields each page.
-  cursor<massive::tmx_corporate_event> corporate_events(const tmx_corporate_events_params& params, traversal_options opts = {}) {
-    return client_->traverse<massive::tmx_corporate_event>(build_target([&](uri_builder& b) { params.render(b); }), payload_shape::results_array, opts);
-  }
+  cursor<massive::tmx_corporate_event> corporate_events(const tmx_corporate_events_params& params, traversal_options opts = {});
 
  private:
   client* client_;

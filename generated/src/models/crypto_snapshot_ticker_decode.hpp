@@ -4,9 +4,9 @@
 
 #include "decode/row_decoding.hpp"
 #include "massive/models/crypto_snapshot_ticker.hpp"
-#include "models/crypto_agg_decode.hpp"
 #include "models/crypto_snapshot_day_decode.hpp"
 #include "models/historic_crypto_tick_decode.hpp"
+#include "models/ticker_agg_decode.hpp"
 
 namespace massive::detail {
 namespace crypto_snapshot_ticker_decoding {
@@ -61,7 +61,7 @@ inline constexpr std::string_view integer_names[] = {"", "updated"};
         break;
       case 'm':
         if (key_is(key, "min")) {
-          ctx.read_object<massive::crypto_agg, decode_crypto_agg>(value, "min", row.min);
+          ctx.read_object<massive::ticker_agg, decode_ticker_agg>(value, "min", row.min);
         } else {
           ctx.unknown_key(key);
         }

@@ -16,7 +16,6 @@
 #include "massive/models/benzinga_rating.hpp"
 #include "massive/models/cash_flow_statement.hpp"
 #include "massive/models/condition.hpp"
-#include "massive/models/crypto_agg.hpp"
 #include "massive/models/crypto_book.hpp"
 #include "massive/models/crypto_exchange.hpp"
 #include "massive/models/crypto_grouped_agg.hpp"
@@ -28,6 +27,7 @@
 #include "massive/models/currency_conversion.hpp"
 #include "massive/models/dev_trade.hpp"
 #include "massive/models/dividend.hpp"
+#include "massive/models/equity_exchange.hpp"
 #include "massive/models/etf_analytics.hpp"
 #include "massive/models/etf_constituent.hpp"
 #include "massive/models/etf_fund_flow.hpp"
@@ -87,7 +87,6 @@
 #include "massive/models/news_article.hpp"
 #include "massive/models/option_snapshot.hpp"
 #include "massive/models/options_contract.hpp"
-#include "massive/models/options_exchange.hpp"
 #include "massive/models/options_last_trade.hpp"
 #include "massive/models/options_open_close.hpp"
 #include "massive/models/options_quote.hpp"
@@ -108,6 +107,7 @@
 #include "massive/models/taxonomy_disclosure.hpp"
 #include "massive/models/taxonomy_risk_factor.hpp"
 #include "massive/models/ticker.hpp"
+#include "massive/models/ticker_agg.hpp"
 #include "massive/models/ticker_details.hpp"
 #include "massive/models/ticker_events.hpp"
 #include "massive/models/ticker_type.hpp"
@@ -133,7 +133,6 @@ constexpr model_entry all_models[] = {
     {"benzinga_rating", &detail::decode_model<benzinga_rating>},
     {"cash_flow_statement", &detail::decode_model<cash_flow_statement>},
     {"condition", &detail::decode_model<condition>},
-    {"crypto_agg", &detail::decode_model<crypto_agg>},
     {"crypto_book", &detail::decode_model<crypto_book>},
     {"crypto_exchange", &detail::decode_model<crypto_exchange>},
     {"crypto_grouped_agg", &detail::decode_model<crypto_grouped_agg>},
@@ -145,6 +144,7 @@ constexpr model_entry all_models[] = {
     {"currency_conversion", &detail::decode_model<currency_conversion>},
     {"dev_trade", &detail::decode_model<dev_trade>},
     {"dividend", &detail::decode_model<dividend>},
+    {"equity_exchange", &detail::decode_model<equity_exchange>},
     {"etf_analytics", &detail::decode_model<etf_analytics>},
     {"etf_constituent", &detail::decode_model<etf_constituent>},
     {"etf_fund_flow", &detail::decode_model<etf_fund_flow>},
@@ -204,7 +204,6 @@ constexpr model_entry all_models[] = {
     {"news_article", &detail::decode_model<news_article>},
     {"option_snapshot", &detail::decode_model<option_snapshot>},
     {"options_contract", &detail::decode_model<options_contract>},
-    {"options_exchange", &detail::decode_model<options_exchange>},
     {"options_last_trade", &detail::decode_model<options_last_trade>},
     {"options_open_close", &detail::decode_model<options_open_close>},
     {"options_quote", &detail::decode_model<options_quote>},
@@ -225,6 +224,7 @@ constexpr model_entry all_models[] = {
     {"taxonomy_disclosure", &detail::decode_model<taxonomy_disclosure>},
     {"taxonomy_risk_factor", &detail::decode_model<taxonomy_risk_factor>},
     {"ticker", &detail::decode_model<ticker>},
+    {"ticker_agg", &detail::decode_model<ticker_agg>},
     {"ticker_details", &detail::decode_model<ticker_details>},
     {"ticker_events", &detail::decode_model<ticker_events>},
     {"ticker_type", &detail::decode_model<ticker_type>},

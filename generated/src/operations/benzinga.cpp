@@ -255,7 +255,7 @@ std::string benzinga_analyst_insights_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info benzinga_analysts_parameters[] = {
@@ -319,7 +319,7 @@ std::string benzinga_analysts_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info benzinga_bulls_bears_say_parameters[] = {
@@ -374,7 +374,7 @@ std::string benzinga_bulls_bears_say_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info benzinga_consensus_ratings_parameters[] = {
@@ -411,7 +411,7 @@ std::string benzinga_consensus_ratings_target(argument_list args) {
       .date = detail::filter_argument<filter<std::string_view>>(args, "date"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info benzinga_earnings_parameters[] = {
@@ -520,7 +520,7 @@ std::string benzinga_earnings_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info benzinga_firms_parameters[] = {
@@ -557,7 +557,7 @@ std::string benzinga_firms_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info benzinga_guidance_parameters[] = {
@@ -648,7 +648,7 @@ std::string benzinga_guidance_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info benzinga_ratings_parameters[] = {
@@ -757,7 +757,7 @@ std::string benzinga_ratings_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info benzinga_news_parameters[] = {
@@ -839,7 +839,7 @@ std::string benzinga_news_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 }  // namespace

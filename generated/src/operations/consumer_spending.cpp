@@ -145,7 +145,7 @@ std::string consumer_spending_eu_merchant_aggregates_target(argument_list args) 
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info consumer_spending_eu_merchant_hierarchy_parameters[] = {
@@ -218,7 +218,7 @@ std::string consumer_spending_eu_merchant_hierarchy_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ constexpr column_info crypto_grouped_agg_columns[] = {
 
 constexpr std::string_view timespan_values[] = {"second", "minute", "hour", "day", "week", "month", "quarter", "year"};
 
-constexpr column_info crypto_agg_columns[] = {
+constexpr column_info ticker_agg_columns[] = {
     {"t", 3},
     {"c", 0},
     {"h", 0},
@@ -180,7 +180,7 @@ std::string crypto_exchanges_target(argument_list args) {
   const crypto_exchanges_params params{
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_historic_trades_parameters[] = {
@@ -235,7 +235,7 @@ std::string crypto_historic_trades_target(argument_list args) {
       .offset = detail::optional_argument<std::int64_t>(args, "offset"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_ema_parameters[] = {
@@ -317,7 +317,7 @@ std::string crypto_ema_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_macd_parameters[] = {
@@ -417,7 +417,7 @@ std::string crypto_macd_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_rsi_parameters[] = {
@@ -499,7 +499,7 @@ std::string crypto_rsi_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_sma_parameters[] = {
@@ -581,7 +581,7 @@ std::string crypto_sma_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_last_trade_parameters[] = {
@@ -609,7 +609,7 @@ std::string crypto_last_trade_target(argument_list args) {
       .from = detail::required_argument<std::string_view>(args, "from"),
       .to = detail::required_argument<std::string_view>(args, "to"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_open_close_parameters[] = {
@@ -655,7 +655,7 @@ std::string crypto_open_close_target(argument_list args) {
       .date = detail::required_argument<std::chrono::year_month_day>(args, "date"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_grouped_daily_parameters[] = {
@@ -683,7 +683,7 @@ std::string crypto_grouped_daily_target(argument_list args) {
       .date = detail::required_argument<std::string_view>(args, "date"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_previous_close_parameters[] = {
@@ -711,7 +711,7 @@ std::string crypto_previous_close_target(argument_list args) {
       .ticker = detail::required_argument<std::string_view>(args, "cryptoTicker"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_aggregates_parameters[] = {
@@ -793,7 +793,7 @@ std::string crypto_aggregates_target(argument_list args) {
       .sort = detail::optional_argument<massive::sort_order>(args, "sort"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_snapshot_tickers_parameters[] = {
@@ -814,7 +814,7 @@ std::string crypto_snapshot_tickers_target(argument_list args) {
   const crypto_snapshot_tickers_params params{
       .tickers = detail::list_argument(args, "tickers", lists),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_snapshot_ticker_parameters[] = {
@@ -833,7 +833,7 @@ std::string crypto_snapshot_ticker_target(argument_list args) {
   const crypto_snapshot_ticker_params params{
       .ticker = detail::required_argument<std::string_view>(args, "ticker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_snapshot_book_parameters[] = {
@@ -852,7 +852,7 @@ std::string crypto_snapshot_book_target(argument_list args) {
   const crypto_snapshot_book_params params{
       .ticker = detail::required_argument<std::string_view>(args, "ticker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_movers_parameters[] = {
@@ -871,7 +871,7 @@ std::string crypto_movers_target(argument_list args) {
   const crypto_movers_params params{
       .direction = detail::required_argument<massive::direction>(args, "direction"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info crypto_trades_parameters[] = {
@@ -926,7 +926,7 @@ std::string crypto_trades_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::timestamp_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 }  // namespace
@@ -1089,14 +1089,14 @@ extern const operation_entry crypto_operations[] = {
      .paginated = false,
      .experimental = false,
      .deprecated = false,
-     .model = "crypto_agg",
+     .model = "ticker_agg",
      .summary = "Aggregates (Bars)",
      .description = "Get aggregate bars for a cryptocurrency pair over a given date range in custom time window sizes. <br /> <br /> For example, if timespan = ‘minute’ and multiplier = ‘5’ then 5-minute bars will be returned.",
      .replacement = "",
      .parameters = crypto_aggregates_parameters,
-     .columns = crypto_agg_columns,
+     .columns = ticker_agg_columns,
      .target = &crypto_aggregates_target,
-     .run = &run_operation<massive::crypto_agg>},
+     .run = &run_operation<massive::ticker_agg>},
     {.group = "crypto",
      .name = "snapshot_tickers",
      .path = "/v2/snapshot/locale/global/markets/crypto/tickers",

@@ -82,7 +82,7 @@ constexpr column_info crypto_grouped_agg_columns[] = {
 
 constexpr std::string_view timespan_values[] = {"second", "minute", "hour", "day", "week", "month", "quarter", "year"};
 
-constexpr column_info crypto_agg_columns[] = {
+constexpr column_info ticker_agg_columns[] = {
     {"t", 3},
     {"c", 0},
     {"h", 0},
@@ -162,7 +162,7 @@ std::string forex_exchanges_target(argument_list args) {
   const forex_exchanges_params params{
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_conversion_parameters[] = {
@@ -208,7 +208,7 @@ std::string forex_conversion_target(argument_list args) {
       .amount = detail::optional_argument<double>(args, "amount"),
       .precision = detail::optional_argument<std::int64_t>(args, "precision"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_historic_quotes_parameters[] = {
@@ -263,7 +263,7 @@ std::string forex_historic_quotes_target(argument_list args) {
       .offset = detail::optional_argument<std::int64_t>(args, "offset"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_ema_parameters[] = {
@@ -354,7 +354,7 @@ std::string forex_ema_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_macd_parameters[] = {
@@ -463,7 +463,7 @@ std::string forex_macd_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_rsi_parameters[] = {
@@ -554,7 +554,7 @@ std::string forex_rsi_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_sma_parameters[] = {
@@ -645,7 +645,7 @@ std::string forex_sma_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_last_quote_parameters[] = {
@@ -673,7 +673,7 @@ std::string forex_last_quote_target(argument_list args) {
       .from = detail::required_argument<std::string_view>(args, "from"),
       .to = detail::required_argument<std::string_view>(args, "to"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_grouped_daily_parameters[] = {
@@ -701,7 +701,7 @@ std::string forex_grouped_daily_target(argument_list args) {
       .date = detail::required_argument<std::string_view>(args, "date"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_previous_close_parameters[] = {
@@ -729,7 +729,7 @@ std::string forex_previous_close_target(argument_list args) {
       .ticker = detail::required_argument<std::string_view>(args, "forexTicker"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_aggregates_parameters[] = {
@@ -811,7 +811,7 @@ std::string forex_aggregates_target(argument_list args) {
       .sort = detail::optional_argument<massive::sort_order>(args, "sort"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_snapshot_tickers_parameters[] = {
@@ -832,7 +832,7 @@ std::string forex_snapshot_tickers_target(argument_list args) {
   const forex_snapshot_tickers_params params{
       .tickers = detail::list_argument(args, "tickers", lists),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_snapshot_ticker_parameters[] = {
@@ -851,7 +851,7 @@ std::string forex_snapshot_ticker_target(argument_list args) {
   const forex_snapshot_ticker_params params{
       .ticker = detail::required_argument<std::string_view>(args, "ticker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_movers_parameters[] = {
@@ -870,7 +870,7 @@ std::string forex_movers_target(argument_list args) {
   const forex_movers_params params{
       .direction = detail::required_argument<massive::direction>(args, "direction"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info forex_quotes_parameters[] = {
@@ -925,7 +925,7 @@ std::string forex_quotes_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::timestamp_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 }  // namespace
@@ -1088,14 +1088,14 @@ extern const operation_entry forex_operations[] = {
      .paginated = false,
      .experimental = false,
      .deprecated = false,
-     .model = "crypto_agg",
+     .model = "ticker_agg",
      .summary = "Aggregates (Bars)",
      .description = "Get aggregate bars for a forex pair over a given date range in custom time window sizes. <br /> <br /> For example, if timespan = ‘minute’ and multiplier = ‘5’ then 5-minute bars will be returned.",
      .replacement = "",
      .parameters = forex_aggregates_parameters,
-     .columns = crypto_agg_columns,
+     .columns = ticker_agg_columns,
      .target = &forex_aggregates_target,
-     .run = &run_operation<massive::crypto_agg>},
+     .run = &run_operation<massive::ticker_agg>},
     {.group = "forex",
      .name = "snapshot_tickers",
      .path = "/v2/snapshot/locale/global/markets/forex/tickers",

@@ -160,7 +160,7 @@ std::string indices_ema_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info indices_macd_parameters[] = {
@@ -269,7 +269,7 @@ std::string indices_macd_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info indices_rsi_parameters[] = {
@@ -360,7 +360,7 @@ std::string indices_rsi_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info indices_sma_parameters[] = {
@@ -451,7 +451,7 @@ std::string indices_sma_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info indices_open_close_parameters[] = {
@@ -479,7 +479,7 @@ std::string indices_open_close_target(argument_list args) {
       .ticker = detail::required_argument<std::string_view>(args, "indicesTicker"),
       .date = detail::required_argument<std::string_view>(args, "date"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info indices_previous_close_parameters[] = {
@@ -498,7 +498,7 @@ std::string indices_previous_close_target(argument_list args) {
   const indices_previous_close_params params{
       .ticker = detail::required_argument<std::string_view>(args, "indicesTicker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info indices_aggregates_parameters[] = {
@@ -571,7 +571,7 @@ std::string indices_aggregates_target(argument_list args) {
       .sort = detail::optional_argument<massive::sort_order>(args, "sort"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info indices_snapshot_parameters[] = {
@@ -617,7 +617,7 @@ std::string indices_snapshot_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::reference_snapshots_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace massive::detail {
 
 namespace {
 
-constexpr column_info options_exchange_columns[] = {
+constexpr column_info equity_exchange_columns[] = {
     {"acronym", 0},
     {"id", 0},
     {"locale", 0},
@@ -77,7 +77,7 @@ constexpr column_info options_open_close_columns[] = {
     {"volume", 0},
 };
 
-constexpr column_info crypto_agg_columns[] = {
+constexpr column_info ticker_agg_columns[] = {
     {"t", 3},
     {"c", 0},
     {"h", 0},
@@ -217,7 +217,7 @@ std::string options_exchanges_target(argument_list args) {
   const options_exchanges_params params{
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_quotes_v3_parameters[] = {
@@ -263,7 +263,7 @@ std::string options_quotes_v3_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_trades_v3_parameters[] = {
@@ -309,7 +309,7 @@ std::string options_trades_v3_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_ema_parameters[] = {
@@ -400,7 +400,7 @@ std::string options_ema_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_macd_parameters[] = {
@@ -509,7 +509,7 @@ std::string options_macd_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_rsi_parameters[] = {
@@ -600,7 +600,7 @@ std::string options_rsi_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_sma_parameters[] = {
@@ -691,7 +691,7 @@ std::string options_sma_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_open_close_parameters[] = {
@@ -728,7 +728,7 @@ std::string options_open_close_target(argument_list args) {
       .date = detail::required_argument<std::chrono::year_month_day>(args, "date"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_previous_close_parameters[] = {
@@ -756,7 +756,7 @@ std::string options_previous_close_target(argument_list args) {
       .ticker = detail::required_argument<std::string_view>(args, "optionsTicker"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_aggregates_parameters[] = {
@@ -838,7 +838,7 @@ std::string options_aggregates_target(argument_list args) {
       .sort = detail::optional_argument<massive::sort_order>(args, "sort"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_last_trade_parameters[] = {
@@ -857,7 +857,7 @@ std::string options_last_trade_target(argument_list args) {
   const options_last_trade_params params{
       .ticker = detail::required_argument<std::string_view>(args, "optionsTicker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_quotes_parameters[] = {
@@ -912,7 +912,7 @@ std::string options_quotes_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::timestamp_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_contracts_parameters[] = {
@@ -1012,7 +1012,7 @@ std::string options_contracts_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::options_contracts_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_contract_parameters[] = {
@@ -1040,7 +1040,7 @@ std::string options_contract_target(argument_list args) {
       .options_ticker = detail::required_argument<std::string_view>(args, "options_ticker"),
       .as_of = detail::optional_argument<std::string_view>(args, "as_of"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_chain_parameters[] = {
@@ -1113,7 +1113,7 @@ std::string options_chain_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::options_chain_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_contract_snapshot_parameters[] = {
@@ -1141,7 +1141,7 @@ std::string options_contract_snapshot_target(argument_list args) {
       .underlying_asset = detail::required_argument<std::string_view>(args, "underlyingAsset"),
       .option_contract = detail::required_argument<std::string_view>(args, "optionContract"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info options_trades_parameters[] = {
@@ -1196,7 +1196,7 @@ std::string options_trades_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::timestamp_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 }  // namespace
@@ -1209,14 +1209,14 @@ extern const operation_entry options_operations[] = {
      .paginated = true,
      .experimental = false,
      .deprecated = false,
-     .model = "options_exchange",
+     .model = "equity_exchange",
      .summary = "US options exchanges and trading venues including traditional options exchanges (CBOE, ISE, etc.), Securities Information Processors (SIP), and other options market infrastructure for derivatives trading.",
      .description = "US options exchanges and trading venues including traditional options exchanges (CBOE, ISE, etc.), Securities Information Processors (SIP), and other options market infrastructure for derivatives trading.",
      .replacement = "",
      .parameters = options_exchanges_parameters,
-     .columns = options_exchange_columns,
+     .columns = equity_exchange_columns,
      .target = &options_exchanges_target,
-     .run = &run_operation<massive::options_exchange>},
+     .run = &run_operation<massive::equity_exchange>},
     {.group = "options",
      .name = "quotes_v3",
      .path = "/options/v3/quotes/{ticker}",
@@ -1329,14 +1329,14 @@ extern const operation_entry options_operations[] = {
      .paginated = false,
      .experimental = false,
      .deprecated = false,
-     .model = "crypto_agg",
+     .model = "ticker_agg",
      .summary = "Previous Close",
      .description = "Get the previous day's open, high, low, and close (OHLC) for the specified option contract.",
      .replacement = "",
      .parameters = options_previous_close_parameters,
-     .columns = crypto_agg_columns,
+     .columns = ticker_agg_columns,
      .target = &options_previous_close_target,
-     .run = &run_operation<massive::crypto_agg>},
+     .run = &run_operation<massive::ticker_agg>},
     {.group = "options",
      .name = "aggregates",
      .path = "/v2/aggs/ticker/{optionsTicker}/range/{multiplier}/{timespan}/{from}/{to}",
@@ -1344,14 +1344,14 @@ extern const operation_entry options_operations[] = {
      .paginated = false,
      .experimental = false,
      .deprecated = false,
-     .model = "crypto_agg",
+     .model = "ticker_agg",
      .summary = "Aggregates (Bars)",
      .description = "Get aggregate bars for an option contract over a given date range in custom time window sizes. <br /> <br /> For example, if timespan = ‘minute’ and multiplier = ‘5’ then 5-minute bars will be returned.",
      .replacement = "",
      .parameters = options_aggregates_parameters,
-     .columns = crypto_agg_columns,
+     .columns = ticker_agg_columns,
      .target = &options_aggregates_target,
-     .run = &run_operation<massive::crypto_agg>},
+     .run = &run_operation<massive::ticker_agg>},
     {.group = "options",
      .name = "last_trade",
      .path = "/v2/last/trade/{optionsTicker}",

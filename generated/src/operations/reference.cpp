@@ -409,14 +409,14 @@ std::string reference_market_status_target(argument_list args) {
   check_arguments(args, {});
   const reference_market_status_params params{
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 std::string reference_market_holidays_target(argument_list args) {
   check_arguments(args, {});
   const reference_market_holidays_params params{
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_ipos_v1_parameters[] = {
@@ -489,7 +489,7 @@ std::string reference_ipos_v1_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_related_companies_parameters[] = {
@@ -508,7 +508,7 @@ std::string reference_related_companies_target(argument_list args) {
   const reference_related_companies_params params{
       .ticker = detail::required_argument<std::string_view>(args, "ticker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_summaries_parameters[] = {
@@ -527,7 +527,7 @@ std::string reference_summaries_target(argument_list args) {
   const reference_summaries_params params{
       .ticker = detail::filter_argument<set_filter<std::string_view>>(args, "ticker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_news_parameters[] = {
@@ -582,7 +582,7 @@ std::string reference_news_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::reference_news_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_conditions_parameters[] = {
@@ -655,7 +655,7 @@ std::string reference_conditions_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::reference_conditions_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_dividends_parameters[] = {
@@ -764,7 +764,7 @@ std::string reference_dividends_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::reference_dividends_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_exchanges_parameters[] = {
@@ -792,7 +792,7 @@ std::string reference_exchanges_target(argument_list args) {
       .asset_class = detail::optional_argument<massive::reference_exchanges_asset_class>(args, "asset_class"),
       .locale = detail::optional_argument<massive::reference_exchanges_locale>(args, "locale"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_splits_parameters[] = {
@@ -856,7 +856,7 @@ std::string reference_splits_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::reference_splits_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_tickers_parameters[] = {
@@ -974,7 +974,7 @@ std::string reference_tickers_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::reference_tickers_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_ticker_types_parameters[] = {
@@ -1002,7 +1002,7 @@ std::string reference_ticker_types_target(argument_list args) {
       .asset_class = detail::optional_argument<massive::reference_ticker_types_asset_class>(args, "asset_class"),
       .locale = detail::optional_argument<massive::reference_exchanges_locale>(args, "locale"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_ticker_parameters[] = {
@@ -1030,7 +1030,7 @@ std::string reference_ticker_target(argument_list args) {
       .ticker = detail::required_argument<std::string_view>(args, "ticker"),
       .date = detail::optional_argument<std::chrono::year_month_day>(args, "date"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_snapshots_parameters[] = {
@@ -1085,7 +1085,7 @@ std::string reference_snapshots_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::reference_snapshots_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_financials_parameters[] = {
@@ -1203,7 +1203,7 @@ std::string reference_financials_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::reference_financials_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_ipos_parameters[] = {
@@ -1285,7 +1285,7 @@ std::string reference_ipos_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::reference_ipos_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info reference_ticker_events_parameters[] = {
@@ -1313,7 +1313,7 @@ std::string reference_ticker_events_target(argument_list args) {
       .id = detail::required_argument<std::string_view>(args, "id"),
       .types = detail::optional_argument<std::string_view>(args, "types"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 }  // namespace

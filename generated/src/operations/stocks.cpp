@@ -351,7 +351,7 @@ constexpr column_info stock_dividend_columns[] = {
     {"ticker", 0},
 };
 
-constexpr column_info options_exchange_columns[] = {
+constexpr column_info equity_exchange_columns[] = {
     {"acronym", 0},
     {"id", 0},
     {"locale", 0},
@@ -453,7 +453,7 @@ constexpr column_info grouped_agg_columns[] = {
     {"vw", 0},
 };
 
-constexpr column_info crypto_agg_columns[] = {
+constexpr column_info ticker_agg_columns[] = {
     {"t", 3},
     {"c", 0},
     {"h", 0},
@@ -685,7 +685,7 @@ std::string stocks_trades_dev_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_filings_10k_sections_parameters[] = {
@@ -758,7 +758,7 @@ std::string stocks_filings_10k_sections_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_filings_10k_sections_vx0_parameters[] = {
@@ -831,7 +831,7 @@ std::string stocks_filings_10k_sections_vx0_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_filings_8k_disclosures_parameters[] = {
@@ -895,7 +895,7 @@ std::string stocks_filings_8k_disclosures_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_filings_8k_text_parameters[] = {
@@ -959,7 +959,7 @@ std::string stocks_filings_8k_text_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_filings_13f_parameters[] = {
@@ -1005,7 +1005,7 @@ std::string stocks_filings_13f_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_filings_form3_parameters[] = {
@@ -1078,7 +1078,7 @@ std::string stocks_filings_form3_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_filings_form4_parameters[] = {
@@ -1160,7 +1160,7 @@ std::string stocks_filings_form4_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_filings_index_parameters[] = {
@@ -1224,7 +1224,7 @@ std::string stocks_filings_index_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_filings_risk_factors_parameters[] = {
@@ -1279,7 +1279,7 @@ std::string stocks_filings_risk_factors_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_balance_sheets_parameters[] = {
@@ -1370,7 +1370,7 @@ std::string stocks_balance_sheets_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_cash_flow_statements_parameters[] = {
@@ -1461,7 +1461,7 @@ std::string stocks_cash_flow_statements_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_income_statements_parameters[] = {
@@ -1552,7 +1552,7 @@ std::string stocks_income_statements_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_ratios_parameters[] = {
@@ -1778,7 +1778,7 @@ std::string stocks_ratios_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_taxonomy_disclosures_parameters[] = {
@@ -1842,7 +1842,7 @@ std::string stocks_taxonomy_disclosures_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_taxonomy_risk_factors_parameters[] = {
@@ -1906,7 +1906,7 @@ std::string stocks_taxonomy_risk_factors_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_dividends_parameters[] = {
@@ -1970,7 +1970,7 @@ std::string stocks_dividends_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_exchanges_parameters[] = {
@@ -1989,7 +1989,7 @@ std::string stocks_exchanges_target(argument_list args) {
   const stocks_exchanges_params params{
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_short_interest_parameters[] = {
@@ -2053,7 +2053,7 @@ std::string stocks_short_interest_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_short_volume_parameters[] = {
@@ -2108,7 +2108,7 @@ std::string stocks_short_volume_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_splits_parameters[] = {
@@ -2163,7 +2163,7 @@ std::string stocks_splits_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_free_float_parameters[] = {
@@ -2209,7 +2209,7 @@ std::string stocks_free_float_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_ema_parameters[] = {
@@ -2300,7 +2300,7 @@ std::string stocks_ema_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_macd_parameters[] = {
@@ -2409,7 +2409,7 @@ std::string stocks_macd_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_rsi_parameters[] = {
@@ -2500,7 +2500,7 @@ std::string stocks_rsi_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_sma_parameters[] = {
@@ -2591,7 +2591,7 @@ std::string stocks_sma_target(argument_list args) {
       .order = detail::optional_argument<massive::sort_order>(args, "order"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_open_close_parameters[] = {
@@ -2628,7 +2628,7 @@ std::string stocks_open_close_target(argument_list args) {
       .date = detail::required_argument<std::chrono::year_month_day>(args, "date"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_grouped_daily_parameters[] = {
@@ -2665,7 +2665,7 @@ std::string stocks_grouped_daily_target(argument_list args) {
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
       .include_otc = detail::optional_argument<bool>(args, "include_otc"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_previous_close_parameters[] = {
@@ -2693,7 +2693,7 @@ std::string stocks_previous_close_target(argument_list args) {
       .ticker = detail::required_argument<std::string_view>(args, "stocksTicker"),
       .adjusted = detail::optional_argument<bool>(args, "adjusted"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_aggregates_parameters[] = {
@@ -2775,7 +2775,7 @@ std::string stocks_aggregates_target(argument_list args) {
       .sort = detail::optional_argument<massive::sort_order>(args, "sort"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_last_quote_parameters[] = {
@@ -2794,7 +2794,7 @@ std::string stocks_last_quote_target(argument_list args) {
   const stocks_last_quote_params params{
       .ticker = detail::required_argument<std::string_view>(args, "stocksTicker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_last_trade_parameters[] = {
@@ -2813,7 +2813,7 @@ std::string stocks_last_trade_target(argument_list args) {
   const stocks_last_trade_params params{
       .ticker = detail::required_argument<std::string_view>(args, "stocksTicker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_snapshot_tickers_parameters[] = {
@@ -2843,7 +2843,7 @@ std::string stocks_snapshot_tickers_target(argument_list args) {
       .tickers = detail::list_argument(args, "tickers", lists),
       .include_otc = detail::optional_argument<bool>(args, "include_otc"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_snapshot_ticker_parameters[] = {
@@ -2862,7 +2862,7 @@ std::string stocks_snapshot_ticker_target(argument_list args) {
   const stocks_snapshot_ticker_params params{
       .ticker = detail::required_argument<std::string_view>(args, "stocksTicker"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_movers_parameters[] = {
@@ -2890,7 +2890,7 @@ std::string stocks_movers_target(argument_list args) {
       .direction = detail::required_argument<massive::direction>(args, "direction"),
       .include_otc = detail::optional_argument<bool>(args, "include_otc"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_historic_quotes_parameters[] = {
@@ -2954,7 +2954,7 @@ std::string stocks_historic_quotes_target(argument_list args) {
       .reverse = detail::optional_argument<bool>(args, "reverse"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_historic_trades_parameters[] = {
@@ -3018,7 +3018,7 @@ std::string stocks_historic_trades_target(argument_list args) {
       .reverse = detail::optional_argument<bool>(args, "reverse"),
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_quotes_parameters[] = {
@@ -3073,7 +3073,7 @@ std::string stocks_quotes_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::timestamp_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 constexpr parameter_info stocks_trades_parameters[] = {
@@ -3128,7 +3128,7 @@ std::string stocks_trades_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<massive::timestamp_sort>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 }  // namespace
@@ -3396,14 +3396,14 @@ extern const operation_entry stocks_operations[] = {
      .paginated = true,
      .experimental = false,
      .deprecated = false,
-     .model = "options_exchange",
+     .model = "equity_exchange",
      .summary = "US stock exchanges, trading venues, and reporting facilities including exchanges (NYSE, Nasdaq), Trade Reporting Facilities (TRF), Securities Information Processors (SIP), and OTC Reporting Facilities (ORF) for equity trading.",
      .description = "US stock exchanges, trading venues, and reporting facilities including exchanges (NYSE, Nasdaq), Trade Reporting Facilities (TRF), Securities Information Processors (SIP), and OTC Reporting Facilities (ORF) for equity trading.",
      .replacement = "",
      .parameters = stocks_exchanges_parameters,
-     .columns = options_exchange_columns,
+     .columns = equity_exchange_columns,
      .target = &stocks_exchanges_target,
-     .run = &run_operation<massive::options_exchange>},
+     .run = &run_operation<massive::equity_exchange>},
     {.group = "stocks",
      .name = "short_interest",
      .path = "/stocks/v1/short-interest",
@@ -3561,14 +3561,14 @@ extern const operation_entry stocks_operations[] = {
      .paginated = false,
      .experimental = false,
      .deprecated = false,
-     .model = "crypto_agg",
+     .model = "ticker_agg",
      .summary = "Previous Close",
      .description = "Get the previous day's open, high, low, and close (OHLC) for the specified stock ticker.",
      .replacement = "",
      .parameters = stocks_previous_close_parameters,
-     .columns = crypto_agg_columns,
+     .columns = ticker_agg_columns,
      .target = &stocks_previous_close_target,
-     .run = &run_operation<massive::crypto_agg>},
+     .run = &run_operation<massive::ticker_agg>},
     {.group = "stocks",
      .name = "aggregates",
      .path = "/v2/aggs/ticker/{stocksTicker}/range/{multiplier}/{timespan}/{from}/{to}",

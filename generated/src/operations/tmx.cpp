@@ -121,7 +121,7 @@ std::string tmx_corporate_events_target(argument_list args) {
       .limit = detail::optional_argument<std::int64_t>(args, "limit"),
       .sort = detail::optional_argument<std::string_view>(args, "sort"),
   };
-  return build_target([&](uri_builder& b) { params.render(b); });
+  return params.target();
 }
 
 }  // namespace

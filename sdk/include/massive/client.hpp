@@ -77,8 +77,9 @@ class client : public detail::client_groups {
                               associations,
                               [decoders, shape, decoder = std::move(decoder),
                                handler = std::move(handler)](std::exception_ptr failure,
-                                                             response_info) mutable {
+                                                             response_info response) mutable {
                                 page<T> result = failure ? page<T>{} : decoder->take();
+                                result.response_ = std::move(response);
                                 decoders->give_back(std::move(decoder), shape);
                                 std::move(handler)(failure, std::move(result));
                               }));

@@ -6,6 +6,7 @@
 
 #include "massive/decode_policy.hpp"
 #include "massive/rate_limiter.hpp"
+#include "massive/response_info.hpp"
 #include "massive/retry.hpp"
 #include "massive/trace.hpp"
 
@@ -25,9 +26,6 @@ enum class auth_scheme {
   bearer_header,    ///< `Authorization: Bearer <key>` (default)
   query_parameter,  ///< `apiKey=<key>` appended once to every target; it ends up in proxy logs
 };
-
-/// A request header the caller adds: name and value.
-using header_field = std::pair<std::string, std::string>;
 
 /// How a client reaches the API: key, origin, timeouts, trust, retries and rate limit.
 /// Validated when the client is made.

@@ -8,6 +8,7 @@
 #include "massive/error.hpp"
 #include "massive/http_client.hpp"
 #include "massive/page.hpp"
+#include "massive/traversal.hpp"
 
 #include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/any_io_executor.hpp>
@@ -75,9 +76,8 @@ class cursor {
         decoders_(&decoders),
         call_(std::move(call)),
         shape_(shape),
-        target_(std::move(first_target)),
-        opts_(opts) {
-    if (opts_.prefetch) {
+        rules_(std::move(first_target), opts.max_pages) {
+    if (opts.prefetch) {
       ahead_ = std::make_shared<prefetch_state>();
       ahead_->owner = this;
       ahead_->decoder = decoders.take<T>(pool, shape);
@@ -93,12 +93,7 @@ class cursor {
         shape_(other.shape_),
         decoder_(std::move(other.decoder_)),
         ahead_(std::move(other.ahead_)),
-        target_(std::move(other.target_)),
-        previous_(std::move(other.previous_)),
-        opts_(other.opts_),
-        pages_(other.pages_),
-        done_(other.done_),
-        capped_(other.capped_) {
+        rules_(std::move(other.rules_)) {
     if (ahead_) {
       std::lock_guard lock(ahead_->mutex);
       ahead_->owner = this;
@@ -162,11 +157,11 @@ class cursor {
   }
 
   /// True once the last page was delivered (or the page cap was reached).
-  bool done() const noexcept { return done_; }
+  bool done() const noexcept { return rules_.done(); }
   /// Pages delivered so far.
-  std::size_t pages() const noexcept { return pages_; }
+  std::size_t pages() const noexcept { return rules_.pages(); }
   /// True when max_pages stopped the traversal while the server still offered a next page.
-  bool reached_page_cap() const noexcept { return capped_; }
+  bool reached_page_cap() const noexcept { return rules_.reached_page_cap(); }
   /// With prefetch: true when the next page's request has completed (page or failure) and
   /// next() will answer at once.
   bool prefetched() const {
@@ -201,6 +196,7 @@ class cursor {
     cursor* owner = nullptr;  // null once the cursor is gone
     std::unique_ptr<page_decoder<T>> decoder;
     std::exception_ptr failure;  // of the request that is ready
+    response_info response;      // of the request that is ready, when it succeeded
     boost::asio::cancellation_signal cancel;
     boost::asio::any_io_executor executor;  // the request's completion runs there
     // A next() waiting for the request in flight, and where it runs (kept busy meanwhile).
@@ -213,41 +209,36 @@ class cursor {
 
   template <class Handler>
   void start_next(Handler handler) {
-    if (!done_ && opts_.max_pages && pages_ >= *opts_.max_pages) {
-      done_ = true;
-      capped_ = true;
-    }
-    if (done_) return complete_later(std::move(handler), nullptr);
-    if (pages_ > 0 && target_ == previous_) {
-      return complete_later(std::move(handler), repeated_cursor());
+    switch (rules_.next()) {
+      case detail::traversal::step::finished: return complete_later(std::move(handler), nullptr);
+      case detail::traversal::step::repeated: return complete_later(std::move(handler), repeated_cursor());
+      case detail::traversal::step::fetch: break;
     }
     const auto associations = detail::associations_of(handler, http_->get_executor());
-    http_->initiate_get(target_, *decoder_, call_.get(),
+    http_->initiate_get(rules_.target(), *decoder_, call_.get(),
                      detail::continuation(associations, [this, handler = std::move(handler)](
                                                             std::exception_ptr failure,
-                                                            response_info) mutable {
-                       finish_next(std::move(handler), failure);
+                                                            response_info response) mutable {
+                       finish_next(std::move(handler), failure, std::move(response));
                      }));
   }
 
   template <class Handler>
-  void finish_next(Handler handler, std::exception_ptr failure) {
+  void finish_next(Handler handler, std::exception_ptr failure, response_info response) {
     if (failure) {
       decoder_->reset();
       std::move(handler)(failure, page_result{});
       return;
     }
-    page<T> next_page = take_page(*decoder_);
+    page<T> next_page = take_page(*decoder_, std::move(response));
     std::move(handler)(nullptr, page_result(std::move(next_page)));
   }
 
   // The page the decoder holds, the cursor moved past it.
-  page<T> take_page(page_decoder<T>& decoder) {
+  page<T> take_page(page_decoder<T>& decoder, response_info response) {
     page<T> next_page = decoder.take();
-    previous_.swap(target_);
-    target_.assign(next_page.next_url());
-    ++pages_;
-    done_ = target_.empty();
+    next_page.response_ = std::move(response);
+    rules_.advance(next_page.next_url());
     return next_page;
   }
 
@@ -257,21 +248,19 @@ class cursor {
     std::unique_lock lock(ahead_->mutex);
     if (ahead_->now == stage::ready) {
       const std::exception_ptr failure = std::exchange(ahead_->failure, nullptr);
+      response_info response = std::exchange(ahead_->response, {});
       ahead_->now = stage::idle;
       lock.unlock();
-      page_result result = hand_over(failure, handler_executor);
+      page_result result = hand_over(failure, std::move(response), handler_executor);
       return complete_later(std::move(handler), failure, std::move(result));
     }
     if (ahead_->now == stage::idle) {
       // Nothing ahead: the first page, or the one after a failure or a cancel().
       lock.unlock();
-      if (!done_ && opts_.max_pages && pages_ >= *opts_.max_pages) {
-        done_ = true;
-        capped_ = true;
-      }
-      if (done_) return complete_later(std::move(handler), nullptr);
-      if (pages_ > 0 && target_ == previous_) {
-        return complete_later(std::move(handler), repeated_cursor());
+      switch (rules_.next()) {
+        case detail::traversal::step::finished: return complete_later(std::move(handler), nullptr);
+        case detail::traversal::step::repeated: return complete_later(std::move(handler), repeated_cursor());
+        case detail::traversal::step::fetch: break;
       }
       launch(handler_executor);
       lock.lock();
@@ -297,7 +286,7 @@ class cursor {
                                                         parked<Handler>{std::move(handler)}));
   }
 
-  // Sends the request for target_ into the prefetch decoder; it completes on `executor`.
+  // Sends the request for rules_.target() into the prefetch decoder; it completes on `executor`.
   void launch(const boost::asio::any_io_executor& executor) {
     {
       std::lock_guard lock(ahead_->mutex);
@@ -306,15 +295,16 @@ class cursor {
       ahead_->executor = boost::asio::prefer(executor, boost::asio::execution::outstanding_work.untracked);
     }
     std::pair associations(ahead_->cancel.slot(), ahead_->executor);
-    http_->initiate_get(target_, *ahead_->decoder, call_.get(),
+    http_->initiate_get(rules_.target(), *ahead_->decoder, call_.get(),
                         detail::continuation(associations, [state = ahead_](std::exception_ptr failure,
-                                                                            response_info) {
-                          on_fetched(state, failure);
+                                                                            response_info response) {
+                          on_fetched(state, failure, std::move(response));
                         }));
   }
 
   // The request ahead has completed, on its executor.
-  static void on_fetched(const std::shared_ptr<prefetch_state>& state, std::exception_ptr failure) {
+  static void on_fetched(const std::shared_ptr<prefetch_state>& state, std::exception_ptr failure,
+                         response_info response) {
     std::unique_lock lock(state->mutex);
     if (state->owner == nullptr) {
       // The cursor is gone, and perhaps its client with its decoder cache: free the decoder.
@@ -336,7 +326,10 @@ class cursor {
     }
     state->now = stage::ready;
     state->failure = failure;
-    if (!state->waiting) return;
+    if (!state->waiting) {
+      state->response = std::move(response);
+      return;
+    }
     // A next() is pending: the cursor cannot move or go until its handler has run.
     cursor& self = *state->owner;
     state->now = stage::idle;
@@ -347,7 +340,7 @@ class cursor {
     if (state->waiting_slot.is_connected()) state->waiting_slot.clear();
     state->waiting_slot = {};
     lock.unlock();
-    page_result result = self.hand_over(failure, executor);
+    page_result result = self.hand_over(failure, std::move(response), executor);
     boost::asio::dispatch(executor, [handler = std::move(handler), failure,
                                      result = std::move(result)]() mutable {
       std::move(handler)(failure, std::move(result));
@@ -357,14 +350,13 @@ class cursor {
   // The page a finished request left in the prefetch decoder, the cursor moved past it and
   // the request for the page after it sent (completing on `executor`) when the rules allow.
   template <class Executor>
-  page_result hand_over(std::exception_ptr failure, const Executor& executor) {
+  page_result hand_over(std::exception_ptr failure, response_info response, const Executor& executor) {
     if (failure) {
       ahead_->decoder->reset();
       return std::nullopt;
     }
-    page<T> next_page = take_page(*ahead_->decoder);
-    const bool capped = opts_.max_pages && pages_ >= *opts_.max_pages;
-    if (!done_ && !capped && target_ != previous_) launch(boost::asio::any_io_executor(executor));
+    page<T> next_page = take_page(*ahead_->decoder, std::move(response));
+    if (rules_.would_fetch()) launch(boost::asio::any_io_executor(executor));
     return page_result(std::move(next_page));
   }
 
@@ -404,12 +396,7 @@ class cursor {
   // only; with it, the decoder lives in ahead_.
   std::unique_ptr<page_decoder<T>> decoder_;
   std::shared_ptr<prefetch_state> ahead_;
-  std::string target_;                        // the URL the next page comes from
-  std::string previous_;                      // the URL the last page came from
-  traversal_options opts_;
-  std::size_t pages_ = 0;
-  bool done_ = false;
-  bool capped_ = false;
+  detail::traversal rules_;  // which URL next, and when to stop
 };
 
 }  // namespace massive

@@ -13,6 +13,8 @@
 // No simdjson type appears here: a consumer's compile flags never matter.
 #pragma once
 
+#include "massive/response_info.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -192,6 +194,9 @@ struct page_parts {
 
 template <class T>
 class page_decoder;
+template <class T>
+class cursor;
+class client;
 
 /// The rows of one response, in one contiguous array, plus the envelope. Move-only. Rows may
 /// hold std::string_view and std::span into the page's arena: they are valid while the page
@@ -212,7 +217,8 @@ class page {
       : memory_(std::move(other.memory_)),
         rows_(std::exchange(other.rows_, nullptr)),
         size_(std::exchange(other.size_, 0)),
-        envelope_(std::exchange(other.envelope_, {})) {}
+        envelope_(std::exchange(other.envelope_, {})),
+        response_(std::exchange(other.response_, {})) {}
   /// Returns this page's memory to its pool, then takes `other`'s.
   page& operator=(page&& other) noexcept {
     if (this != &other) {
@@ -220,6 +226,7 @@ class page {
       rows_ = std::exchange(other.rows_, nullptr);
       size_ = std::exchange(other.size_, 0);
       envelope_ = std::exchange(other.envelope_, {});
+      response_ = std::exchange(other.response_, {});
     }
     return *this;
   }
@@ -240,9 +247,15 @@ class page {
   std::string_view request_id() const noexcept { return envelope_.request_id; }
   /// What the decoder coerced, skipped or found missing (decode_policy::lenient).
   const page_leniency& leniency() const noexcept { return envelope_.leniency; }
+  /// The HTTP response the page came in, besides its body: status, X-Request-Id,
+  /// Content-Encoding, the rate-limit headers, the bytes on the wire and the call's timings.
+  /// Moved from the transport, never copied; status 0 for a page a page_decoder made alone.
+  const response_info& response() const noexcept { return response_; }
 
  private:
   friend class page_decoder<T>;
+  friend class cursor<T>;
+  friend class client;
   explicit page(detail::page_parts&& parts) noexcept
       : memory_(std::move(parts.memory)),
         rows_(static_cast<const T*>(parts.rows)),
@@ -253,6 +266,7 @@ class page {
   const T* rows_ = nullptr;
   std::size_t size_ = 0;
   page_envelope envelope_;
+  response_info response_;
 };
 
 }  // namespace massive

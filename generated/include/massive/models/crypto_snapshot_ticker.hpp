@@ -2,9 +2,9 @@
 // Do not edit: `cmake --build <build> --target massive_regenerate` rewrites it.
 #pragma once
 
-#include "massive/models/crypto_agg.hpp"
 #include "massive/models/crypto_snapshot_day.hpp"
 #include "massive/models/historic_crypto_tick.hpp"
+#include "massive/models/ticker_agg.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -23,7 +23,7 @@ struct crypto_snapshot_ticker {
   /// [lastTrade] The most recent trade for this ticker.
   std::optional<massive::historic_crypto_tick> last_trade;
   /// The most recent minute bar for this ticker.
-  std::optional<massive::crypto_agg> min;
+  std::optional<massive::ticker_agg> min;
   /// [prevDay] The previous day's bar for this ticker.
   std::optional<massive::crypto_snapshot_day> prev_day;
   /// The exchange symbol that this item is traded under.

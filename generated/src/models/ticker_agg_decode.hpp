@@ -3,17 +3,17 @@
 #pragma once
 
 #include "decode/row_decoding.hpp"
-#include "massive/models/crypto_agg.hpp"
+#include "massive/models/ticker_agg.hpp"
 
 namespace massive::detail {
-namespace crypto_agg_decoding {
+namespace ticker_agg_decoding {
 
 // The integer fields, read at the one read_int64() call site after the switch and stored by
 // store_integer().
 enum class integer_field : std::uint8_t { none, transactions, timestamp };
 inline constexpr std::string_view integer_names[] = {"", "n", "t"};
 
-[[gnu::always_inline]] inline void store_integer(massive::crypto_agg& row, integer_field field, std::int64_t v) {
+[[gnu::always_inline]] inline void store_integer(massive::ticker_agg& row, integer_field field, std::int64_t v) {
   switch (field) {
     case integer_field::none: break;
     case integer_field::transactions: row.transactions = v; break;
@@ -21,11 +21,11 @@ inline constexpr std::string_view integer_names[] = {"", "n", "t"};
   }
 }
 
-}  // namespace crypto_agg_decoding
+}  // namespace ticker_agg_decoding
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
-[[gnu::always_inline]] inline void decode_crypto_agg(row_context& ctx, od::object& object, massive::crypto_agg& row) {
-  using namespace crypto_agg_decoding;
+[[gnu::always_inline]] inline void decode_ticker_agg(row_context& ctx, od::object& object, massive::ticker_agg& row) {
+  using namespace ticker_agg_decoding;
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);

@@ -3,12 +3,12 @@
 #pragma once
 
 #include "decode/row_decoding.hpp"
-#include "massive/models/options_exchange.hpp"
+#include "massive/models/equity_exchange.hpp"
 
 namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
-[[gnu::always_inline]] inline void decode_options_exchange(row_context& ctx, od::object& object, massive::options_exchange& row) {
+[[gnu::always_inline]] inline void decode_equity_exchange(row_context& ctx, od::object& object, massive::equity_exchange& row) {
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);

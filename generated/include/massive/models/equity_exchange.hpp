@@ -14,8 +14,8 @@ namespace detail {
 struct row_codec;
 }
 
-/// One options_exchange object.
-struct options_exchange {
+/// One equity_exchange object.
+struct equity_exchange {
   /// Exchange acronym or short name (e.g., 'ISE', 'GEMX') - may be null for some venues.
   std::optional<std::string_view> acronym;
   /// Numeric identifier for the options trading venue or exchange.
@@ -39,9 +39,9 @@ struct options_exchange {
   std::optional<std::string_view> url;
 };
 
-/// The decoder of options_exchange rows (defined in generated/src/models/options_exchange.cpp).
-const detail::row_codec& row_codec_for(std::type_identity<options_exchange>) noexcept;
-/// Writes one options_exchange as a JSON object with its wire keys; absent fields are left out.
-void write_json(json_writer& w, const options_exchange& row);
+/// The decoder of equity_exchange rows (defined in generated/src/models/equity_exchange.cpp).
+const detail::row_codec& row_codec_for(std::type_identity<equity_exchange>) noexcept;
+/// Writes one equity_exchange as a JSON object with its wire keys; absent fields are left out.
+void write_json(json_writer& w, const equity_exchange& row);
 
 }  // namespace massive

@@ -17,8 +17,8 @@ namespace detail {
 struct row_codec;
 }
 
-/// One crypto_agg object.
-struct crypto_agg {
+/// One ticker_agg object.
+struct ticker_agg {
   /// [t] The Unix millisecond timestamp for the start of the aggregate window.
   std::optional<timestamp_ms> timestamp;
   /// [c] The close price for the symbol in the given time period.
@@ -39,9 +39,9 @@ struct crypto_agg {
   std::optional<std::string_view> ticker;
 };
 
-/// The decoder of crypto_agg rows (defined in generated/src/models/crypto_agg.cpp).
-const detail::row_codec& row_codec_for(std::type_identity<crypto_agg>) noexcept;
-/// Writes one crypto_agg as a JSON object with its wire keys; absent fields are left out.
-void write_json(json_writer& w, const crypto_agg& row);
+/// The decoder of ticker_agg rows (defined in generated/src/models/ticker_agg.cpp).
+const detail::row_codec& row_codec_for(std::type_identity<ticker_agg>) noexcept;
+/// Writes one ticker_agg as a JSON object with its wire keys; absent fields are left out.
+void write_json(json_writer& w, const ticker_agg& row);
 
 }  // namespace massive

@@ -1,0 +1,84 @@
+// The generator's reader, shared by its two halves: schema.cpp turns the description's schemas
+// into models (merging allOf parts, following $refs, naming shapes through the map, applying
+// the evidence audit); operations.cpp reads the operations (routes, parameters, where the rows
+// are) and runs the whole. Private to codegen/.
+#pragma once
+
+#include "audit.hpp"
+#include "build.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace massive::codegen::building {
+
+/// An object schema with its allOf parts merged and its $refs followed.
+struct merged {
+  std::string type;
+  std::string format;
+  std::string go_type;
+  std::string ref_name;  // the components/schemas name it was reached through, if any
+  std::string description;
+  std::vector<std::pair<std::string, const json*>> properties;  // document order
+  std::vector<std::string> required;
+  const json* items = nullptr;
+  const json* additional = nullptr;
+  bool has_one_of = false;
+};
+
+enum class kind { scalar, object, array, map, json_value };
+
+class builder {
+ public:
+  builder(const json& spec, const curated_map& map) : spec_(spec), map_(map) {}
+
+  api run();
+
+ private:
+  const json& resolve(const json& s, std::string* ref_name = nullptr) const;
+  merged merge(const json& raw) const;
+  void merge_into(const json& raw, merged& out) const;
+  kind classify(const merged& m, scalar& s) const;
+  const std::string& signature(const json& raw);
+  void collect(const json& raw, const std::string& location);
+  void collect_underlying(const std::string& path, const merged& results);
+
+  void add_operation(const std::string& path, const json& path_item, const json& op);
+  void bind_models();
+  model& model_for(const json& raw);
+  field_type type_of(const json& raw);
+  void fill_model(model& m, const json& raw);
+  void apply_audit(model& m, const merged& schema, std::vector<field>& fields);
+  void check_audit();
+  param make_param(const operation& op, const json& p, const std::string& wire);
+  const enum_def* enumeration(const operation& op, const std::string& wire, const json& values);
+  std::string suggest_name(const json& raw, const std::string& location) const;
+  void problem(std::string text) { problems_.push_back(std::move(text)); }
+
+  const json& spec_;
+  const curated_map& map_;
+  evidence_audit audit_;  // empty without an `audit` row in the map
+  api api_;
+  std::vector<std::string> problems_;
+  std::map<const json*, std::string> signatures_;
+  // Object nodes: signature -> every location, first first.
+  std::map<std::string, std::vector<std::pair<std::string, const json*>>> nodes_;
+  std::vector<std::string> node_order_;  // signatures in order of first sight
+  std::map<std::string, model*> by_signature_;
+  std::map<std::string, const json*> by_location_;
+  std::map<std::string, const enum_def*> enums_by_values_;
+  std::set<std::string> filled_;
+  std::vector<std::pair<std::size_t, const json*>> row_schemas_;  // operation index -> its rows
+  std::vector<std::pair<std::size_t, const json*>> underlying_schemas_;  // ... -> results.underlying.aggregates[]
+};
+
+/// The description's text on one line (whitespace runs become one space).
+std::string one_line(std::string_view text);
+/// The first sentence of the description's text, on one line.
+std::string first_sentence(std::string_view text);
+
+}  // namespace massive::codegen::building

@@ -1,0 +1,402 @@
+// The description's operations: routes, parameters and where the rows are, read with the map;
+// and the whole run, which reports every problem at once.
+#include "builder.hpp"
+
+#include "names.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace massive::codegen {
+
+generation_error::generation_error(std::vector<std::string> problems)
+    : std::runtime_error(problems.empty() ? std::string("generation failed") : problems.front()),
+      problems_(std::move(problems)) {}
+
+namespace building {
+
+namespace {
+
+
+/// The operation path Massive's deprecation notes use: get_v3_trades__cryptoticker.
+std::string doc_path_of(const std::string& path) {
+  std::string out = "get";
+  for (char c : path) {
+    out += c == '/' || c == '{' || c == '}' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
+
+
+std::string shape_root(shape s) {
+  switch (s) {
+    case shape::results_array: return "results[]";
+    case shape::results_object: return "results";
+    case shape::document: return "body";
+    case shape::top_level_array: return "body[]";
+    case shape::results_values: return "results.values[]";
+  }
+  return "body";
+}
+
+}  // namespace
+
+
+// The indicators' `results.underlying.aggregates`: a second array of rows beside `values`,
+// decoded on demand by massive::underlying() (issue #16: a page can carry more than its rows).
+void builder::collect_underlying(const std::string& path, const merged& results) {
+  for (const auto& [key, value] : results.properties) {
+    if (key != "underlying") continue;
+    for (const auto& [member, part] : merge(*value).properties) {
+      if (member != "aggregates") continue;
+      const merged aggregates = merge(*part);
+      scalar ignored = scalar::json;
+      if (aggregates.items == nullptr || classify(merge(*aggregates.items), ignored) != kind::object) {
+        problem("operation GET " + path + ": results.underlying.aggregates is not an array of objects");
+        return;
+      }
+      collect(*aggregates.items, path + " results.underlying.aggregates[]");
+      underlying_schemas_.emplace_back(api_.operations.size(), aggregates.items);
+    }
+  }
+}
+
+void builder::add_operation(const std::string& path, const json& path_item, const json& op) {
+  operation o;
+  o.path = path;
+  o.operation_id = std::string(op.text("operationId"));
+  o.summary = first_sentence(op.text("summary").empty() ? op.text("description") : op.text("summary"));
+  o.description = one_line(op.text("description"));
+  o.ignored = path_item.flag("x-polygon-ignore") || op.flag("x-polygon-ignore");
+  o.experimental = op.find("x-polygon-experimental") != nullptr || path.find("/vX") != std::string::npos ||
+                   path.find("/dev/") != std::string::npos;
+  if (const json* dep = op.find("x-polygon-deprecation")) {
+    o.deprecated = true;
+    if (const json* replaces = dep->find("replaces")) o.deprecated_use = std::string(replaces->text("path"));
+  }
+  const map_row* row = map_.lookup("op", "GET", path);
+  if (row == nullptr || row->words.size() < 4) {
+    problem("operation GET " + path + " (operationId " + o.operation_id + ") has no map row: add `op GET " +
+            path + " <group> <method>` to " + map_.path());
+    return;
+  }
+  o.group = row->words[2];
+  o.name = row->words[3];
+  o.page_style = row->has("page");
+
+  // The response: where the rows are.
+  const json* ok = nullptr;
+  if (const json* responses = op.find("responses")) {
+    ok = responses->find("200");
+    if (ok == nullptr) ok = responses->find("default");
+  }
+  const json* body = nullptr;
+  if (ok != nullptr) {
+    const json& resolved = resolve(*ok);
+    if (const json* content = resolved.find("content")) {
+      if (const json* media = content->find("application/json")) body = media->find("schema");
+    }
+  }
+  if (body == nullptr) {
+    problem("operation GET " + path + " has no application/json 200 response schema");
+    return;
+  }
+  const merged top = merge(*body);
+  const json* row_schema = body;
+  scalar ignored_scalar = scalar::json;
+  if (classify(top, ignored_scalar) == kind::array) {
+    o.payload = shape::top_level_array;
+    row_schema = top.items;
+  } else {
+    const json* results = nullptr;
+    for (const auto& [key, value] : top.properties) {
+      if (key == "results") results = value;
+      if (key == "next_url") o.paginated = true;
+    }
+    if (results == nullptr) {
+      o.payload = shape::document;
+    } else {
+      const merged r = merge(*results);
+      if (classify(r, ignored_scalar) == kind::array) {
+        o.payload = shape::results_array;
+        row_schema = r.items;
+      } else {
+        const json* values = nullptr;
+        for (const auto& [key, value] : r.properties) {
+          if (key == "values") values = value;
+        }
+        const merged v = values != nullptr ? merge(*values) : merged{};
+        if (values != nullptr && v.items != nullptr) {
+          o.payload = shape::results_values;
+          row_schema = v.items;
+          collect_underlying(path, r);
+        } else {
+          o.payload = shape::results_object;
+          row_schema = results;
+        }
+      }
+    }
+  }
+  if (row_schema == nullptr) {
+    problem("operation GET " + path + ": the rows' schema is missing");
+    return;
+  }
+  const merged row_merged = merge(*row_schema);
+  if (classify(row_merged, ignored_scalar) != kind::object) {
+    problem("operation GET " + path + ": rows at " + shape_root(o.payload) + " are not objects");
+    return;
+  }
+  collect(*row_schema, path + " " + shape_root(o.payload));
+  row_schemas_.emplace_back(api_.operations.size(), row_schema);
+
+  // Parameters: path parameters in route order, query parameters grouped by comparator.
+  std::vector<const json*> params;
+  for (const json* list : {path_item.find("parameters"), op.find("parameters")}) {
+    if (list == nullptr) continue;
+    for (const json& p : list->items()) params.push_back(&resolve(p));
+  }
+  for (std::size_t at = path.find('{'); at != std::string::npos; at = path.find('{', at + 1)) {
+    const std::string name = path.substr(at + 1, path.find('}', at) - at - 1);
+    const json* found = nullptr;
+    for (const json* p : params) {
+      if (p->text("in") == "path" && p->text("name") == name) found = p;
+    }
+    if (found == nullptr) {
+      problem("operation GET " + path + ": path parameter {" + name + "} is not declared");
+      continue;
+    }
+    o.path_params.push_back(make_param(o, *found, name));
+  }
+  static const std::string comparators[] = {"gt", "gte", "lt", "lte", "any_of", "all_of"};
+  std::vector<std::pair<std::string, std::set<std::string>>> groups;  // base -> comparators ("" = equality)
+  std::map<std::string, const json*> base_schema;
+  for (const json* p : params) {
+    if (p->text("in") != "query") continue;
+    std::string name(p->text("name"));
+    if (name == "apiKey") continue;  // the key travels in a header
+    std::string comparator;
+    if (const auto dot = name.rfind('.'); dot != std::string::npos) {
+      const std::string tail = name.substr(dot + 1);
+      if (std::find(std::begin(comparators), std::end(comparators), tail) != std::end(comparators)) {
+        comparator = tail;
+        name = name.substr(0, dot);
+      }
+    }
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == name; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {name, {}});
+    it->second.insert(comparator);
+    // The equality form's schema types the filter; a comparator's stands in when it is absent.
+    if (comparator.empty() || !base_schema.count(name)) base_schema[name] = p;
+  }
+  for (const auto& [name, set] : groups) {
+    param q = make_param(o, *base_schema[name], name);
+    using S = std::set<std::string>;
+    if (set == S{""}) {
+      q.filter = filter_kind::none;
+    } else if (set == S{"", "gt", "gte", "lt", "lte"}) {
+      q.filter = filter_kind::range;
+    } else if (set == S{"", "any_of"} || set == S{"any_of"}) {
+      q.filter = filter_kind::set;
+    } else if (set == S{"", "any_of", "gt", "gte", "lt", "lte"}) {
+      q.filter = filter_kind::full;
+    } else if (set == S{"", "all_of", "any_of"}) {
+      q.filter = filter_kind::array;
+    } else {
+      std::string list;
+      for (const std::string& c : set) list += (list.empty() ? "" : ",") + (c.empty() ? std::string("=") : c);
+      problem("operation GET " + path + ": parameter " + name + " has the unknown comparator set {" + list +
+              "}: teach the generator a filter type for it (codegen/src/operations.cpp)");
+    }
+    o.query_params.push_back(std::move(q));
+  }
+  api_.operations.push_back(std::move(o));
+}
+
+param builder::make_param(const operation& op, const json& p, const std::string& wire) {
+  param out;
+  out.wire = wire;
+  out.in_path = p.text("in") == "path";
+  out.required = out.in_path || p.flag("required");
+  out.doc = first_sentence(p.text("description"));
+  out.description = one_line(p.text("description"));
+  const map_row* rename = map_.lookup("param", wire);
+  out.name = rename != nullptr && rename->words.size() > 1 ? rename->words[1] : identifier(wire);
+  const json* schema = p.find("schema");
+  const merged m = schema != nullptr ? merge(*schema) : merged{};
+  const json* values = schema != nullptr ? resolve(*schema).find("enum") : nullptr;
+  if (const json* d = schema != nullptr ? resolve(*schema).find("default") : nullptr) {
+    out.default_value = d->is_string() ? d->string()
+                        : d->type() == json::kind::boolean ? (d->boolean() ? "true" : "false")
+                                                           : d->number_text();
+  }
+  if (values == nullptr && m.items != nullptr) values = resolve(*m.items).find("enum");
+  if (values != nullptr && m.type != "array" && m.type != "integer") {
+    out.type.what = param_type::kind::enumeration;
+    out.type.enumeration = enumeration(op, wire, *values);
+  } else if (m.type == "integer") {
+    out.type.what = param_type::kind::int64;
+  } else if (m.type == "number") {
+    out.type.what = param_type::kind::number;
+  } else if (m.type == "boolean") {
+    out.type.what = param_type::kind::boolean;
+  } else if (m.type == "array") {
+    out.type.what = param_type::kind::string_list;
+  } else if (m.format == "date") {
+    out.type.what = param_type::kind::date;
+  } else {
+    out.type.what = param_type::kind::string;
+  }
+  if (const map_row* t = map_.lookup("ptype", op.path, wire)) {
+    const std::string& type = t->words.size() > 2 ? t->words[2] : std::string();
+    if (type == "date_or_ms") {
+      out.type.what = param_type::kind::date_or_ms;
+    } else if (type == "date_or_ns") {
+      out.type.what = param_type::kind::date_or_ns;
+    } else if (type == "date") {
+      out.type.what = param_type::kind::date;
+    } else {
+      problem(map_.path() + ":" + std::to_string(t->line) + ": unknown parameter type '" + type + "'");
+    }
+  }
+  return out;
+}
+
+const enum_def* builder::enumeration(const operation& op, const std::string& wire, const json& values) {
+  std::string key;
+  std::vector<std::string> list;
+  for (const json& v : values.items()) {
+    list.push_back(v.is_string() ? v.string() : v.number_text());
+    key += (key.empty() ? "" : ",") + list.back();
+  }
+  if (auto it = enums_by_values_.find(key); it != enums_by_values_.end()) return it->second;
+  auto e = std::make_unique<enum_def>();
+  e->values = std::move(list);
+  if (const map_row* row = [&]() -> const map_row* {
+        for (const map_row* r : map_.find("enum")) {
+          if (r->words.size() > 1 && r->words[1] == key) {
+            r->used = true;
+            return r;
+          }
+        }
+        return nullptr;
+      }()) {
+    e->name = row->words[0];
+  } else {
+    e->name = op.group + "_" + op.name + "_" + identifier(wire);
+  }
+  enums_by_values_[key] = e.get();
+  api_.enums.push_back(std::move(e));
+  return api_.enums.back().get();
+}
+
+api builder::run() {
+  const json* paths = spec_.find("paths");
+  if (paths == nullptr) throw generation_error({"the description has no paths"});
+  for (const map_row* row : map_.find("audit")) {
+    row->used = true;
+    audit_ = evidence_audit::load((std::filesystem::path(map_.path()).parent_path() / row->words[0]).string());
+  }
+  for (const auto& [path, item] : paths->members()) {
+    if (const json* get = item.find("get")) add_operation(path, item, *get);
+  }
+  bind_models();
+  if (!problems_.empty()) {
+    // Operation and model rows are settled by now: report those naming nothing as well.
+    for (const map_row& row : map_.rows()) {
+      if ((row.kind == "op" || row.kind == "model") && !row.used) {
+        std::string text = "line " + std::to_string(row.line) + ": " + row.kind;
+        for (const std::string& w : row.words) text += " " + w;
+        problem(map_.path() + " " + text + " names nothing in the description");
+      }
+    }
+    throw generation_error(problems_);
+  }
+  for (const auto& [index, raw] : row_schemas_) {
+    model& m = model_for(*raw);
+    m.row = true;
+    api_.operations[index].row = &m;
+    fill_model(m, *raw);
+  }
+  for (const auto& [index, raw] : underlying_schemas_) {
+    model& m = model_for(*raw);
+    m.row = true;
+    operation& o = api_.operations[index];
+    o.underlying = &m;
+    fill_model(m, *raw);
+    if (o.row->underlying_rows != nullptr && o.row->underlying_rows != &m) {
+      problem("operation GET " + o.path + ": rows " + o.row->name + " come with underlying rows " + m.name +
+              " here and " + o.row->underlying_rows->name + " elsewhere (one per row model)");
+    }
+    o.row->underlying_rows = &m;
+  }
+  // Wire orders: every key a number field of that row model, once.
+  for (const map_row* row : map_.find("wire")) {
+    row->used = true;
+    if (row->words.empty()) {
+      problem(map_.path() + ":" + std::to_string(row->line) + ": wire names no model");
+      continue;
+    }
+    const std::string where = map_.path() + ":" + std::to_string(row->line) + ": wire " + row->words[0];
+    const auto m = std::find_if(api_.models.begin(), api_.models.end(),
+                                [&](const auto& x) { return x->name == row->words[0] && x->row; });
+    if (m == api_.models.end()) {
+      problem(where + " names no model that is an operation's rows");
+      continue;
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t w = 1; w < row->words.size(); ++w) {
+      const std::vector<field>& fields = (*m)->fields;
+      const auto f = std::find_if(fields.begin(), fields.end(), [&](const field& x) { return x.key == row->words[w]; });
+      const auto index = static_cast<std::size_t>(f - fields.begin());
+      if (f == fields.end() || !wire_readable(*f)) {
+        problem(where + ": key " + row->words[w] + " is not a number field (double, int64 or timestamp) of the model");
+      } else if (std::find(order.begin(), order.end(), index) != order.end()) {
+        problem(where + ": key " + row->words[w] + " comes twice");
+      } else {
+        order.push_back(index);
+      }
+    }
+    if (order.empty()) problem(where + " lists no key");
+    (*m)->wire = std::move(order);
+  }
+  // Deprecated operations name their replacement's method.
+  for (operation& o : api_.operations) {
+    if (o.deprecated_use.empty()) continue;
+    for (const operation& r : api_.operations) {
+      if (doc_path_of(r.path) == o.deprecated_use) o.deprecated_use = r.group + "()." + r.name + "()";
+    }
+    if (o.deprecated_use.find("()") == std::string::npos) {
+      problem("operation GET " + o.path + " is deprecated for " + o.deprecated_use + ", which names no operation");
+    }
+  }
+  // Groups: one `group` row each, in the map's order; every operation's group must have one.
+  for (const map_row* row : map_.find("group")) {
+    row->used = true;
+    api_.groups.push_back({row->words[0], row->text});
+  }
+  for (const operation& o : api_.operations) {
+    if (std::none_of(api_.groups.begin(), api_.groups.end(), [&](const group_def& g) { return g.name == o.group; })) {
+      problem("operation GET " + o.path + " is in group " + o.group + ", which has no `group " + o.group +
+              " <description>` row in " + map_.path());
+    }
+  }
+  std::set<std::pair<std::string, std::string>> methods;
+  for (const operation& o : api_.operations) {
+    if (!methods.insert({o.group, o.name}).second) {
+      problem("two operations are both " + o.group + "()." + o.name + "(): rename one in " + map_.path());
+    }
+  }
+  check_audit();
+  for (const std::string& row : map_.unused()) problem(map_.path() + " " + row + " names nothing in the description");
+  if (!problems_.empty()) throw generation_error(problems_);
+  std::sort(api_.models.begin(), api_.models.end(), [](const auto& a, const auto& b) { return a->name < b->name; });
+  std::sort(api_.enums.begin(), api_.enums.end(), [](const auto& a, const auto& b) { return a->name < b->name; });
+  return std::move(api_);
+}
+
+}  // namespace building
+
+api build(const json& spec, const curated_map& map) { return building::builder(spec, map).run(); }
+
+}  // namespace massive::codegen

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# What the build costs (issue 17's targets), measured from the build's own .ninja_log in a
+# fresh build directory with no compiler cache:
+#   1. the quickstart: configure + build of the `quickstart` target, its compile count, and
+#      the sample's run (the first row) against the embedded mock;
+#   2. massive::core alone, then the whole library (every group, reflection, stream);
+#   3. a user's file that includes <massive/stocks.hpp> and calls one endpoint, and the same
+#      with <massive/all.hpp> (g++ -std=c++20 -O2, the median of 3).
+# Usage: scripts/build-times.sh [work dir, default /tmp/massive-build-times]. About 6 minutes
+# on 2 cores. Prints one line per figure.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="${1:-/tmp/massive-build-times}"
+jobs=$(nproc)
+rm -rf "$work"
+mkdir -p "$work"
+export CCACHE_DISABLE=1  # a cache would measure nothing
+
+# Sum of the compile and link steps of a .ninja_log whose outputs match a pattern, in seconds
+# of compiler time (wall time on `jobs` cores is about this over `jobs`).
+steps() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+log, pattern = sys.argv[1], re.compile(sys.argv[2])
+total, count = 0, 0
+for line in open(log):
+    if line.startswith('#'):
+        continue
+    start, end, _, output, _ = line.rstrip('\n').split('\t')
+    if pattern.search(output):
+        total += int(end) - int(start)
+        count += output.endswith('.o')
+print(f"{total / 1000:.1f} s of compiler time, {count} compiled files")
+PY
+}
+
+cd "$work"
+begin=$(date +%s.%N)
+cmake -S "$root" -B quickstart -G Ninja -DCMAKE_BUILD_TYPE=Release -DMASSIVE_BUILD_TESTS=OFF \
+  -DMASSIVE_BUILD_SAMPLES=ON -DMASSIVE_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build quickstart -j "$jobs" --target quickstart >/dev/null
+MASSIVE_API_KEY= quickstart/samples/quickstart >/dev/null
+end=$(date +%s.%N)
+echo "quickstart: configure + build + first row $(python3 -c "print(f'{$end - $begin:.0f}')") s wall;" \
+     "$(steps quickstart/.ninja_log '\.o$')"
+
+cmake -S "$root" -B library -G Ninja -DCMAKE_BUILD_TYPE=Release -DMASSIVE_BUILD_TESTS=OFF \
+  -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF -DMASSIVE_BUILD_CLI=OFF >/dev/null
+begin=$(date +%s.%N)
+cmake --build library -j "$jobs" --target massive_core >/dev/null
+end=$(date +%s.%N)
+echo "massive::core: $(python3 -c "print(f'{$end - $begin:.0f}')") s wall; $(steps library/.ninja_log 'massive_core')"
+begin=$(date +%s.%N)
+cmake --build library -j "$jobs" >/dev/null
+end=$(date +%s.%N)
+echo "the rest of the library: $(python3 -c "print(f'{$end - $begin:.0f}')") s wall;" \
+     "the whole library: $(steps library/.ninja_log '^sdk/')"
+
+for header in stocks all; do
+  sed "s|<massive/stocks.hpp>|<massive/$header.hpp>|" "$root/tests/package/consumer/one_endpoint.cpp" > "$header.cpp"
+  times=()
+  for _ in 1 2 3; do
+    begin=$(date +%s.%N)
+    g++ -std=c++20 -O2 -I"$root/sdk/include" -I"$root/generated/include" -c "$header.cpp" -o "$header.o"
+    end=$(date +%s.%N)
+    times+=("$(python3 -c "print(f'{$end - $begin:.2f}')")")
+  done
+  echo "a file including <massive/$header.hpp>, one endpoint: $(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p) s (runs: ${times[*]})"
+done
