@@ -20,7 +20,7 @@
 // - drop_oldest: frames are read as they arrive, from the first next() on, into a queue of at
 //   most `buffered_batches` batches. When the queue is full the oldest batch is dropped, its
 //   frame and events counted in dropped() and the batch that follows it marked gap(). The
-//   server never sees a slow consumer; the consumer sees the newest events.
+//   consumer sees the newest events; the server sees a client that reads as fast as it decodes.
 #pragma once
 
 #include "massive/stream_batch.hpp"
