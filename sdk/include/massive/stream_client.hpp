@@ -85,8 +85,9 @@ struct client_options {
   std::function<void(const stream_trace&)> trace{};
 };
 
-/// See the file comment. One next() at a time; the client runs on a strand of the executor, so
-/// a thread pool's executor is fine. Destroying it closes the connection.
+/// See the file comment. Not thread-safe: one next() at a time, and every call from the thread
+/// that runs the executor (the client's strand of it orders next() with drop_oldest's reading,
+/// not with calls from other threads). Destroying it closes the connection.
 class client {
  public:
   client(boost::asio::any_io_executor executor, client_options options);
