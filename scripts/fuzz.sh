@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang 14 (ASan + UBSan) and runs each for <seconds>:
 # fuzz_decode (the decoder's entry points on agg, trade and quote), fuzz_models (every
-# generated row decoder, through the model table) and fuzz_transport (whole HTTP answers read
-# by the client over loopback: status line, headers, framing, gzip, error bodies).
+# generated row decoder, through the model table), fuzz_transport (whole HTTP answers read
+# by the client over loopback: status line, headers, framing, gzip, error bodies) and
+# fuzz_stream (the stream's frame decoder: any bytes as a frame, in chunks).
 #
 #   scripts/fuzz.sh <seconds> [libFuzzer flags...]
 #   FUZZ_TARGETS=fuzz_transport scripts/fuzz.sh 600     (one target only)
+#   JOBS=1 scripts/fuzz.sh 60                          (build with one job instead of two)
 #
 # The build lives in BUILD_DIR (default build-fuzz); the corpora grow across runs in
-# $BUILD_DIR/fuzz-corpus, fuzz-models-corpus and fuzz-transport-corpus, seeded on every run by
-# tests/fuzz/seeds.py from the recorded responses in ../shared/wire-samples (read at run time,
-# never copied into the repository) and from rows synthesised for every model. Findings
-# (crash-*, timeout-*, oom-*, leak-* reproducers) land in $BUILD_DIR/fuzz-findings/<target>;
+# $BUILD_DIR/fuzz-corpus, fuzz-models-corpus, fuzz-transport-corpus and fuzz-stream-corpus,
+# seeded on every run by tests/fuzz/seeds.py from the recorded responses in
+# ../shared/wire-samples, the stream description's examples and API-NOTES.md's recorded frames
+# (read at run time, never copied into the repository) and from rows synthesised for every
+# model. Findings (crash-*, timeout-*, oom-*, leak-* reproducers) land in $BUILD_DIR/fuzz-findings/<target>;
 # the script prints each target's executions and findings and exits non-zero when there is
 # one. Installs nothing: clang-14 and libclang-rt-14-dev come from scripts/install-deps.sh.
 set -euo pipefail
@@ -26,6 +29,8 @@ shift
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build-fuzz}"
 samples="${MASSIVE_WIRE_SAMPLES:-$root/../shared/wire-samples}"
+stream_spec="$root/../shared/spec/massive-websocket.json"
+api_notes="$root/../shared/API-NOTES.md"
 
 for tool in clang-14 clang++-14 python3; do
   command -v "$tool" >/dev/null || { echo "$tool not found: run scripts/install-deps.sh" >&2; exit 2; }
@@ -37,16 +42,17 @@ done
 CC=clang-14 CXX=clang++-14 cmake -S "$root/tests/fuzz/standalone" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
   -DMASSIVE_BUILD_FUZZERS=ON -DMASSIVE_BUILD_TESTS=OFF -DMASSIVE_BUILD_SAMPLES=OFF >/dev/null
-cmake --build "$build" -j2 --target ${FUZZ_TARGETS:-fuzz_decode fuzz_models fuzz_transport}
+targets="${FUZZ_TARGETS:-fuzz_decode fuzz_models fuzz_transport fuzz_stream}"
+cmake --build "$build" -j"${JOBS:-2}" --target $targets
 # The whole SDK must also compile warning-free with clang 14; the fuzz target needs only its
 # decoding part, so a failure elsewhere is reported without stopping the run.
-if ! cmake --build "$build" -j2 --target massive_sdk >"$build/clang-sdk.log" 2>&1; then
+if ! cmake --build "$build" -j"${JOBS:-2}" --target massive_sdk >"$build/clang-sdk.log" 2>&1; then
   echo "warning: massive_sdk does not compile with clang 14 (see $build/clang-sdk.log):" >&2
   grep -E 'error:|warning:' "$build/clang-sdk.log" | sort -u | head -10 >&2
 fi
 
-# Seeds for both targets and the models' dictionary (tests/fuzz/seeds.py).
-python3 "$root/tests/fuzz/seeds.py" "$samples" "$root/generated" "$build"
+# Seeds for every target and the models' dictionary (tests/fuzz/seeds.py).
+python3 "$root/tests/fuzz/seeds.py" "$samples" "$root/generated" "$build" "$stream_spec" "$api_notes"
 mkdir -p "$build/fuzz-findings"
 
 # run <target> <corpus> <dictionary> [flags]: fuzzes for $seconds, prints the executions and
@@ -68,7 +74,7 @@ run() {
   echo "$target: ${executions:-?} executions in ${seconds}s; corpus $(ls "$corpus" | wc -l) inputs; log $log"
   if [[ $status -ne 0 || $(ls "$findings" | wc -l) -gt $before ]]; then
     echo "$target: FINDING (exit status $status)"
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz_(decode|models|transport):|.*runtime error)' "$log" | head -20 || true
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz_(decode|models|transport|stream):|.*runtime error)' "$log" | head -20 || true
     grep -o 'Test unit written to .*' "$log" || true
     return 1
   fi
@@ -76,11 +82,12 @@ run() {
 }
 
 failed=0
-for target in ${FUZZ_TARGETS:-fuzz_decode fuzz_models fuzz_transport}; do
+for target in $targets; do
   case "$target" in
     fuzz_decode) run fuzz_decode "$build/fuzz-corpus" "$root/tests/fuzz/decode.dict" "$@" || failed=1 ;;
     fuzz_models) run fuzz_models "$build/fuzz-models-corpus" "$build/fuzz-models.dict" "$@" || failed=1 ;;
     fuzz_transport) run fuzz_transport "$build/fuzz-transport-corpus" "$root/tests/fuzz/http.dict" "$@" || failed=1 ;;
+    fuzz_stream) run fuzz_stream "$build/fuzz-stream-corpus" "$root/tests/fuzz/decode.dict" "$@" || failed=1 ;;
     *) echo "unknown fuzz target $target" >&2; exit 2 ;;
   esac
 done

@@ -21,7 +21,11 @@ tests=(
   zsh                                # the command-line tool's zsh completion, tested
   tinyproxy                          # the proxy suite (tests/transport/proxy_test.cpp)
   qemu-user-static                   # an older x86-64 CPU for the CPU-refusal test
+  nodejs                             # the official JS client in the stream benchmark only
 )
+# npm installs that client (scripts/bench-stream.sh). A Node.js build that bundles npm (and
+# conflicts with Debian's npm package) already has it.
+command -v npm >/dev/null || tests+=(npm)
 
 case "${1:-}" in
   --library) packages=("${library[@]}") ;;

@@ -48,6 +48,7 @@ std::string string_member(std::string_view message, std::string_view name) {
 /// One event of `channel` for `ticker`, every field of its model present, values from `seq`.
 void write_event(std::string& out, const stream_catalog::channel& c, int model, std::string_view ticker,
                  std::uint64_t seq) {
+  const auto event = static_cast<std::int64_t>(seq);
   char number[64];
   out += R"({"ev":")" + std::string(c.ev) + "\"";
   for (const catalog::field& f : catalog::fields_of(catalog::models()[static_cast<std::size_t>(model)])) {
@@ -67,8 +68,8 @@ void write_event(std::string& out, const stream_catalog::channel& c, int model, 
         out += number;
         break;
       case catalog::scalar::boolean: out += "true"; break;
-      case catalog::scalar::timestamp_ms: out += std::to_string(1'700'000'000'000 + seq); break;
-      case catalog::scalar::timestamp_ns: out += std::to_string((1'700'000'000'000 + seq) * 1'000'000); break;
+      case catalog::scalar::timestamp_ms: out += std::to_string(stream_first_timestamp_ms + event); break;
+      case catalog::scalar::timestamp_ns: out += std::to_string((stream_first_timestamp_ms + event) * 1'000'000); break;
       case catalog::scalar::json: out += "[[100.5,1.25],[100.75,2.5]]"; break;
       default: out += std::to_string(100 + seq % 1000); break;
     }

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Seeds and dictionaries for the fuzz targets (scripts/fuzz.sh runs this on every run).
 
-    seeds.py <wire-samples dir> <generated dir> <build dir>
+    seeds.py <wire-samples dir> <generated dir> <build dir> <stream description> <API notes>
 
-Writes $build/fuzz-corpus (fuzz_decode), $build/fuzz-models-corpus (fuzz_models) and
+Writes $build/fuzz-corpus (fuzz_decode), $build/fuzz-models-corpus (fuzz_models),
 $build/fuzz-transport-corpus (fuzz_transport: whole HTTP answers, framed every way the client
-reads), adding seeds to whatever the corpora already hold, and $build/fuzz-models.dict: decode.dict plus
+reads) and $build/fuzz-stream-corpus (fuzz_stream: the stream description's example of every
+channel, alone and mixed per market with a status event, and the frames API-NOTES records),
+adding seeds to whatever the corpora already hold, and $build/fuzz-models.dict: decode.dict plus
 every field key of the generated models. The recorded responses are read where they are,
 never copied into the repository. The model seeds are a row synthesised for each model from
 the mock's catalog (generated/mock/catalog.cpp, the field trees the decoders read), in each
@@ -18,7 +20,7 @@ import os
 import re
 import sys
 
-samples, generated, build = sys.argv[1:4]
+samples, generated, build, stream_spec, api_notes = sys.argv[1:6]
 here = os.path.dirname(os.path.abspath(__file__))
 
 SHAPES = ["results_array", "results_object", "document", "top_level_array", "results_values"]
@@ -186,3 +188,32 @@ transport_seeds += [
     answer("HTTP/1.1 200 OK", [("Content-Length", "10")], b"{\"resu"),
 ]
 write(os.path.join(build, "fuzz-transport-corpus"), transport_seeds)
+
+# fuzz_stream: byte 0 = market + 6 * channel set (+ 0x80: the tight frame cap), byte 1 =
+# chunking and limits. Markets and channel sets in fuzz_stream.cpp's order.
+MARKETS = ["stocks", "options", "forex", "crypto", "indices", "futures"]
+CHANNEL_SETS = ["market", "business", "launchpad"]
+STATUS = {"ev": "status", "status": "success", "message": "subscribed to: T.*"}
+stream_seeds = []
+
+
+def add_stream(market, channels, frame):
+    for split in SPLITS:
+        for cap in (0, 0x80):
+            stream_seeds.append(bytes([MARKETS.index(market) + 6 * CHANNEL_SETS.index(channels) + cap, split]) + frame)
+
+
+by_market = {}
+for path, item in json.load(open(stream_spec))["paths"].items():
+    parts = path.strip("/").split("/")
+    channels = parts.pop(0) if parts[0] in CHANNEL_SETS else "market"
+    example = item["get"]["responses"]["200"]["content"]["application/json"]["example"]
+    add_stream(parts[0], channels, compact([example]))
+    by_market.setdefault((parts[0], channels), []).append(example)
+for (market, channels), examples in by_market.items():
+    add_stream(market, channels, compact([STATUS] + examples + examples[:1]))
+# The recorded frames: every `[{"ev":...}]` between backticks in the notes' Streams section.
+notes = open(api_notes).read()
+for frame in re.findall(r"`(\[\{\"ev\":.*?\])`", notes[notes.find("## Streams"):]):
+    add_stream("stocks", "market", frame.encode())
+write(os.path.join(build, "fuzz-stream-corpus"), stream_seeds)

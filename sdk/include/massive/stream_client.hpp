@@ -8,11 +8,19 @@
 //     for (const auto& t : b.events<massive::stock_trade_event>()) { ... }
 //   }
 //
-// The protocol is stream_session's (sans-I/O); this class only moves bytes and waits: next()
+// The protocol is stream_session's (sans-I/O); this class only moves bytes and waits: it
 // connects, authenticates, replays the subscriptions and reconnects as the session says, and
-// reads until a frame with events arrives. Reading is pulled by next(): a consumer slower than
-// the feed leaves the frames in the socket (back-pressure), which the server answers with
-// `slow_consumer` and a close, after which the client reconnects and marks the gap.
+// reads until a frame with events arrives.
+//
+// A consumer slower than the feed gets the policy it chose (client_options::slow_consumer):
+// - back_pressure (the default): frames are read only when next() is called. Unread frames wait
+//   in the socket, the bounded buffer (the kernel's receive buffer), and the server is slowed
+//   down by TCP until it answers with `slow_consumer` and a close, after which the client
+//   reconnects and marks the gap. Nothing is lost silently; nothing is read ahead.
+// - drop_oldest: frames are read as they arrive, from the first next() on, into a queue of at
+//   most `buffered_batches` batches. When the queue is full the oldest batch is dropped, its
+//   frame and events counted in dropped() and the batch that follows it marked gap(). The
+//   consumer sees the newest events; the server sees a client that reads as fast as it decodes.
 #pragma once
 
 #include "massive/stream_batch.hpp"
@@ -24,6 +32,8 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -36,6 +46,17 @@ namespace massive::stream {
 struct stream_trace {
   std::string_view what;    ///< "connect", "connected", "status", "disconnected", "backoff"
   std::string_view detail;  ///< the host, the status and message, the reason, the delay
+};
+
+/// What the client does with frames the consumer has not taken yet (see the file comment).
+enum class slow_consumer_policy : std::uint8_t { back_pressure, drop_oldest };
+
+/// What drop_oldest has dropped since the client was made: frames and the events in them
+/// (status events included: the client had applied them). Only ever grows.
+struct drop_count {
+  std::size_t frames = 0;
+  std::size_t events = 0;
+  friend bool operator==(const drop_count&, const drop_count&) = default;
 };
 
 struct client_options {
@@ -57,10 +78,16 @@ struct client_options {
   bool verify_peer = true;
   reconnect_policy reconnect{};
   frame_limits limits{};
+  slow_consumer_policy slow_consumer = slow_consumer_policy::back_pressure;
+  /// drop_oldest: batches read ahead and not yet taken by next(), at most (at least 1). Each
+  /// holds one frame's events and its pooled memory.
+  std::size_t buffered_batches = 64;
   std::function<void(const stream_trace&)> trace{};
 };
 
-/// See the file comment. Not thread-safe: one next() at a time, from the executor's threads.
+/// See the file comment. Not thread-safe: one next() at a time, and every call from the thread
+/// that runs the executor (the client's strand of it orders next() with drop_oldest's reading,
+/// not with calls from other threads). Destroying it closes the connection.
 class client {
  public:
   client(boost::asio::any_io_executor executor, client_options options);
@@ -68,16 +95,19 @@ class client {
   client(const client&) = delete;
   client& operator=(const client&) = delete;
 
-  /// Adds topics; sent at once when authenticated, else after authentication (and replayed
-  /// after every reconnect).
+  /// Adds topics; sent when authenticated (and replayed after every reconnect). Topics added
+  /// while a read is pending (a next() waiting, or drop_oldest reading ahead) are sent once
+  /// that read completes, that is with the next frame.
   void subscribe(std::vector<topic> topics);
   void unsubscribe(std::vector<topic> topics);
 
   /// The next frame with events, in wire order; batch::gap() is set on the first after a
-  /// reconnect. Completion signature void(std::exception_ptr, batch): stream_error when the
-  /// stream is over (auth_failed, no_stream_access, max_connections, reconnects_exhausted),
-  /// decode_error for a frame that is not valid. Cancellation: the terminal cancellation of
-  /// the completion token closes the connection.
+  /// reconnect or after frames dropped by drop_oldest. Completion signature
+  /// void(std::exception_ptr, batch): stream_error when the stream is over (auth_failed,
+  /// no_stream_access, max_connections, reconnects_exhausted), decode_error for a frame that
+  /// is not valid. With drop_oldest a refused frame's error comes in its place among the
+  /// batches, and the error that ends the stream after the batches read before it.
+  /// Cancellation: the terminal cancellation of the completion token closes the connection.
   template <class Token = boost::asio::use_awaitable_t<>>
   auto next(Token&& token = {}) {
     return boost::asio::co_spawn(executor_, next_awaitable(), std::forward<Token>(token));
@@ -88,6 +118,9 @@ class client {
 
   /// The protocol state (topics, acknowledgements, reconnects).
   const session& state() const noexcept;
+
+  /// What the drop_oldest policy has dropped so far (always zero under back_pressure).
+  drop_count dropped() const noexcept;
 
  private:
   boost::asio::awaitable<batch> next_awaitable();

@@ -1,5 +1,7 @@
 // The stream client's I/O: connect, read frames into the frame decoder, write what the session
-// asks for, wait its backoffs. Every decision is the session's (stream_session.hpp).
+// asks for, wait its backoffs. Every decision is the session's (stream_session.hpp). Under
+// drop_oldest a coroutine of its own (pump) reads ahead into a bounded queue that next() takes
+// from; under back_pressure next() reads itself.
 #include "massive/stream_client.hpp"
 
 #include "massive/cpu_support.hpp"
@@ -15,7 +17,9 @@
 #include <boost/beast/websocket/ssl.hpp>
 #include <boost/url/parse.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <optional>
 #include <random>
 
@@ -30,6 +34,8 @@ using boost::system::error_code;
 namespace {
 
 using ws_stream = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
+// Shared by the operations in flight on it: close() may drop the connection while one is pending.
+using ws_pointer = std::shared_ptr<ws_stream>;
 
 struct endpoint {
   std::string host;
@@ -60,7 +66,13 @@ std::string resolved_key(std::string key) {
 
 }  // namespace
 
-struct client::impl {
+struct client::impl : std::enable_shared_from_this<client::impl> {
+  // drop_oldest: what the pump read and next() has not taken (queue, in wire order).
+  struct queued {
+    batch events;
+    std::exception_ptr error;  // a refused frame, in place of its batch
+  };
+
   impl(const asio::any_io_executor& executor, client_options o)
       // The CPU is checked before the frame decoder, built for MASSIVE_SIMD_ARCH, can run.
       : options((massive::detail::require_cpu_support(), std::move(o))),
@@ -69,6 +81,7 @@ struct client::impl {
         protocol(resolved_key(options.api_key), options.reconnect),
         decoder(options.market, options.channels, options.limits),
         timer(executor),
+        arrived(executor),
         random(std::random_device{}()) {
     options.api_key.clear();  // the session holds the key; nothing else does
   }
@@ -90,7 +103,10 @@ struct client::impl {
         failure = std::make_exception_ptr(*a.error);
         drop();
         break;
-      case session_action::kind::close: drop(); break;
+      case session_action::kind::close:
+        drop();
+        timer.cancel();  // a backoff in progress ends now, and the loop sees the closed session
+        break;
       case session_action::kind::none: break;
     }
   }
@@ -114,32 +130,32 @@ struct client::impl {
     connect_due = false;
     trace("connect", where.host + ":" + where.port + where.path);
     auto executor = co_await asio::this_coro::executor;
-    ws.emplace(executor, tls);
-    beast::tcp_stream& tcp = beast::get_lowest_layer(*ws);
+    const ws_pointer socket = ws = std::make_shared<ws_stream>(executor, tls);
+    beast::tcp_stream& tcp = beast::get_lowest_layer(*socket);
     try {
       asio::ip::tcp::resolver resolver(executor);
       const auto found = co_await resolver.async_resolve(where.host, where.port, use_awaitable);
       tcp.expires_after(options.connect_timeout);
       co_await tcp.async_connect(found, use_awaitable);
-      if (!transport::expect_peer(ws->next_layer().native_handle(), where.host, options.verify_peer)) {
+      if (!transport::expect_peer(socket->next_layer().native_handle(), where.host, options.verify_peer)) {
         throw stream_error(stream_errc::protocol_violation, "cannot set the expected host name " + where.host);
       }
-      co_await ws->next_layer().async_handshake(asio::ssl::stream_base::client, use_awaitable);
+      co_await socket->next_layer().async_handshake(asio::ssl::stream_base::client, use_awaitable);
       tcp.expires_never();
       websocket::stream_base::timeout t;
       t.handshake_timeout = options.connect_timeout;
       t.idle_timeout = options.idle_timeout;
       t.keep_alive_pings = true;
-      ws->set_option(t);
-      ws->read_message_max(options.limits.max_frame_bytes);
+      socket->set_option(t);
+      socket->read_message_max(options.limits.max_frame_bytes);
       // Named, not a temporary of the co_await expression: g++ 12 destroys such temporaries wrongly.
       const std::string host = where.host + (where.port == "443" ? "" : ":" + where.port);
-      co_await ws->async_handshake(host, where.path, use_awaitable);
-      ws->text(true);
+      co_await socket->async_handshake(host, where.path, use_awaitable);
+      socket->text(true);
       trace("connected", where.host);
       apply(protocol.resume(happened::connected{}));
     } catch (const boost::system::system_error& e) {
-      const long verify = SSL_get_verify_result(ws->next_layer().native_handle());
+      const long verify = SSL_get_verify_result(socket->next_layer().native_handle());
       std::string why = e.code().message();
       if (verify != X509_V_OK) why += std::string(" (certificate: ") + X509_verify_cert_error_string(verify) + ")";
       last_connect_error = why;
@@ -149,14 +165,15 @@ struct client::impl {
 
   /// Reads one whole message into the decoder.
   asio::awaitable<std::optional<batch>> read_frame() {
+    const ws_pointer socket = ws;
     try {
       do {
-        const std::size_t n = co_await ws->async_read_some(buffer.prepare(64 * 1024), use_awaitable);
+        const std::size_t n = co_await socket->async_read_some(buffer.prepare(64 * 1024), use_awaitable);
         buffer.commit(n);
         const auto bytes = buffer.data();  // a flat_buffer: one contiguous piece
         decoder.feed({static_cast<const char*>(bytes.data()), bytes.size()});
         buffer.consume(buffer.size());
-      } while (!ws->is_message_done());
+      } while (!socket->is_message_done());
       co_return decoder.finish();
     } catch (const boost::system::system_error& e) {
       buffer.consume(buffer.size());
@@ -177,7 +194,8 @@ struct client::impl {
     }
   }
 
-  asio::awaitable<batch> next() {
+  /// The next frame with events from the connection (back_pressure's next(), drop_oldest's pump).
+  asio::awaitable<batch> read_next() {
     if (!started) {
       started = true;
       apply(protocol.resume(happened::start{}));
@@ -188,7 +206,7 @@ struct client::impl {
       if (backoff) {
         trace("backoff", std::to_string(backoff->count()) + " ms");
         timer.expires_after(*std::exchange(backoff, std::nullopt));
-        co_await timer.async_wait(use_awaitable);
+        co_await timer.async_wait(asio::as_tuple(use_awaitable));  // close() cancels it
         apply(protocol.resume(happened::backoff_elapsed{}));
         continue;
       }
@@ -198,10 +216,11 @@ struct client::impl {
       }
       if (!ws) throw stream_error(stream_errc::connection_lost, "no connection and none due");
       try {
+        const ws_pointer socket = ws;
         while (!outbox.empty()) {
           const std::string text = std::move(outbox.front());
           outbox.erase(outbox.begin());
-          co_await ws->async_write(asio::buffer(text), use_awaitable);
+          co_await socket->async_write(asio::buffer(text), use_awaitable);
         }
       } catch (const boost::system::system_error& e) {
         lost(e.code().message());
@@ -221,14 +240,68 @@ struct client::impl {
     }
   }
 
+  asio::awaitable<batch> next() {
+    if (options.slow_consumer == slow_consumer_policy::back_pressure) co_return co_await read_next();
+    if (!pumping) {
+      pumping = true;
+      asio::co_spawn(timer.get_executor(), pump(shared_from_this()), asio::detached);
+    }
+    while (queue.empty()) {
+      if (pump_failure) std::rethrow_exception(pump_failure);
+      arrived.expires_at(asio::steady_timer::time_point::max());
+      co_await arrived.async_wait(asio::as_tuple(use_awaitable));  // the pump cancels it
+    }
+    queued entry = std::move(queue.front());
+    queue.pop_front();
+    if (entry.error) std::rethrow_exception(entry.error);
+    co_return std::move(entry.events);
+  }
+
+  /// drop_oldest: reads frames as they come until the stream ends. A refused frame is queued in
+  /// its place, as back_pressure's next() would have thrown it, and the pump reads on after the
+  /// reconnect; the error that ends the stream is next()'s once the queue is empty.
+  static asio::awaitable<void> pump(std::shared_ptr<impl> self) {
+    for (;;) {
+      queued entry;
+      try {
+        entry.events = co_await self->read_next();
+      } catch (...) {
+        entry.error = std::current_exception();
+      }
+      if (entry.error && self->protocol.current() != session::state::backoff) {
+        self->pump_failure = entry.error;
+        self->arrived.cancel();
+        co_return;
+      }
+      self->enqueue(std::move(entry));
+    }
+  }
+
+  /// Queues a batch or an error; with buffered_batches batches queued, the oldest batch is
+  /// dropped (errors never are) and the batch after it marked as following a gap.
+  void enqueue(queued entry) {
+    const auto is_batch = [](const queued& q) { return !q.error; };
+    const auto capacity = static_cast<std::ptrdiff_t>(std::max<std::size_t>(options.buffered_batches, 1));
+    if (std::count_if(queue.begin(), queue.end(), is_batch) >= capacity) {
+      const auto oldest = std::find_if(queue.begin(), queue.end(), is_batch);
+      ++dropped.frames;
+      dropped.events += oldest->events.size();
+      const auto after = std::find_if(queue.erase(oldest), queue.end(), is_batch);
+      (after == queue.end() ? entry.events : after->events).mark_gap();
+    }
+    queue.push_back(std::move(entry));
+    arrived.cancel();
+  }
+
   client_options options;
   endpoint where;
   asio::ssl::context tls;
   session protocol;
   frame_decoder decoder;
   asio::steady_timer timer;
+  asio::steady_timer arrived;  // drop_oldest: next() waits on it for the pump's next batch
   std::minstd_rand random;
-  std::optional<ws_stream> ws;
+  ws_pointer ws;
   beast::flat_buffer buffer;
   std::vector<std::string> outbox;
   std::optional<std::chrono::milliseconds> backoff;
@@ -236,11 +309,16 @@ struct client::impl {
   std::string last_connect_error;
   bool started = false;
   bool connect_due = false;
+  bool pumping = false;
+  std::deque<queued> queue;
+  std::exception_ptr pump_failure;  // what ended the stream, after the queue
+  drop_count dropped;
 };
 
 client::client(asio::any_io_executor executor, client_options options)
-    : executor_(executor), impl_(std::make_shared<impl>(executor, std::move(options))) {}
-client::~client() = default;
+    : executor_(asio::make_strand(executor)), impl_(std::make_shared<impl>(executor_, std::move(options))) {}
+// Ends the pump, or a next() in flight, which would otherwise read on with nobody to hand to.
+client::~client() { close(); }
 
 void client::subscribe(std::vector<topic> topics) { impl_->apply(impl_->protocol.resume(happened::subscribe{topics})); }
 void client::unsubscribe(std::vector<topic> topics) {
@@ -248,6 +326,7 @@ void client::unsubscribe(std::vector<topic> topics) {
 }
 void client::close() { impl_->apply(impl_->protocol.resume(happened::close{})); }
 const session& client::state() const noexcept { return impl_->protocol; }
+drop_count client::dropped() const noexcept { return impl_->dropped; }
 
 asio::awaitable<batch> client::next_awaitable() {
   // The impl outlives the operation even if the client is destroyed meanwhile.

@@ -23,6 +23,10 @@
 
 namespace massive::mock {
 
+/// The millisecond timestamp of a connection's first event; each event after it is one
+/// millisecond later, so a client can tell which events it did not see.
+inline constexpr std::int64_t stream_first_timestamp_ms = 1'700'000'000'000;
+
 /// How a scripted connection ends.
 enum class stream_fault {
   none,             ///< streams until the client leaves
