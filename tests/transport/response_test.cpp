@@ -85,8 +85,9 @@ TEST_CASE("a page keeps its response: one call, a traversal, and a traversal wit
     CHECK(seen[1].content_encoding.empty());
     CHECK(seen[1].wire_bytes == seen[1].body_bytes);
   };
-  // Seen failing with take_page() not moving the response in: every page had status 0 and an
-  // empty request_id.
+  // The regression it is for: take_page() not moving the response in, which leaves every
+  // page with status 0 and an empty request_id (not yet run deliberately: see the closing
+  // note of 2026-12-04).
   for (const bool prefetch : {false, true}) {
     CAPTURE(prefetch);
     const std::string id = prefetch ? "prefetched" : "plain";
