@@ -235,7 +235,7 @@ cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.start
 nginx_version = subprocess.run([os.environ.get("NGINX", "nginx"), "-v"], capture_output=True, text=True).stderr.strip().split("/")[-1]
 curl_version = subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
 compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-print(f"machine: {cpu}, {os.cpu_count()} cores (shared with other builds); {compiler}; nginx {nginx_version}, "
+print(f"machine: {cpu}, {os.cpu_count()} cores; {compiler}; nginx {nginx_version}, "
       f"curl {curl_version}; {tls} over loopback; source {revision}")
 print(f"median of {runs} runs, clients in a random order in each (SEED={seed}); malloc: {malloc_env['GLIBC_TUNABLES']}")
 print(f"seconds: wall time of the process; in-proc s: the client's own time from its first request to its "
