@@ -3,6 +3,9 @@
 // (indicator_value) and underlying bars (indicator_bar) must be compiled into a library the
 // options group brings, which the generator did not do while it placed models by the
 // operations that are not ignored alone (indicator_value went to massive::stocks).
+// Seen failing with `if (o.ignored) continue;` put back in emit_cmake.cpp's groups_by_model:
+// "undefined reference to massive::row_codec_for(std::type_identity<massive::indicator_value>)"
+// (and indicator_bar) when options_consumer links.
 #include <massive/decoder.hpp>
 #include <massive/options.hpp>
 #include <massive/underlying.hpp>
