@@ -201,6 +201,12 @@ class client;
 /// The rows of one response, in one contiguous array, plus the envelope. Move-only. Rows may
 /// hold std::string_view and std::span into the page's arena: they are valid while the page
 /// lives (moving the page keeps them valid).
+///
+/// Lifetime rule: once the page is destroyed its memory returns to the client's pool and the
+/// next page is decoded into it, so a row, string_view or span kept past its page reads
+/// another page's bytes, silently. Copy what must outlive the page (`std::string(row.id)`).
+/// Sanitizer builds (MASSIVE_SANITIZE) poison a page's regions while they sit in the pool,
+/// and AddressSanitizer reports such a read as use-after-poison.
 template <class T>
 class page {
   // Destroying a page runs no row destructors: its memory simply goes back to the pool.
