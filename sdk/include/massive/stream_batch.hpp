@@ -62,9 +62,12 @@ class batch_pool;
 /// stream's pool. Strings and spans in the events are valid while the batch lives.
 class batch {
  public:
+  /// An empty batch holding no memory.
   batch() noexcept = default;
+  /// Takes the events and their memory; `other` becomes empty. Views into the events stay valid.
   batch(batch&& other) noexcept
       : storage_(std::exchange(other.storage_, nullptr)), pool_(std::move(other.pool_)) {}
+  /// Returns this batch's memory to its pool, then takes `other`'s events as the constructor does.
   batch& operator=(batch&& other) noexcept {
     if (this != &other) {
       release();
@@ -77,6 +80,7 @@ class batch {
 
   /// The events decoded (skipped ones not counted).
   std::size_t size() const noexcept { return storage_ == nullptr ? 0 : storage_->order.size() - storage_->skipped; }
+  /// True when no event was decoded.
   bool empty() const noexcept { return size() == 0; }
   /// Events whose `ev` the connection's channels do not carry: counted, not decoded.
   std::size_t skipped() const noexcept { return storage_ == nullptr ? 0 : storage_->skipped; }
@@ -124,6 +128,7 @@ struct frame_limits {
   /// A frame larger than this is refused (stream_error frame_too_large) before it is decoded
   /// whole: the official Go client caps a read at 1 MB.
   std::size_t max_frame_bytes = 1 << 20;
+  /// Ceilings for decoding each event (depth, string and element sizes), as for REST pages.
   decode_limits decode{};
 };
 
@@ -134,7 +139,9 @@ class frame_decoder {
   /// `pool`: where the batches' strings and wire order live; null for one sized for frames.
   explicit frame_decoder(market m, channel_set channels = channel_set::market, frame_limits limits = {},
                          std::shared_ptr<page_pool> pool = nullptr);
+  /// Takes over the decoder's working memory; `other` may only be destroyed or assigned to.
   frame_decoder(frame_decoder&&) noexcept;
+  /// Takes over `other`'s working memory, as the move constructor does.
   frame_decoder& operator=(frame_decoder&&) noexcept;
   ~frame_decoder();
 

@@ -26,7 +26,9 @@ const char* to_string(stream_errc code) noexcept;
 /// A stream failed; code() says why, what() adds the server's message where it sent one.
 class stream_error : public massive::error {
  public:
+  /// what() is the code's name and `detail` (which must hold no secret: it is shown as is).
   stream_error(stream_errc code, const std::string& detail);
+  /// Why the stream failed.
   stream_errc code() const noexcept { return code_; }
 
  private:

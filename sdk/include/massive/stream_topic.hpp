@@ -46,15 +46,17 @@ enum class channel_set : std::uint8_t {
   launchpad,  ///< the business channels with launchpad's aggregates and values in place of the market's
 };
 
-/// What a subscription names: `<prefix>.<ticker>` on one market, e.g. T.AAPL or T.* (every
-/// ticker). Made by the generated helpers: massive::stream::stocks::trades("AAPL").
+/// What a subscription names: a channel prefix, a dot and a ticker on one market, e.g. T.AAPL
+/// or T.* (every ticker). Made by the generated helpers: massive::stream::stocks::trades("AAPL").
 struct topic {
-  stream::market market;
-  std::string text;  ///< as sent in the subscribe action: "T.AAPL"
+  stream::market market;  ///< the market whose connection carries it
+  std::string text;       ///< as sent in the subscribe action: "T.AAPL"
 
+  /// The topic `prefix`.`ticker` on market `m`; the ticker "*" names every ticker.
   topic(stream::market m, std::string_view prefix, std::string_view ticker)
       : market(m), text(std::string(prefix) + "." + std::string(ticker)) {}
 
+  /// Same market and same text.
   friend bool operator==(const topic& a, const topic& b) noexcept = default;
 };
 
