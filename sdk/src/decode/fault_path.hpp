@@ -1,6 +1,7 @@
-// Names where, inside one element, the framer stopped: the path from the element to a string
-// (or key) that was too long. Error path only: it re-reads the element's bytes up to that
-// string, which are still in the decoder's window.
+// How a string or key longer than the limit is named in an error, in the rows and in the
+// envelope alike. In the rows, where inside one element the framer stopped: the path from the
+// element to that string (or key). Error path only: it re-reads the element's bytes up to
+// that string, which are still in the decoder's window.
 #pragma once
 
 #include <cstddef>
@@ -21,5 +22,13 @@ fault_location locate_string(std::string_view before, std::string_view string, s
 
 /// How a key is named in an error: as sent, cut to `shown` bytes with "..." when longer.
 std::string key_name(std::string_view raw, std::size_t shown);
+
+/// How many bytes of a string or key name it in an error, under a limit of `max_string_bytes`.
+inline std::size_t shown_bytes(std::size_t max_string_bytes) noexcept {
+  return max_string_bytes < 64 ? max_string_bytes : 64;
+}
+
+/// The detail of a string's or key's too_long error.
+std::string string_too_long(bool is_key, std::size_t max_string_bytes);
 
 }  // namespace massive::detail
