@@ -132,12 +132,19 @@ struct stream_server::impl {
       co_await beast::http::async_read(ws->next_layer(), buffer, upgrade, use_awaitable);
       co_await ws->async_accept(upgrade, use_awaitable);
       const std::string market(upgrade.target().substr(upgrade.target().rfind('/') + 1));
+      stream_opening opening;
+      const char* sni = SSL_get_servername(ws->next_layer().native_handle(), TLSEXT_NAMETYPE_host_name);
+      opening.server_name = sni != nullptr ? sni : "";
+      opening.upgrade.method = std::string(upgrade.method_string());
+      opening.upgrade.target = std::string(upgrade.target());
+      for (const auto& field : upgrade) opening.upgrade.headers.emplace_back(field.name_string(), field.value());
       std::size_t id = 0;
       stream_script script;
       {
         const std::lock_guard lock(mutex);
         id = received.size();
         received.emplace_back();
+        openings.push_back(std::move(opening));
         if (next_script < scripts.size()) script = scripts[next_script++];
       }
       ws->text(true);
@@ -308,6 +315,7 @@ struct stream_server::impl {
   std::vector<stream_script> scripts;
   std::size_t next_script = 0;
   std::vector<std::vector<std::string>> received;
+  std::vector<stream_opening> openings;
   std::size_t frames_sent = 0;
 };
 
@@ -327,6 +335,10 @@ void stream_server::script(std::vector<stream_script> scripts) {
 std::vector<std::vector<std::string>> stream_server::received() const {
   const std::lock_guard lock(impl_->mutex);
   return impl_->received;
+}
+std::vector<stream_opening> stream_server::openings() const {
+  const std::lock_guard lock(impl_->mutex);
+  return impl_->openings;
 }
 std::size_t stream_server::connections() const {
   const std::lock_guard lock(impl_->mutex);

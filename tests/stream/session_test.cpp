@@ -162,3 +162,13 @@ TEST_CASE("a key with quotes is escaped in the auth frame") {
   s.resume(hp::connected{});
   CHECK(s.resume(hp::status{"connected", ""}).text == R"({"action":"auth","params":"a\"b\\c"})");
 }
+
+TEST_CASE("a refusal for good (the proxy's 4xx) ends the session: no backoff, no reconnect") {
+  ms::session s = make();
+  CHECK(s.resume(hp::start{}).what == kind::connect);
+  CHECK(s.resume(hp::refused{}).what == kind::none);
+  CHECK(s.current() == ms::session::state::failed);
+  CHECK(s.resume(hp::disconnected{"closed", 0.5}).what == kind::none);
+  CHECK(s.resume(hp::backoff_elapsed{}).what == kind::none);
+  CHECK(s.reconnects() == 0);
+}

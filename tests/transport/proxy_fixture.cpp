@@ -12,6 +12,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <mutex>
@@ -113,6 +114,31 @@ std::size_t tinyproxy::tunnels() const {
     }
   }
   return count;
+}
+
+environment_guard::~environment_guard() {
+  for (auto& [name, value] : saved_) {
+    if (value) {
+      setenv(name.c_str(), value->c_str(), 1);
+    } else {
+      unsetenv(name.c_str());
+    }
+  }
+}
+
+void environment_guard::set(const char* name, const std::string& value) {
+  remember(name);
+  setenv(name, value.c_str(), 1);
+}
+
+void environment_guard::unset(const char* name) {
+  remember(name);
+  unsetenv(name);
+}
+
+void environment_guard::remember(const char* name) {
+  const char* old = std::getenv(name);
+  saved_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
 }
 
 struct scripted_proxy::impl {

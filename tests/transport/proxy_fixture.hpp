@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <sys/types.h>
+#include <utility>
 #include <vector>
 
 namespace massive::test {
@@ -41,6 +42,21 @@ class tinyproxy {
   std::string log_path_;
   std::uint16_t port_ = 0;
   pid_t pid_ = -1;
+};
+
+/// Sets environment variables for one test, restoring what was there on destruction.
+class environment_guard {
+ public:
+  environment_guard() = default;
+  environment_guard(const environment_guard&) = delete;
+  environment_guard& operator=(const environment_guard&) = delete;
+  ~environment_guard();
+  void set(const char* name, const std::string& value);
+  void unset(const char* name);
+
+ private:
+  void remember(const char* name);
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
 };
 
 /// What the scripted proxy does with one connection, once it has read the CONNECT head.

@@ -14,7 +14,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 
 using namespace std::chrono_literals;
@@ -74,35 +73,6 @@ massive::proxy_error proxy_failure(const outcome& o) {
   }
   throw std::logic_error("unreachable");
 }
-
-// Sets environment variables for one test, restoring what was there.
-class environment_guard {
- public:
-  void set(const char* name, const std::string& value) {
-    remember(name);
-    setenv(name, value.c_str(), 1);
-  }
-  void unset(const char* name) {
-    remember(name);
-    unsetenv(name);
-  }
-  ~environment_guard() {
-    for (auto& [name, value] : saved_) {
-      if (value) {
-        setenv(name.c_str(), value->c_str(), 1);
-      } else {
-        unsetenv(name.c_str());
-      }
-    }
-  }
-
- private:
-  void remember(const char* name) {
-    const char* old = std::getenv(name);
-    saved_.emplace_back(name, old ? std::optional<std::string>(old) : std::nullopt);
-  }
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
 
 }  // namespace
 

@@ -240,3 +240,18 @@ TEST_CASE("a tunnel that was not established is a proxy_error naming the refusal
     CHECK(std::string(e.what()).find("YWxpY2U6czNjcmV0") == std::string::npos);
   }
 }
+
+TEST_CASE("a proxy's 4xx is final, its 5xx and a failure before any answer may pass on another attempt") {
+  const auto proxy = parse_proxy_url("http://alice:s3cret@proxy:3128", "x");
+  const auto refusal = [&](std::string_view answer) {
+    return massive::transport::tunnel_failure(parse_tunnel_response(answer), proxy, "api.massive.com:443", true);
+  };
+  using massive::transport::tunnel_refusal_is_final;
+  CHECK(tunnel_refusal_is_final(refusal("HTTP/1.1 407 Proxy Authentication Required\r\n\r\n")));
+  CHECK(tunnel_refusal_is_final(refusal("HTTP/1.0 401 Unauthorized\r\n\r\n")));
+  CHECK(tunnel_refusal_is_final(refusal("HTTP/1.1 403 Forbidden\r\n\r\n")));
+  CHECK_FALSE(tunnel_refusal_is_final(refusal("HTTP/1.1 502 Bad Gateway\r\n\r\n")));
+  CHECK_FALSE(tunnel_refusal_is_final(refusal("HTTP/1.1 503 Service Unavailable\r\n\r\n")));
+  CHECK_FALSE(tunnel_refusal_is_final(refusal("HTTP/1.1 200 Conn")));  // closed before the head ended
+  CHECK_FALSE(tunnel_refusal_is_final(refusal("SSH-2.0-OpenSSH_9.2\r\n")));
+}

@@ -1,5 +1,6 @@
 // The stream client: one WebSocket connection (Boost.Beast over the REST transport's TLS setup:
-// CA, verification, SNI, timeouts) to one market on one feed, on the user's executor.
+// CA, verification, SNI, timeouts, and its HTTP CONNECT proxies) to one market on one feed, on
+// the user's executor.
 //
 //   massive::stream::client stream{io.get_executor(), {.api_key = key, .market = massive::stream::market::stocks}};
 //   stream.subscribe({massive::stream::stocks::trades("AAPL")});
@@ -12,6 +13,13 @@
 // connects, authenticates, replays the subscriptions and reconnects as the session says, and
 // reads until a frame with events arrives.
 //
+// Behind a proxy (client_options::proxy, or the environment when asked, as massive::options
+// takes them), every connection, reconnects included, is a CONNECT tunnel with TLS to the
+// stream server inside it. A proxy's 4xx (407 or tinyproxy's 401 to credentials, 403) ends the
+// stream with its proxy_error: another attempt would meet the same answer. Its 5xx (502: it
+// could not reach the server), a close, a stall past connect_timeout or a malformed answer is a
+// lost connection, retried with the reconnect policy's backoff like a dropped one.
+//
 // A consumer slower than the feed gets the policy it chose (client_options::slow_consumer):
 // - back_pressure (the default): frames are read only when next() is called. Unread frames wait
 //   in the socket, the bounded buffer (the kernel's receive buffer), and the server is slowed
@@ -23,6 +31,7 @@
 //   consumer sees the newest events; the server sees a client that reads as fast as it decodes.
 #pragma once
 
+#include "massive/response_info.hpp"
 #include "massive/stream_batch.hpp"
 #include "massive/stream_session.hpp"
 #include "massive/stream_topic.hpp"
@@ -44,8 +53,8 @@ namespace massive::stream {
 
 /// One line per connection attempt and per status event, for logs; the key never appears.
 struct stream_trace {
-  std::string_view what;    ///< "connect", "connected", "status", "disconnected", "backoff"
-  std::string_view detail;  ///< the host, the status and message, the reason, the delay
+  std::string_view what;    ///< "connect", "connected", "status", "disconnected", "backoff", "refused"
+  std::string_view detail;  ///< the host (and proxy), the status and message, the reason, the delay
 };
 
 /// What the client does with frames the consumer has not taken yet (see the file comment).
@@ -76,6 +85,20 @@ struct client_options {
   std::string ca_file{};
   std::string ca_pem{};
   bool verify_peer = true;
+  /// An HTTP proxy to tunnel every connection through, as massive::options::proxy:
+  /// "http://[user:password@]host:port", the credentials sent as Basic authentication and
+  /// shown in no message. Empty: none, unless proxy_from_environment.
+  std::string proxy{};
+  /// Hosts reached without the proxy, in curl's NO_PROXY syntax (massive::options::no_proxy).
+  std::string no_proxy{};
+  /// When `proxy` is empty, take it from https_proxy or HTTPS_PROXY, then all_proxy or
+  /// ALL_PROXY (a wss:// connection is TLS like https://), and when `no_proxy` is empty, from
+  /// no_proxy or NO_PROXY, as curl does. Off by default.
+  bool proxy_from_environment = false;
+  /// Headers sent on every WebSocket upgrade request (reconnects included), e.g. a reseller's
+  /// X-Massive-Edge-ID. Validated at construction as massive::options::headers are, the
+  /// handshake's own Sec-WebSocket-* refused too; the error names the header, never its value.
+  std::vector<header_field> headers{};
   reconnect_policy reconnect{};
   frame_limits limits{};
   slow_consumer_policy slow_consumer = slow_consumer_policy::back_pressure;
@@ -90,6 +113,8 @@ struct client_options {
 /// not with calls from other threads). Destroying it closes the connection.
 class client {
  public:
+  /// Throws transport_error(errc::invalid_option) naming an option that cannot be used (the
+  /// key, the proxy, a header), stream_error(protocol_violation) for a url that is not wss://.
   client(boost::asio::any_io_executor executor, client_options options);
   ~client();
   client(const client&) = delete;
@@ -104,7 +129,8 @@ class client {
   /// The next frame with events, in wire order; batch::gap() is set on the first after a
   /// reconnect or after frames dropped by drop_oldest. Completion signature
   /// void(std::exception_ptr, batch): stream_error when the stream is over (auth_failed,
-  /// no_stream_access, max_connections, reconnects_exhausted), decode_error for a frame that
+  /// no_stream_access, max_connections, reconnects_exhausted), massive::proxy_error when the
+  /// proxy refused the tunnel for good (see the file comment), decode_error for a frame that
   /// is not valid. With drop_oldest a refused frame's error comes in its place among the
   /// batches, and the error that ends the stream after the batches read before it.
   /// Cancellation: the terminal cancellation of the completion token closes the connection.

@@ -7,9 +7,10 @@
 //
 // `auth_failed` (a wrong key, or a plan without stream access) and `max_connections` (another
 // connection with the key took over: reconnecting would evict it in turn) end the session with
-// an error naming the cause. A lost connection (closed, reset, stalled, `force_disconnect`,
-// `slow_consumer`, `auth_timeout`) is retried after a jittered exponential backoff, bounded or
-// not; the first batch after a reconnect is marked as following a gap.
+// an error naming the cause; so does a proxy's refusal of the tunnel for good (`refused`). A
+// lost connection (closed, reset, stalled, `force_disconnect`, `slow_consumer`, `auth_timeout`,
+// a tunnel the proxy failed to open) is retried after a jittered exponential backoff, bounded
+// or not; the first batch after a reconnect is marked as following a gap.
 #pragma once
 
 #include "massive/retry.hpp"
@@ -55,6 +56,10 @@ struct disconnected {
   std::string_view detail;
   double jitter;  ///< a uniform draw in [0, 1) for the backoff
 };
+/// The connection was refused for good before the WebSocket was up (a proxy's 4xx to CONNECT:
+/// its credentials or its policy), which another attempt would meet again. The session is
+/// over; the client delivers the refusal itself.
+struct refused {};
 /// The backoff the session asked for has elapsed.
 struct backoff_elapsed {};
 /// The user subscribes or unsubscribes topics (at any time, connected or not).
@@ -69,8 +74,8 @@ struct close {};
 }  // namespace happened
 
 using session_event = std::variant<happened::start, happened::connected, happened::status, happened::disconnected,
-                                   happened::backoff_elapsed, happened::subscribe, happened::unsubscribe,
-                                   happened::close>;
+                                   happened::refused, happened::backoff_elapsed, happened::subscribe,
+                                   happened::unsubscribe, happened::close>;
 
 /// What the client must do next.
 struct session_action {

@@ -4,10 +4,14 @@
 // from; under back_pressure next() reads itself.
 #include "massive/stream_client.hpp"
 
+#include "route.hpp"
+
 #include "massive/cpu_support.hpp"
 #include "massive/error.hpp"
+#include "massive/proxy_error.hpp"
 #include "massive/stream_error.hpp"
 #include "transport/tls.hpp"
+#include "transport/tunnel_io.hpp"
 
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
@@ -15,7 +19,6 @@
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
-#include <boost/url/parse.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -37,25 +40,6 @@ using ws_stream = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
 // Shared by the operations in flight on it: close() may drop the connection while one is pending.
 using ws_pointer = std::shared_ptr<ws_stream>;
 
-struct endpoint {
-  std::string host;
-  std::string port = "443";
-  std::string path;
-};
-
-endpoint endpoint_of(const client_options& o) {
-  if (o.url.empty()) return {std::string(feed_host(o.feed)), "443", "/" + std::string(market_path(o.market))};
-  const auto u = boost::urls::parse_uri(o.url);
-  if (!u || u->scheme() != "wss" || u->host().empty()) {
-    throw stream_error(stream_errc::protocol_violation, "client_options.url: not a wss:// URL: " + o.url);
-  }
-  endpoint e;
-  e.host = u->host_address();
-  if (u->has_port()) e.port = std::string(u->port());
-  e.path = u->path().empty() ? "/" : std::string(u->encoded_path());
-  return e;
-}
-
 std::string resolved_key(std::string key) {
   if (key.empty()) {
     if (const char* env = std::getenv("MASSIVE_API_KEY")) key = env;
@@ -76,7 +60,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   impl(const asio::any_io_executor& executor, client_options o)
       // The CPU is checked before the frame decoder, built for MASSIVE_SIMD_ARCH, can run.
       : options((massive::detail::require_cpu_support(), std::move(o))),
-        where(endpoint_of(options)),
+        where(route_of(options, &std::getenv)),
         tls(transport::make_tls_context({options.verify_peer, options.ca_file, {}, options.ca_pem, "client_options"})),
         protocol(resolved_key(options.api_key), options.reconnect),
         decoder(options.market, options.channels, options.limits),
@@ -128,15 +112,19 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 
   asio::awaitable<void> connect() {
     connect_due = false;
-    trace("connect", where.host + ":" + where.port + where.path);
+    const auto& proxy = where.proxy;
+    trace("connect", where.authority + where.path + (proxy ? " through proxy " + proxy->name : ""));
     auto executor = co_await asio::this_coro::executor;
     const ws_pointer socket = ws = std::make_shared<ws_stream>(executor, tls);
     beast::tcp_stream& tcp = beast::get_lowest_layer(*socket);
     try {
       asio::ip::tcp::resolver resolver(executor);
-      const auto found = co_await resolver.async_resolve(where.host, where.port, use_awaitable);
+      const auto found = co_await resolver.async_resolve(proxy ? proxy->connect_host : where.host,
+                                                         proxy ? proxy->port_text : where.port, use_awaitable);
+      // One deadline for TCP, the tunnel and TLS: the tcp_stream closes the socket when it passes.
       tcp.expires_after(options.connect_timeout);
       co_await tcp.async_connect(found, use_awaitable);
+      if (proxy) co_await open_tunnel(tcp);
       if (!transport::expect_peer(socket->next_layer().native_handle(), where.host, options.verify_peer)) {
         throw stream_error(stream_errc::protocol_violation, "cannot set the expected host name " + where.host);
       }
@@ -147,20 +135,43 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       t.idle_timeout = options.idle_timeout;
       t.keep_alive_pings = true;
       socket->set_option(t);
+      socket->set_option(websocket::stream_base::decorator([headers = &where.headers](websocket::request_type& request) {
+        for (const auto& [name, value] : *headers) request.insert(name, value);
+      }));
       socket->read_message_max(options.limits.max_frame_bytes);
-      // Named, not a temporary of the co_await expression: g++ 12 destroys such temporaries wrongly.
-      const std::string host = where.host + (where.port == "443" ? "" : ":" + where.port);
-      co_await socket->async_handshake(host, where.path, use_awaitable);
+      co_await socket->async_handshake(where.host_header, where.path, use_awaitable);
       socket->text(true);
       trace("connected", where.host);
       apply(protocol.resume(happened::connected{}));
+    } catch (const proxy_error& e) {
+      if (transport::tunnel_refusal_is_final(e)) {
+        trace("refused", e.what());
+        failure = std::current_exception();
+        apply(protocol.resume(happened::refused{}));
+        drop();
+      } else {
+        lost(e.what());
+      }
     } catch (const boost::system::system_error& e) {
       const long verify = SSL_get_verify_result(socket->next_layer().native_handle());
       std::string why = e.code().message();
       if (verify != X509_V_OK) why += std::string(" (certificate: ") + X509_verify_cert_error_string(verify) + ")";
-      last_connect_error = why;
       lost("connecting to " + where.host + ": " + why);
     }
+  }
+
+  /// CONNECT through the proxy on a connected `tcp`, within its deadline; throws proxy_error.
+  asio::awaitable<void> open_tunnel(beast::tcp_stream& tcp) {
+    try {
+      co_await transport::open_tunnel<asio::any_io_executor>(tcp, where.connect_request, *where.proxy, where.authority);
+      co_return;
+    } catch (const proxy_error&) {
+      // The proxy leaves the socket open whatever it answers; only the deadline closes it.
+      if (tcp.socket().is_open()) throw;
+    }
+    throw proxy_error(proxy_errc::failed, 0, where.proxy->name,
+                      "no tunnel through proxy " + where.proxy->name + " to " + where.authority + " within " +
+                          std::to_string(options.connect_timeout.count()) + " ms");
   }
 
   /// Reads one whole message into the decoder.
@@ -294,7 +305,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   }
 
   client_options options;
-  endpoint where;
+  route where;
   asio::ssl::context tls;
   session protocol;
   frame_decoder decoder;
@@ -306,7 +317,6 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   std::vector<std::string> outbox;
   std::optional<std::chrono::milliseconds> backoff;
   std::exception_ptr failure;
-  std::string last_connect_error;
   bool started = false;
   bool connect_due = false;
   bool pumping = false;

@@ -67,6 +67,11 @@ session_action session::resume(const session_event& e) {
           },
           [&](const happened::status& s) { return on_status(s.status, s.message); },
           [&](const happened::disconnected& d) { return on_disconnected(d.detail, d.jitter); },
+          [&](const happened::refused&) -> session_action {
+            state_ = state::failed;
+            pending_.clear();
+            return {};
+          },
           [&](const happened::backoff_elapsed&) -> session_action {
             if (state_ != state::backoff) return {};
             state_ = state::connecting;

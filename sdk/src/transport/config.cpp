@@ -34,27 +34,6 @@ void check_retry(const retry_policy& retry, const std::string& where) {
   if (retry.max_backoff < retry.initial_backoff) refuse("max_backoff", "must not be less than initial_backoff");
 }
 
-// Chooses the proxy (options, else the environment when asked) and renders its CONNECT.
-void choose_proxy(config& c, const environment_reader& getenv) {
-  const auto& opts = c.opts;
-  std::string url = opts.proxy;
-  std::string no_proxy = opts.no_proxy;
-  std::string source = "options.proxy";
-  if (url.empty() && opts.proxy_from_environment) {
-    auto found = proxy_from_environment(c.base.scheme, getenv);
-    if (!found) return;
-    url = std::move(found->url);
-    source = "the " + found->variable + " environment variable";
-    if (no_proxy.empty()) no_proxy = std::move(found->no_proxy);
-  }
-  if (url.empty()) return;
-  // Parsed even when NO_PROXY excludes the host: a malformed proxy is reported either way.
-  auto proxy = parse_proxy_url(url, source);
-  if (no_proxy_matches(no_proxy, c.base.host)) return;
-  c.connect_request = render_connect_request(proxy, c.base.host + ":" + c.port_text, opts.user_agent);
-  c.proxy = std::move(proxy);
-}
-
 }  // namespace
 
 void check_call_options(const call_options& call) {
@@ -127,7 +106,10 @@ config validate_options(options opts, const environment_reader& getenv) {
   }
   render_headers(c.header_lines, opts.headers, "options.headers");
   c.opts = std::move(opts);
-  choose_proxy(c, getenv);
+  c.proxy = choose_proxy({.proxy = c.opts.proxy, .no_proxy = c.opts.no_proxy,
+                          .from_environment = c.opts.proxy_from_environment, .option_prefix = "options"},
+                         c.base.scheme, c.base.host, getenv);
+  if (c.proxy) c.connect_request = render_connect_request(*c.proxy, c.base.host + ":" + c.port_text, c.opts.user_agent);
   return c;
 }
 

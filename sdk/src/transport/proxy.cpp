@@ -173,4 +173,23 @@ std::optional<environment_proxy> proxy_from_environment(std::string_view scheme,
   return std::nullopt;
 }
 
+std::optional<proxy_endpoint> choose_proxy(const proxy_settings& settings, std::string_view scheme,
+                                           std::string_view host, const environment_reader& getenv) {
+  std::string url(settings.proxy);
+  std::string no_proxy(settings.no_proxy);
+  std::string source = std::string(settings.option_prefix) + ".proxy";
+  if (url.empty() && settings.from_environment) {
+    auto found = proxy_from_environment(scheme, getenv);
+    if (!found) return std::nullopt;
+    url = std::move(found->url);
+    source = "the " + found->variable + " environment variable";
+    if (no_proxy.empty()) no_proxy = std::move(found->no_proxy);
+  }
+  if (url.empty()) return std::nullopt;
+  // Parsed even when NO_PROXY excludes the host: a malformed proxy is reported either way.
+  auto proxy = parse_proxy_url(url, source);
+  if (no_proxy_matches(no_proxy, host)) return std::nullopt;
+  return proxy;
+}
+
 }  // namespace massive::transport

@@ -48,4 +48,18 @@ struct environment_proxy {
 std::optional<environment_proxy> proxy_from_environment(std::string_view scheme,
                                                         const environment_reader& getenv);
 
+/// A client's proxy options (the REST options and the stream's client_options alike).
+struct proxy_settings {
+  std::string_view proxy;          ///< the proxy URL; empty: none, unless from_environment
+  std::string_view no_proxy;       ///< hosts reached directly; empty: NO_PROXY when from_environment
+  bool from_environment = false;   ///< take an empty `proxy` (and `no_proxy`) from the environment
+  std::string_view option_prefix;  ///< names the options in errors: "options", "client_options"
+};
+
+/// The proxy a connection of `scheme` to `host` (lower case, IPv6 in brackets) tunnels
+/// through; nullopt when there is none or NO_PROXY excludes `host`. A malformed proxy URL
+/// throws (parse_proxy_url) even when NO_PROXY excludes the host.
+std::optional<proxy_endpoint> choose_proxy(const proxy_settings& settings, std::string_view scheme,
+                                           std::string_view host, const environment_reader& getenv);
+
 }  // namespace massive::transport

@@ -95,4 +95,6 @@ proxy_error tunnel_failure(const tunnel_response& response, const proxy_endpoint
               " was established" + (cause.empty() ? std::string() : " (" + std::string(cause) + ")")};
 }
 
+bool tunnel_refusal_is_final(const proxy_error& e) noexcept { return e.status() >= 400 && e.status() < 500; }
+
 }  // namespace massive::transport

@@ -45,4 +45,10 @@ proxy_error tunnel_failure(const tunnel_response& response, const proxy_endpoint
                            std::string_view authority, bool sent_credentials,
                            std::string_view cause = {});
 
+/// Whether asking the proxy again is pointless: its 4xx to CONNECT (407, or 401 to the
+/// credentials; 403 to the destination) is its policy and will be answered the same way. Its
+/// 5xx (502: it could not reach the API) and a failure before any answer (a close, a stall, a
+/// malformed answer) may pass on another attempt.
+bool tunnel_refusal_is_final(const proxy_error& e) noexcept;
+
 }  // namespace massive::transport

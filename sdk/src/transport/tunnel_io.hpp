@@ -1,14 +1,14 @@
 // The thin Asio driver of the CONNECT exchange (tunnel.hpp holds its logic): writes the
 // rendered request on a connected socket, reads until the proxy's answer head is parsed.
-// A coroutine template over the caller's executor, so that any connection of the SDK can
-// open a tunnel before its own TLS handshake.
+// A coroutine template over the caller's executor and stream (the REST transport's socket,
+// the stream client's beast::tcp_stream with its deadline), so that any connection of the
+// SDK can open a tunnel before its own TLS handshake.
 #pragma once
 
 #include "tunnel.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
@@ -18,11 +18,12 @@
 
 namespace massive::transport {
 
-/// Sends `request` (from render_connect_request) to `proxy` over `socket` and returns once
-/// the tunnel to `authority` is established; throws proxy_error otherwise. An operation
-/// aborted by the caller surfaces as a proxy_error too: the caller checks its own reason.
-template <class Executor>
-boost::asio::awaitable<void, Executor> open_tunnel(boost::asio::ip::tcp::socket& socket,
+/// Sends `request` (from render_connect_request) to `proxy` over `socket`, a connected TCP
+/// stream, and returns once the tunnel to `authority` is established; throws proxy_error
+/// otherwise. An operation aborted by the caller (a timeout closing the socket) surfaces as a
+/// proxy_error too: the caller checks its own reason.
+template <class Executor, class AsyncStream>
+boost::asio::awaitable<void, Executor> open_tunnel(AsyncStream& socket,
                                                    std::string_view request, const proxy_endpoint& proxy,
                                                    std::string_view authority) {
   namespace asio = boost::asio;

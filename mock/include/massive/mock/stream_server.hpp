@@ -11,6 +11,7 @@
 #pragma once
 
 #include "massive/mock/certificates.hpp"
+#include "massive/mock/server.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -39,6 +40,12 @@ enum class stream_fault {
   auth_failed,      ///< auth_failed "authentication failed", then a TCP close (as the server does)
   no_plan,          ///< auth_failed "Your plan doesn't include websocket access...", then a TCP close
   auth_timeout,     ///< status auth_timeout instead of an answer to auth, then a close
+};
+
+/// How a connection opened: what a test checks of a client's TLS and upgrade request.
+struct stream_opening {
+  std::string server_name;   ///< the TLS server name (SNI) the client sent; "" when none
+  recorded_request upgrade;  ///< the WebSocket upgrade request: method, target, headers
 };
 
 /// The script of one connection.
@@ -79,6 +86,8 @@ class stream_server {
   void script(std::vector<stream_script> scripts);
   /// The text messages each connection received, connection by connection.
   std::vector<std::vector<std::string>> received() const;
+  /// How each connection opened, in the order of received().
+  std::vector<stream_opening> openings() const;
   /// Connections whose WebSocket handshake completed.
   std::size_t connections() const;
   /// Event frames sent, over every connection.

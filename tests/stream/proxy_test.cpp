@@ -1,0 +1,273 @@
+// The stream client through HTTP CONNECT proxies, against massive::mock::stream_server:
+// Debian's tinyproxy (its log shows one tunnel per connection, reconnects included; Basic
+// authentication accepts and refuses; NO_PROXY bypasses it) and the scripted proxy of the
+// transport suite (a 502, a close, a stall before the tunnel, a 403). TLS to the server runs
+// inside the tunnel with the server's name; the caller's headers go on every upgrade request;
+// the proxy's credentials appear in no message and never reach the server.
+#include "proxy_fixture.hpp"
+
+#include <massive/mock/stream_server.hpp>
+#include <massive/proxy_error.hpp>
+#include <massive/stream_client.hpp>
+#include <massive/stream_error.hpp>
+
+#include <boost/asio.hpp>
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace ms = massive::stream;
+namespace mock = massive::mock;
+using massive::test::environment_guard;
+using massive::test::proxy_script;
+using massive::test::scripted_proxy;
+using massive::test::tinyproxy;
+using namespace std::chrono_literals;
+
+namespace {
+
+const tinyproxy::credentials good{.user = "trader", .password = "Pr0xyPass"};
+const tinyproxy::credentials bad{.user = "trader", .password = "WrongPass"};
+
+// Every message a proxied stream produced (trace lines and errors), for the credentials check.
+struct stream_messages {
+  std::vector<std::string> lines;
+  void check_no_credentials() const {
+    CHECK(lines.size() >= 1);
+    for (const auto& line : lines) {
+      // The passwords and the Basic encodings of both pairs.
+      for (std::string_view secret : {"Pr0xyPass", "WrongPass", "dHJhZGVyOlByMHh5UGFzcw", "dHJhZGVyOldyb25nUGFzcw"}) {
+        CHECK_MESSAGE(line.find(secret) == std::string::npos, "proxy credentials in: " << line);
+      }
+    }
+  }
+  bool any(std::string_view what) const {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+  }
+};
+
+// Bounded reconnects: a refusal wrongly retried ends in reconnects_exhausted, not a hang.
+ms::client_options through(const mock::stream_server& server, std::string proxy, stream_messages& messages) {
+  ms::client_options o;
+  o.api_key = "mock-stream-key";
+  // localhost, not 127.0.0.1: the name must reach the server as SNI through the tunnel.
+  o.url = "wss://localhost:" + std::to_string(server.port()) + "/stocks";
+  o.ca_pem = server.certificate_pem();
+  o.proxy = std::move(proxy);
+  o.reconnect.initial_backoff = 1ms;
+  o.reconnect.max_backoff = 5ms;
+  o.reconnect.max_attempts = 3;
+  o.connect_timeout = 5s;
+  o.trace = [&messages](const ms::stream_trace& t) {
+    messages.lines.push_back(std::string(t.what) + " " + std::string(t.detail));
+  };
+  return o;
+}
+
+/// Runs `body` as a coroutine on a fresh io_context to completion; rethrows what it threw.
+void run(std::function<asio::awaitable<void>()> body) {
+  asio::io_context io;
+  std::exception_ptr failure;
+  asio::co_spawn(io, body(), [&](std::exception_ptr e) { failure = e; });
+  io.run();
+  if (failure) std::rethrow_exception(failure);
+}
+
+/// Streams until `batches` batches with trades arrived.
+void stream_batches(const ms::client_options& o, int batches) {
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    stream.subscribe({ms::stocks::trades("AAPL")});
+    for (int i = 0; i < batches; ++i) {
+      const ms::batch b = co_await stream.next();
+      CHECK(!b.events<massive::stock_trade_event>().empty());
+    }
+  });
+}
+
+/// The error that ended a stream that must not stream, recorded in `messages`.
+std::exception_ptr refusal(const ms::client_options& o, stream_messages& messages) {
+  std::exception_ptr failure;
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    stream.subscribe({ms::stocks::trades("AAPL")});
+    try {
+      co_await stream.next();
+      FAIL("streamed");
+    } catch (const std::exception& e) {
+      failure = std::current_exception();
+      messages.lines.emplace_back(e.what());
+    }
+    CHECK(stream.state().current() == ms::session::state::failed);
+  });
+  REQUIRE(failure);
+  return failure;
+}
+
+massive::proxy_error proxy_failure(const std::exception_ptr& failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const massive::proxy_error& e) {
+    return e;
+  } catch (const std::exception& e) {
+    FAIL("not a proxy_error: " << e.what());
+  }
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("a stream through tinyproxy: TLS to the server inside the tunnel, and a reconnect through it again") {
+  mock::stream_server server;
+  server.script({{mock::stream_fault::close, 2}});
+  tinyproxy proxy(server.port(), good);
+  stream_messages messages;
+  ms::client_options o = through(server, proxy.url(good), messages);
+  o.headers = {{"X-Massive-Edge-ID", "user-42"}, {"X-Tenant", "acme"}};
+  std::size_t before = 0, after = 0;
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    stream.subscribe({ms::stocks::trades("AAPL"), ms::stocks::quotes("MSFT")});
+    while (after == 0) {
+      const ms::batch b = co_await stream.next();
+      (stream.state().reconnects() == 0 ? before : after) += b.size();
+    }
+    CHECK(stream.state().reconnects() == 1);
+  });
+  CHECK(before == 2 * 4);  // the two frames before the server's close, four events each
+  // One tunnel per connection in tinyproxy's log: the reconnect went through it again.
+  CHECK(proxy.tunnels() == 2);
+  CHECK(proxy.log().find("CONNECT localhost:" + std::to_string(server.port())) != std::string::npos);
+  const auto received = server.received();
+  REQUIRE(received.size() == 2);
+  for (const auto& connection : received) {
+    REQUIRE(connection.size() >= 2);
+    CHECK(connection[0] == R"({"action":"auth","params":"mock-stream-key"})");
+    CHECK(connection[1] == R"({"action":"subscribe","params":"T.AAPL,Q.MSFT"})");
+  }
+  // TLS with the server's name, verified against its certificate; the caller's headers on every
+  // upgrade, the proxy's credentials on none.
+  const auto openings = server.openings();
+  REQUIRE(openings.size() == 2);
+  for (const auto& opening : openings) {
+    CHECK(opening.server_name == "localhost");
+    CHECK(opening.upgrade.header("Host") == "localhost:" + std::to_string(server.port()));
+    CHECK(opening.upgrade.header("X-Massive-Edge-ID") == "user-42");
+    CHECK(opening.upgrade.header("X-Tenant") == "acme");
+    CHECK_FALSE(opening.upgrade.has_header("Proxy-Authorization"));
+  }
+  CHECK(messages.any("through proxy 127.0.0.1:" + std::to_string(proxy.port())));
+  messages.check_no_credentials();
+}
+
+TEST_CASE("tinyproxy refusing the credentials ends the stream with a proxy_error, not retried") {
+  mock::stream_server server;
+  tinyproxy proxy(server.port(), good);
+  stream_messages messages;
+  {
+    const auto e = proxy_failure(refusal(through(server, proxy.url(bad), messages), messages));
+    CHECK(e.code() == massive::proxy_errc::auth_failed);
+    CHECK(e.status() == 401);  // tinyproxy 1.11 answers wrong credentials with 401
+    CHECK(e.proxy() == "127.0.0.1:" + std::to_string(proxy.port()));
+    CHECK(std::string(e.what()).find("rejected the credentials") != std::string::npos);
+  }
+  {
+    const auto e = proxy_failure(refusal(through(server, proxy.url(), messages), messages));
+    CHECK(e.code() == massive::proxy_errc::auth_required);
+    CHECK(e.status() == 407);
+  }
+  // One tunnel asked for each: a refusal of the credentials is not retried.
+  CHECK(proxy.tunnels() == 2);
+  CHECK(server.connections() == 0);
+  messages.check_no_credentials();
+}
+
+TEST_CASE("a stream takes the proxy from HTTPS_PROXY only when asked, and NO_PROXY bypasses it") {
+  mock::stream_server server;
+  tinyproxy proxy(server.port());
+  stream_messages messages;
+  environment_guard env;
+  env.set("HTTPS_PROXY", proxy.url());
+  for (const char* name : {"https_proxy", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"}) env.unset(name);
+  ms::client_options o = through(server, "", messages);
+  stream_batches(o, 1);
+  CHECK(proxy.tunnels() == 0);  // without the opt-in, the environment is ignored
+  o.proxy_from_environment = true;
+  stream_batches(o, 1);
+  CHECK(proxy.tunnels() == 1);
+  env.set("NO_PROXY", "example.org, .localhost");
+  stream_batches(o, 1);
+  CHECK(proxy.tunnels() == 1);  // unchanged: straight to the server
+  CHECK(server.connections() == 3);
+}
+
+TEST_CASE("a scripted proxy: a 502, a close and a stall before the tunnel are retried, a 403 ends the stream") {
+  mock::stream_server server;
+  scripted_proxy proxy(server.port());
+  stream_messages messages;
+  using action = proxy_script::action;
+  const std::string authority = "localhost:" + std::to_string(server.port());
+
+  SUBCASE("retried like a dropped connection, then streaming through the next tunnel") {
+    proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"});
+    proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 200 Conn"});
+    proxy.enqueue({.what = action::answer_then_stall, .answer = "HTTP/1.1 200 OK\r\n"});
+    ms::client_options o = through(server, proxy.url("trader:Pr0xyPass"), messages);
+    o.connect_timeout = 300ms;
+    stream_batches(o, 1);
+    const auto heads = proxy.heads();
+    REQUIRE(heads.size() == 4);
+    for (const auto& head : heads) {
+      CHECK(head.starts_with("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n"));
+      CHECK(head.find("\r\nProxy-Authorization: Basic dHJhZGVyOlByMHh5UGFzcw==\r\n") != std::string::npos);
+    }
+    CHECK(server.connections() == 1);
+    CHECK(messages.any("disconnected proxy 127.0.0.1:"));
+    CHECK(messages.any("refused the tunnel to " + authority + " (502 Bad Gateway)"));
+    CHECK(messages.any("closed the connection before the tunnel to " + authority));
+    const std::string proxy_name = proxy.url().substr(std::string_view("http://").size());
+    CHECK(messages.any("no tunnel through proxy " + proxy_name + " to " + authority + " within 300 ms"));
+  }
+  SUBCASE("a 403 is the proxy's policy: the stream ends with it") {
+    proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 403 Forbidden\r\n\r\n"});
+    const auto e = proxy_failure(refusal(through(server, proxy.url(), messages), messages));
+    CHECK(e.code() == massive::proxy_errc::refused);
+    CHECK(e.status() == 403);
+    CHECK(proxy.heads().size() == 1);
+    CHECK(server.connections() == 0);
+  }
+  messages.check_no_credentials();
+}
+
+TEST_CASE("a stream's proxy and headers are checked at construction, naming what is wrong") {
+  asio::io_context io;
+  const auto construction_error = [&](const std::function<void(ms::client_options&)>& change) -> std::string {
+    ms::client_options o;
+    o.api_key = "mock-stream-key";
+    o.url = "wss://localhost:9/stocks";
+    change(o);
+    try {
+      ms::client stream(io.get_executor(), o);
+    } catch (const massive::transport_error& e) {
+      CHECK(e.code() == massive::errc::invalid_option);
+      return e.what();
+    }
+    FAIL("accepted");
+    return {};
+  };
+  const auto header = [&](std::string name, std::string value) {
+    return construction_error([&](ms::client_options& o) { o.headers = {{"X-Fine", "1"}, {name, value}}; });
+  };
+  CHECK(header("X-Evil", "a\r\nHost: evil.example").find("client_options.headers: the value of the header 'X-Evil' contains CR, LF") == 0);
+  CHECK(header("Host", "evil.example").find("client_options.headers: the header 'Host'") == 0);
+  CHECK(header("Authorization", "Bearer s3cret-value").find("s3cret-value") == std::string::npos);
+  CHECK(header("Sec-WebSocket-Key", "x").find("client_options.headers: the header 'Sec-WebSocket-Key' is set by the WebSocket handshake") == 0);
+  CHECK(header("sec-websocket-protocol", "x").find("'sec-websocket-protocol'") != std::string::npos);
+  const std::string proxy = construction_error([](ms::client_options& o) { o.proxy = "http://trader:s3cret@proxy:99999"; });
+  CHECK(proxy.find("client_options.proxy: the proxy URL's port") == 0);
+  CHECK(proxy.find("s3cret") == std::string::npos);
+}
