@@ -114,13 +114,18 @@ massive::proxy_error proxy_failure(const std::exception_ptr& failure) {
   } catch (const massive::proxy_error& e) {
     return e;
   } catch (const std::exception& e) {
-    FAIL("not a proxy_error: " << e.what());
+    FAIL("not a proxy_error: " << std::string(e.what()));
   }
   throw std::logic_error("unreachable");
 }
 
 }  // namespace
 
+// Seen failing with SNI and verification set to the proxy's host (client.cpp's expect_peer given
+// proxy->connect_host): "CHECK( opening.server_name == "localhost" ) is NOT correct! values: CHECK(
+// == localhost )", once per connection; with render_connect_request's credentials test inverted:
+// "test case THREW exception: proxy 127.0.0.1:46561 rejected the credentials of the proxy URL (407
+// Proxy Authentication Required)".
 TEST_CASE("a stream through tinyproxy: TLS to the server inside the tunnel, and a reconnect through it again") {
   mock::stream_server server;
   server.script({{mock::stream_fault::close, 2}});
@@ -164,6 +169,12 @@ TEST_CASE("a stream through tinyproxy: TLS to the server inside the tunnel, and 
   messages.check_no_credentials();
 }
 
+// Seen failing with the 4xx not final (tunnel_refusal_is_final `< 400`): "FATAL ERROR: not a
+// proxy_error: stream: reconnects_exhausted: 3 reconnect attempts failed; last: proxy
+// 127.0.0.1:38245 rejected the credentials of the proxy URL (401 Unauthorized)"; with the refusal
+// thrown as an api_error: "CHECK( stream.state().current() == ms::session::state::failed ) is NOT
+// correct!" and "not a proxy_error"; with the credentials test inverted: "CHECK( e.status() == 401
+// ) is NOT correct! values: CHECK( 407 == 401 )".
 TEST_CASE("tinyproxy refusing the credentials ends the stream with a proxy_error, not retried") {
   mock::stream_server server;
   tinyproxy proxy(server.port(), good);
@@ -186,6 +197,8 @@ TEST_CASE("tinyproxy refusing the credentials ends the stream with a proxy_error
   messages.check_no_credentials();
 }
 
+// Seen failing with NO_PROXY ignored by choose_proxy: "CHECK( proxy.tunnels() == 1 ) is NOT correct!
+// values: CHECK( 2 == 1 )".
 TEST_CASE("a stream takes the proxy from HTTPS_PROXY only when asked, and NO_PROXY bypasses it") {
   mock::stream_server server;
   tinyproxy proxy(server.port());
@@ -212,6 +225,10 @@ TEST_CASE("a scripted proxy: a 502, a close and a stall before the tunnel are re
   using action = proxy_script::action;
   const std::string authority = "localhost:" + std::to_string(server.port());
 
+  // Seen failing with the 5xx final too (tunnel_refusal_is_final `< 600`): "test case THREW
+  // exception: proxy 127.0.0.1:44363 refused the tunnel to localhost:36747 (502 Bad Gateway)"; with
+  // the credentials test inverted: the Proxy-Authorization check "is NOT correct!" for each head;
+  // with the refusal thrown as an api_error: "THREW exception: HTTP 502: Bad Gateway".
   SUBCASE("retried like a dropped connection, then streaming through the next tunnel") {
     proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"});
     proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 200 Conn"});
@@ -232,6 +249,7 @@ TEST_CASE("a scripted proxy: a 502, a close and a stall before the tunnel are re
     const std::string proxy_name = proxy.url().substr(std::string_view("http://").size());
     CHECK(messages.any("no tunnel through proxy " + proxy_name + " to " + authority + " within 300 ms"));
   }
+  // Seen failing with the 4xx not final (`< 400`): "FATAL ERROR: streamed" (the 403 was retried).
   SUBCASE("a 403 is the proxy's policy: the stream ends with it") {
     proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 403 Forbidden\r\n\r\n"});
     const auto e = proxy_failure(refusal(through(server, proxy.url(), messages), messages));

@@ -97,7 +97,7 @@ E error_as(const outcome& o) {
   } catch (const E& e) {
     return e;
   } catch (const std::exception& e) {
-    FAIL("unexpected exception: " << e.what());
+    FAIL("unexpected exception: " << std::string(e.what()));
   }
   throw std::logic_error("unreachable");
 }

@@ -69,13 +69,16 @@ massive::proxy_error proxy_failure(const outcome& o) {
   } catch (const massive::proxy_error& e) {
     return e;
   } catch (const std::exception& e) {
-    FAIL("not a proxy_error: " << e.what());
+    FAIL("not a proxy_error: " << std::string(e.what()));
   }
   throw std::logic_error("unreachable");
 }
 
 }  // namespace
 
+// Seen failing with SNI and verification set to the proxy's host (expect_peer given
+// proxy->connect_host): "CHECK( s.server.server_names() == std::vector<std::string>{"localhost"} )
+// is NOT correct!" (an IP address: no SNI sent).
 TEST_CASE("calls go through tinyproxy: one tunnel, reused, TLS to the API inside it") {
   trusted_server s;
   tinyproxy proxy(s.server.port());
@@ -152,6 +155,10 @@ TEST_CASE("a traversal goes through tinyproxy on one tunnel") {
   CHECK(proxy.tunnels() == 1);
 }
 
+// Seen failing with render_connect_request's credentials test inverted: "CHECK( call(client, io,
+// messages).ok() ) is NOT correct!", "values: CHECK( 401 == 407 )", "CHECK( 0 == 2 )" (requests at
+// the server); and with the proxy's refusal thrown as an api_error (open_tunnel): "FATAL ERROR:
+// unexpected exception".
 TEST_CASE("tinyproxy's Basic authentication: accepted, missing, wrong") {
   trusted_server s;
   tinyproxy proxy(s.server.port(), good);
@@ -182,6 +189,8 @@ TEST_CASE("tinyproxy's Basic authentication: accepted, missing, wrong") {
   messages.check_no_credentials();
 }
 
+// Seen failing with the proxy's refusal thrown as an api_error (open_tunnel): "FATAL ERROR:
+// unexpected exception" (the fixture printed the exception's address then; now its message).
 TEST_CASE("tinyproxy refusing a port is a proxy_error with its 403, not an api_error") {
   trusted_server s;
   tinyproxy proxy(static_cast<std::uint16_t>(s.server.port() == 1 ? 2 : 1));  // allows another port only
@@ -198,6 +207,8 @@ TEST_CASE("tinyproxy refusing a port is a proxy_error with its 403, not an api_e
   CHECK(s.server.connections_accepted() == 0);
 }
 
+// Seen failing with NO_PROXY ignored by choose_proxy: "CHECK( proxy.tunnels() == 1 ) is NOT
+// correct! values: CHECK( 2 == 1 )".
 TEST_CASE("the environment opt-in finds tinyproxy, and NO_PROXY bypasses it") {
   trusted_server s;
   tinyproxy proxy(s.server.port());
@@ -229,6 +240,8 @@ TEST_CASE("the environment opt-in finds tinyproxy, and NO_PROXY bypasses it") {
   CHECK(s.server.request_count() == 3);
 }
 
+// Seen failing with SNI and verification set to the proxy's host: "CHECK( ...what()).find(
+// "hostname mismatch") != std::string::npos ) is NOT correct!" (127.0.0.1 was checked instead).
 TEST_CASE("the API's certificate is verified inside the tunnel against the API's name") {
   // The server presents a certificate for another name: the proxy's success changes nothing.
   trusted_server s({.identity = massive::mock::make_self_signed({.dns = {"other.example"}, .ip = {}})});
@@ -256,6 +269,8 @@ TEST_CASE("a scripted proxy: the CONNECT it receives, and each way it can fail")
   const std::string authority = "localhost:" + std::to_string(s.server.port());
   const auto nothing_reached_server = [&] { CHECK(s.server.connections_accepted() == 0); };
 
+  // Seen failing with render_connect_request's credentials test inverted: "CHECK( heads[0].find(
+  // "\r\nProxy-Authorization: Basic dHJhZGVyOlByMHh5UGFzcw==\r\n") != std::string::npos ) is NOT correct!".
   SUBCASE("a well-behaved tunnel gets the API's authority and the Basic credentials") {
     auto client = client_for(proxy.url("trader:Pr0xyPass"));
     CHECK(call(*client, io, messages).ok());
@@ -295,6 +310,7 @@ TEST_CASE("a scripted proxy: the CONNECT it receives, and each way it can fail")
     CHECK(std::string(e.what()).find("closed the connection before the tunnel") != std::string::npos);
     nothing_reached_server();
   }
+  // Seen failing with the proxy's refusal thrown as an api_error: "FATAL ERROR: unexpected exception".
   SUBCASE("a 502 from the proxy, apart from the API's 502") {
     proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"});
     const auto e = proxy_failure(call(*client_for(proxy.url()), io, messages));
