@@ -228,7 +228,9 @@ TEST_CASE("a scripted proxy: a 502, a close and a stall before the tunnel are re
   // Seen failing with the 5xx final too (tunnel_refusal_is_final `< 600`): "test case THREW
   // exception: proxy 127.0.0.1:44363 refused the tunnel to localhost:36747 (502 Bad Gateway)"; with
   // the credentials test inverted: the Proxy-Authorization check "is NOT correct!" for each head;
-  // with the refusal thrown as an api_error: "THREW exception: HTTP 502: Bad Gateway".
+  // with the refusal thrown as an api_error: "THREW exception: HTTP 502: Bad Gateway"; with every
+  // proxy_error rethrown by client.cpp's open_tunnel (the deadline's close not told apart):
+  // "CHECK( messages.any("no tunnel through proxy " + ... + " within 300 ms") ) is NOT correct!".
   SUBCASE("retried like a dropped connection, then streaming through the next tunnel") {
     proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"});
     proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 200 Conn"});
