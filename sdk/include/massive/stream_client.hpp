@@ -63,15 +63,19 @@ enum class slow_consumer_policy : std::uint8_t { back_pressure, drop_oldest };
 /// What drop_oldest has dropped since the client was made: frames and the events in them
 /// (status events included: the client had applied them). Only ever grows.
 struct drop_count {
-  std::size_t frames = 0;
-  std::size_t events = 0;
+  std::size_t frames = 0;  ///< frames dropped
+  std::size_t events = 0;  ///< the events those frames held
+  /// Both counts equal.
   friend bool operator==(const drop_count&, const drop_count&) = default;
 };
 
+/// How a stream client connects and behaves; every member has a default but the key.
 struct client_options {
   /// Empty: read MASSIVE_API_KEY. Sent only in the auth frame.
   std::string api_key{};
+  /// Which market's stream (one connection carries one market).
   stream::market market = stream::market::stocks;
+  /// Which feed's host: real-time, delayed or a business feed (ignored when `url` is set).
   stream::feed feed = stream::feed::realtime;
   /// Which channels' events the frames carry (the fair market value needs business).
   stream::channel_set channels = stream::channel_set::market;
@@ -82,8 +86,11 @@ struct client_options {
   /// Without a frame (or pong) for this long, the connection is stalled: Beast pings at half of
   /// it and closes it when nothing came back; the session reconnects.
   std::chrono::milliseconds idle_timeout{30'000};
+  /// A PEM file of certificates to trust instead of the system's (massive::options::ca_file).
   std::string ca_file{};
+  /// PEM text of certificates to trust, in memory (massive::options::ca_pem).
   std::string ca_pem{};
+  /// Verify the server's certificate and host name. Turn off only for a test server.
   bool verify_peer = true;
   /// An HTTP proxy to tunnel every connection through, as massive::options::proxy:
   /// "http://[user:password@]host:port", the credentials sent as Basic authentication and
@@ -99,12 +106,17 @@ struct client_options {
   /// X-Massive-Edge-ID. Validated at construction as massive::options::headers are, the
   /// handshake's own Sec-WebSocket-* refused too; the error names the header, never its value.
   std::vector<header_field> headers{};
+  /// When and how often a lost connection is replaced.
   reconnect_policy reconnect{};
+  /// Ceilings per frame: its size (larger ones are refused with frame_too_large) and its decode.
   frame_limits limits{};
+  /// What happens to frames the consumer has not taken yet (see the file comment).
   slow_consumer_policy slow_consumer = slow_consumer_policy::back_pressure;
   /// drop_oldest: batches read ahead and not yet taken by next(), at most (at least 1). Each
   /// holds one frame's events and its pooled memory.
   std::size_t buffered_batches = 64;
+  /// Called for each connection's life events (stream_trace); the key and the proxy's
+  /// credentials appear in none. Empty: no trace.
   std::function<void(const stream_trace&)> trace{};
 };
 
@@ -124,6 +136,8 @@ class client {
   /// while a read is pending (a next() waiting, or drop_oldest reading ahead) are sent once
   /// that read completes, that is with the next frame.
   void subscribe(std::vector<topic> topics);
+  /// Removes topics; sent when authenticated, and no longer replayed after a reconnect. Timing
+  /// as subscribe().
   void unsubscribe(std::vector<topic> topics);
 
   /// The next frame with events, in wire order; batch::gap() is set on the first after a

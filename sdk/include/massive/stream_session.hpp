@@ -37,6 +37,7 @@ struct reconnect_policy {
   /// Backoff before the first attempt; doubled for each attempt after it, up to max_backoff,
   /// with equal jitter (massive::backoff_delay).
   std::chrono::milliseconds initial_backoff{250};
+  /// The longest backoff between two attempts.
   std::chrono::milliseconds max_backoff{30'000};
 };
 
@@ -48,8 +49,8 @@ struct start {};
 struct connected {};
 /// The server sent a status event (in wire order, among the frame's other events).
 struct status {
-  std::string_view status;
-  std::string_view message;
+  std::string_view status;   ///< e.g. "connected", "auth_success", "success", "max_connections"
+  std::string_view message;  ///< the server's text beside it
 };
 /// The connection ended: closed, reset, stalled, or could not be made.
 struct disconnected {
@@ -62,12 +63,13 @@ struct disconnected {
 struct refused {};
 /// The backoff the session asked for has elapsed.
 struct backoff_elapsed {};
-/// The user subscribes or unsubscribes topics (at any time, connected or not).
+/// The user subscribes topics (at any time, connected or not).
 struct subscribe {
-  std::span<const topic> topics;
+  std::span<const topic> topics;  ///< the topics added
 };
+/// The user unsubscribes topics (at any time, connected or not).
 struct unsubscribe {
-  std::span<const topic> topics;
+  std::span<const topic> topics;  ///< the topics removed
 };
 /// The user closes the stream.
 struct close {};
@@ -79,6 +81,7 @@ using session_event = std::variant<happened::start, happened::connected, happene
 
 /// What the client must do next.
 struct session_action {
+  /// The kinds of action.
   enum class kind {
     none,     ///< keep reading
     connect,  ///< open a connection
@@ -87,22 +90,28 @@ struct session_action {
     fail,     ///< the stream is over: deliver `error` to the user, close the connection
     close,    ///< the user closed the stream: close the connection
   };
-  kind what = kind::none;
-  std::string text;
-  std::chrono::milliseconds delay{0};
-  std::optional<stream_error> error;
+  kind what = kind::none;               ///< what to do
+  std::string text;                     ///< send: the frame's text
+  std::chrono::milliseconds delay{0};   ///< wait: how long
+  std::optional<stream_error> error;    ///< fail: what to deliver
 };
 
 /// The protocol state of one stream (one market on one feed), across its reconnects.
 class session {
  public:
+  /// Where the protocol stands: before start, opening a connection, waiting for the server's
+  /// `connected`, for auth's answer, for subscription acknowledgements, streaming, waiting out
+  /// a backoff, or over (failed: an error was delivered; closed: by the user).
   enum class state { idle, connecting, awaiting_connected, authenticating, subscribing, streaming, backoff, failed, closed };
 
   /// `api_key` goes only into the auth frame, never into an error.
   session(std::string api_key, reconnect_policy policy);
 
+  /// Takes what happened and answers what the client must do next (sans-I/O: the client does
+  /// the I/O and reports its outcome as the next event).
   session_action resume(const session_event& e);
 
+  /// The protocol state now.
   state current() const noexcept { return state_; }
   /// Authenticated, every subscription acknowledged.
   bool ready() const noexcept { return state_ == state::streaming && pending_.empty(); }

@@ -50,10 +50,11 @@ struct stream_opening {
 
 /// The script of one connection.
 struct stream_script {
-  stream_fault fault = stream_fault::none;
-  std::size_t after_frames = 0;
+  stream_fault fault = stream_fault::none;  ///< what the connection suffers
+  std::size_t after_frames = 0;             ///< after this many event frames
 };
 
+/// How the mock stream server behaves; every member has a default.
 struct stream_server_options {
   /// The key auth must carry; anything else is auth_failed.
   std::string api_key = "mock-stream-key";
@@ -72,6 +73,7 @@ struct stream_server_options {
 /// See the file comment. Destroying it stops it and closes every connection.
 class stream_server {
  public:
+  /// Starts serving on a free loopback port, on a thread of its own.
   explicit stream_server(stream_server_options options = {});
   ~stream_server();
   stream_server(const stream_server&) = delete;
@@ -79,6 +81,7 @@ class stream_server {
 
   /// "wss://127.0.0.1:<port>/<path>", e.g. path "stocks".
   std::string url(std::string_view path) const;
+  /// The loopback port it listens on.
   std::uint16_t port() const noexcept;
   /// The certificate a client should trust.
   const std::string& certificate_pem() const noexcept;
