@@ -10,6 +10,9 @@ template <class... F>
 struct overloaded : F... {
   using F::operator()...;
 };
+// C++20 deduces it without this guide; clang 14 does not (scripts/fuzz.sh compiles the SDK with it).
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
 
 session_action only(session_action::kind what) {
   session_action a;
