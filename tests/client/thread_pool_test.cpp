@@ -4,11 +4,11 @@
 // `tsan`, scripts/test.sh): every result is checked here, and TSan checks every access made on
 // the way. No time is asserted.
 //
-// Seen failing under TSan with the lock of client_state::take_control removed
+// Its deliberate regression: the lock of client_state::take_control removed
 // (sdk/src/transport/client.cpp, `std::lock_guard lock(controls_mutex)` before
-// `idle_controls.back()`): "WARNING: ThreadSanitizer: data race ... in
-// massive::client_state::take_control" against a write in client_state::recycle, and ctest
-// failed the test (exit code 66).
+// `idle_controls.back()`), which races with client_state::recycle on the idle call controls.
+// Not yet seen failing under TSan (issue 19, item 7): the TSan build did not complete on the
+// shared machine in the session that wrote this test; it passed in the Release build.
 #include "client_support.hpp"
 
 #include <massive/client.hpp>
