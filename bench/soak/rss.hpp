@@ -28,13 +28,13 @@ inline std::size_t peak_resident_bytes() {
   return 0;
 }
 
-/// Samples, in order of time: seconds since the start and the resident bytes.
+/// Samples, in order of time: the share of the calls completed (0 to 1) and the resident bytes.
 struct rss_sample {
-  double seconds;
+  double progress;
   std::size_t bytes;
 };
 
-/// Flat: the second half of the run (by time) peaks no higher than the first half's peak plus
+/// Flat: the second half of the calls peaks no higher than the first half's peak plus
 /// `tolerance` of it and `slack` bytes. The first half holds the warm-up: the pool's pages,
 /// the connections, the allocator's arenas; growth after it is what a leak looks like.
 struct flatness {
@@ -45,10 +45,8 @@ struct flatness {
 
 inline flatness judge(const std::vector<rss_sample>& samples, double tolerance, std::size_t slack) {
   flatness f;
-  if (samples.empty()) return f;
-  const double middle = samples.back().seconds / 2;
   for (const rss_sample& s : samples) {
-    auto& peak = s.seconds < middle ? f.first_half_peak : f.second_half_peak;
+    auto& peak = s.progress < 0.5 ? f.first_half_peak : f.second_half_peak;
     if (s.bytes > peak) peak = s.bytes;
   }
   f.flat = static_cast<double>(f.second_half_peak) <=
