@@ -15,6 +15,7 @@ tests=(
   git openssl
   doctest-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizer runtimes for the fuzz targets
+  libtsan2                           # g++'s ThreadSanitizer runtime (build-tsan; comes with g++ 12)
   nlohmann-json3-dev                 # benchmark baseline only
   libcurl4-openssl-dev curl nginx-light time  # end-to-end benchmark only (GNU time: peak RSS)
   doxygen                            # API reference (the `docs` target and its check)

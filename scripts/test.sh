@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and runs the whole test suite: the optimised build (every test), then an
-# ASan+UBSan build of the suites labelled `sanitize`. Exits non-zero on any failure.
+# ASan+UBSan build of the suites labelled `sanitize`, then a ThreadSanitizer build of the suites
+# labelled `tsan` (only their executables and what they link). Exits non-zero on any failure.
 # Does its own set-up: installs missing Debian packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,3 +18,10 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMASSIVE_SANITIZE=ON
   -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF -DMASSIVE_BUILD_CLI=OFF
 cmake --build build-asan -j "$jobs"
 ctest --test-dir build-asan --output-on-failure -j "$jobs" -L sanitize
+
+# A test's name is its executable's: build only those labelled tsan.
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMASSIVE_TSAN=ON \
+  -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF -DMASSIVE_BUILD_CLI=OFF
+mapfile -t tsan_tests < <(ctest --test-dir build-tsan -N -L tsan | sed -n 's/^ *Test *#[0-9]*: //p')
+cmake --build build-tsan -j "$jobs" --target "${tsan_tests[@]}"
+ctest --test-dir build-tsan --output-on-failure -j "$jobs" -L tsan

@@ -152,7 +152,8 @@ struct server::impl {
   reply next_reply(const recorded_request& request) {
     std::unique_lock lock(mutex);
     const std::size_t index = requests.size();
-    requests.push_back(request);
+    ++received;
+    if (options.record_requests) requests.push_back(request);
     reply r{.body = "{}"};
     if (!queue.empty()) {
       r = std::move(queue.front());
@@ -163,8 +164,10 @@ struct server::impl {
       r = make(request);
       lock.lock();
     }
-    requests[index].response_status = r.status;
-    requests[index].response_body = r.body;
+    if (options.record_requests) {
+      requests[index].response_status = r.status;
+      requests[index].response_body = r.body;
+    }
     return r;
   }
 
@@ -282,6 +285,7 @@ struct server::impl {
   responder respond;
   std::deque<reply> queue;
   std::vector<recorded_request> requests;
+  std::size_t received = 0;
   std::size_t handshakes = 0;
   std::vector<std::string> sni_names;
   std::size_t accepted = 0;
@@ -321,7 +325,7 @@ std::vector<recorded_request> server::requests() const {
 
 std::size_t server::request_count() const {
   std::lock_guard lock(impl_->mutex);
-  return impl_->requests.size();
+  return impl_->received;
 }
 
 std::size_t server::tls_handshakes() const {

@@ -81,6 +81,9 @@ struct server_options {
   bool tls = true;
   /// Certificate and key the server presents; default: self-signed for loopback_names().
   std::optional<pem_pair> identity{};
+  /// Keep every request for requests(). False for long runs (the soak program): requests()
+  /// is then empty and only request_count() counts, so that memory stays flat.
+  bool record_requests = true;
 };
 
 /// A scriptable HTTP/1.1 server on 127.0.0.1 and an ephemeral port, on its own thread (see
@@ -108,7 +111,7 @@ class server {
   /// Queues a reply for the next request (FIFO); queued replies go before the responder.
   void enqueue(reply r);
 
-  /// Every request received so far, in order.
+  /// Every request received so far, in order (none when server_options::record_requests is off).
   std::vector<recorded_request> requests() const;
   /// How many requests were received so far.
   std::size_t request_count() const;
