@@ -270,6 +270,9 @@ int main(int argc, char** argv) {
                    st.calls_done.load(), st.traversals_done.load(), mib(samples.back().bytes));
       next_progress += seconds(10);
     }
+    // Seen failing with the call's deadline never armed (run_call, sdk/src/transport/client.cpp),
+    // --calls=20000 --max-seconds=60: "HUNG: after 60 s, 19971 of 20000 calls and 199 of 200
+    // traversals had completed", exit 3 (the stalled bodies wait for ever).
     if (seconds_since_start() > static_cast<double>(cfg.max_seconds)) {
       std::printf("HUNG: after %zu s, %zu of %zu calls and %zu of %zu traversals had completed\n",
                   cfg.max_seconds, st.calls_done.load(), cfg.calls, st.traversals_done.load(), cfg.traversals);
@@ -297,6 +300,8 @@ int main(int argc, char** argv) {
   std::printf("deadline: slowest call or page %.2f s, allowed %.2f s + %.2f s slack; %zu overdue\n", slowest,
               static_cast<double>(cfg.deadline_ms) / 1e3, static_cast<double>(cfg.slack_ms) / 1e3,
               st.overdue.load());
+  // Seen failing with the call's deadline armed at twice its length (run_call): "slowest call
+  // or page 10.00 s, allowed 5.00 s + 1.00 s slack; 29 overdue", FAIL.
   ok = ok && st.overdue == 0;
 
   const auto memory = soak::judge(samples, 0.10, 16u << 20);
@@ -304,6 +309,8 @@ int main(int argc, char** argv) {
               "the calls, %.1f MiB over the second: %s (%zu samples)\n",
               mib(soak::peak_resident_bytes()), mib(memory.first_half_peak), mib(memory.second_half_peak),
               memory.flat ? "flat" : "GROWING", samples.size());
+  // Seen failing with 4 KiB leaked per call (a `new char[4096]()` never freed in run_call): "RSS
+  // peak 259.2 MiB over the first half of the calls, 469.4 MiB over the second: GROWING", FAIL.
   ok = ok && memory.flat;
 
   std::printf("%s\n", ok ? "PASS" : "FAIL");
