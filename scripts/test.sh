@@ -7,21 +7,29 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-scripts/install-deps.sh
+# Each step's wall time, printed when it ends, so that a CI log shows where its minutes go.
+step() {
+  local name="$1" start=$SECONDS
+  shift
+  "$@"
+  echo "== test.sh: $name took $((SECONDS - start)) s"
+}
+
+step "install-deps" scripts/install-deps.sh
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=ON -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_CODEGEN=ON
-cmake --build build -j "$jobs"
-ctest --test-dir build --output-on-failure -j "$jobs"
+step "Release build" cmake --build build -j "$jobs"
+step "Release tests" ctest --test-dir build --output-on-failure -j "$jobs"
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMASSIVE_SANITIZE=ON \
   -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF -DMASSIVE_BUILD_CLI=OFF
-cmake --build build-asan -j "$jobs"
-ctest --test-dir build-asan --output-on-failure -j "$jobs" -L sanitize
+step "ASan build" cmake --build build-asan -j "$jobs"
+step "ASan tests" ctest --test-dir build-asan --output-on-failure -j "$jobs" -L sanitize
 
 # A test's name is its executable's: build only those labelled tsan.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMASSIVE_TSAN=ON \
   -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF -DMASSIVE_BUILD_CLI=OFF
 mapfile -t tsan_tests < <(ctest --test-dir build-tsan -N -L tsan | sed -n 's/^ *Test *#[0-9]*: //p')
-cmake --build build-tsan -j "$jobs" --target "${tsan_tests[@]}"
-ctest --test-dir build-tsan --output-on-failure -j "$jobs" -L tsan
+step "TSan build" cmake --build build-tsan -j "$jobs" --target "${tsan_tests[@]}"
+step "TSan tests" ctest --test-dir build-tsan --output-on-failure -j "$jobs" -L tsan
