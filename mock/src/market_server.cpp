@@ -13,8 +13,8 @@ market_options pointing_at(market_options options, const server& s) {
 }  // namespace
 
 market_server::market_server(market_options market, server_options options)
-    : server_(std::make_unique<mock::server>(std::move(options))), market_(pointing_at(std::move(market), *server_)) {
-  server_->respond_with([this](const recorded_request& request) {
+    : server_(std::move(options)), market_(pointing_at(std::move(market), server_)) {
+  server_.respond_with([this](const recorded_request& request) {
     auto answer = market_.answer(request.target);
     return reply{.status = answer.status,
                  .headers = {{"Content-Type", "application/json"}},
@@ -22,6 +22,6 @@ market_server::market_server(market_options market, server_options options)
   });
 }
 
-market_server::~market_server() { server_.reset(); }
+market_server::~market_server() { server_.stop(); }
 
 }  // namespace massive::mock

@@ -101,9 +101,11 @@ struct server::impl {
     thread = std::thread([this] { ioc.run(); });
   }
 
-  ~impl() {
+  ~impl() { stop(); }
+
+  void stop() {
     ioc.stop();
-    thread.join();
+    if (thread.joinable()) thread.join();
   }
 
   asio::awaitable<void> accept_loop() {
@@ -299,6 +301,8 @@ struct server::impl {
 
 server::server(server_options options) : impl_(std::make_unique<impl>(std::move(options))) {}
 server::~server() = default;
+
+void server::stop() { impl_->stop(); }
 
 std::uint16_t server::port() const noexcept { return impl_->port; }
 

@@ -10,7 +10,6 @@
 #include "massive/mock/market.hpp"
 #include "massive/mock/server.hpp"
 
-#include <memory>
 #include <string>
 
 namespace massive::mock {
@@ -27,17 +26,17 @@ class market_server {
   market_server& operator=(const market_server&) = delete;
 
   /// "https://127.0.0.1:<port>": the client's options::base_url.
-  std::string base_url() const { return server_->base_url(); }
+  std::string base_url() const { return server_.base_url(); }
   /// The server's certificate: the client's options::ca_pem.
-  const std::string& certificate_pem() const noexcept { return server_->certificate_pem(); }
+  const std::string& certificate_pem() const noexcept { return server_.certificate_pem(); }
   /// The server underneath: recorded requests, queued (faulty) replies.
-  mock::server& server() noexcept { return *server_; }
+  mock::server& server() noexcept { return server_; }
 
  private:
   // Made first (the market's next_url points at it) and stopped first, by the destructor:
   // members are destroyed in reverse order, which would free the market under the server's
   // thread (ThreadSanitizer reported it in client_prefetch).
-  std::unique_ptr<mock::server> server_;
+  mock::server server_;
   mock::market market_;
 };
 

@@ -99,6 +99,11 @@ class server {
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
+  /// Stops answering: the server's thread is joined when this returns, so nothing it answers
+  /// from (a responder's captures) is touched afterwards. Idempotent; the destructor calls it.
+  /// The recorded figures stay readable.
+  void stop();
+
   /// The port it listens on.
   std::uint16_t port() const noexcept;
   /// "https://127.0.0.1:<port>" (or http://).
