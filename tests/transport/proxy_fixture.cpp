@@ -9,6 +9,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <doctest/doctest.h>
+#include <openssl/evp.h>
 
 #include <array>
 #include <chrono>
@@ -114,6 +115,31 @@ std::size_t tinyproxy::tunnels() const {
     }
   }
   return count;
+}
+
+void check_no_proxy_credentials(const std::vector<std::string>& lines,
+                                std::initializer_list<tinyproxy::credentials> pairs) {
+  CHECK(lines.size() >= 1);
+  std::vector<std::string> secrets;
+  for (const auto& pair : pairs) {
+    const std::string basic = pair.user + ":" + pair.password;
+    std::string encoded(4 * ((basic.size() + 2) / 3) + 1, '\0');
+    const int length = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(encoded.data()),
+                                       reinterpret_cast<const unsigned char*>(basic.data()), static_cast<int>(basic.size()));
+    encoded.resize(static_cast<std::size_t>(length));
+    // Without its padding: a shortened copy is caught too.
+    encoded.erase(encoded.find_last_not_of('=') + 1);
+    secrets.push_back(pair.password);
+    secrets.push_back(std::move(encoded));
+  }
+  // Seen failing, in both suites, with the Proxy-Authorization value appended to tunnel_failure()'s
+  // messages: "proxy credentials in: proxy 127.0.0.1:43603 rejected the credentials of the proxy URL
+  // (401 Unauthorized) Basic dHJhZGVyOldyb25nUGFzcw==", in the error and in the trace line.
+  for (const auto& line : lines) {
+    for (const auto& secret : secrets) {
+      CHECK_MESSAGE(line.find(secret) == std::string::npos, "proxy credentials in: " << line);
+    }
+  }
 }
 
 environment_guard::~environment_guard() {

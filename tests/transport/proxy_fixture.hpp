@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,11 @@ class tinyproxy {
   std::uint16_t port_ = 0;
   pid_t pid_ = -1;
 };
+
+/// Checks that none of `lines` (what a proxied client said: errors, trace lines) holds the
+/// password of one of `pairs` or the Basic encoding of a pair, the Proxy-Authorization value.
+void check_no_proxy_credentials(const std::vector<std::string>& lines,
+                                std::initializer_list<tinyproxy::credentials> pairs);
 
 /// Sets environment variables for one test, restoring what was there on destruction.
 class environment_guard {

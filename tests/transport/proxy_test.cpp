@@ -28,17 +28,7 @@ const tinyproxy::credentials bad{.user = "trader", .password = "WrongPass"};
 // Every message a proxied client produced (what() and trace lines), for the credentials check.
 struct proxy_messages {
   std::vector<std::string> lines;
-  void check_no_credentials() const {
-    CHECK(lines.size() >= 1);
-    for (const auto& line : lines) {
-      // The passwords and the Basic encodings of both pairs. Seen failing with the
-      // Proxy-Authorization value appended to tunnel_failure()'s messages: the wrong pair's
-      // encoding showed in the 401's what() (before it was listed, nothing caught it).
-      for (std::string_view secret : {"Pr0xyPass", "WrongPass", "dHJhZGVyOlByMHh5UGFzcw", "dHJhZGVyOldyb25nUGFzcw"}) {
-        CHECK_MESSAGE(line.find(secret) == std::string::npos, "proxy credentials in: " << line);
-      }
-    }
-  }
+  void check_no_credentials() const { check_no_proxy_credentials(lines, {good, bad}); }
 };
 
 massive::options through(const trusted_server& s, std::string proxy, proxy_messages& messages) {
@@ -109,6 +99,12 @@ TEST_CASE("calls go through tinyproxy: one tunnel, reused, TLS to the API inside
   messages.check_no_credentials();
 }
 
+// Seen failing with the proxy bypassed (open_connection given no proxy): "CHECK( proxy.tunnels()
+// == 2 ) is NOT correct! values: CHECK( 0 == 2 )"; with the pool held to one connection through a
+// proxy: "CHECK( proxy.tunnels() == 2 )", "CHECK( s.server.connections_accepted() == 2 )" and
+// "CHECK( s.server.max_concurrent_connections() == 2 ) is NOT correct! values: CHECK( 1 == 2 )";
+// with the CONNECT not sent (open_tunnel skipped): "CHECK_FALSE( e ) is NOT correct!" twice and
+// the three counts "CHECK( 0 == 2 )".
 TEST_CASE("concurrent calls through tinyproxy: one tunnel per connection") {
   trusted_server s;
   tinyproxy proxy(s.server.port());
@@ -133,6 +129,10 @@ TEST_CASE("concurrent calls through tinyproxy: one tunnel per connection") {
   CHECK(s.server.max_concurrent_connections() == 2);
 }
 
+// Seen failing with a proxied connection never reused (held->reusable false through a proxy):
+// "CHECK( market.server().connections_accepted() == 1 )" and "CHECK( proxy.tunnels() == 1 ) is NOT
+// correct! values: CHECK( 3 == 1 )"; with the proxy bypassed: "CHECK( 0 == 1 )" (tunnels); with the
+// CONNECT not sent: "REQUIRE_FALSE( failure ) is NOT correct!".
 TEST_CASE("a traversal goes through tinyproxy on one tunnel") {
   massive::mock::market_server market({.ticks_per_day = 2'500});
   tinyproxy proxy(market.server().port());
@@ -267,7 +267,6 @@ TEST_CASE("a scripted proxy: the CONNECT it receives, and each way it can fail")
   };
   using action = proxy_script::action;
   const std::string authority = "localhost:" + std::to_string(s.server.port());
-  const auto nothing_reached_server = [&] { CHECK(s.server.connections_accepted() == 0); };
 
   // Seen failing with render_connect_request's credentials test inverted: "CHECK( heads[0].find(
   // "\r\nProxy-Authorization: Basic dHJhZGVyOlByMHh5UGFzcw==\r\n") != std::string::npos ) is NOT correct!".
@@ -281,34 +280,52 @@ TEST_CASE("a scripted proxy: the CONNECT it receives, and each way it can fail")
     CHECK(heads[0].find("\r\nProxy-Authorization: Basic dHJhZGVyOlByMHh5UGFzcw==\r\n") != std::string::npos);
     CHECK(s.server.request_count() == 2);
   }
+  // Seen failing with the status line checked only once the head ended (tunnel.cpp): "CHECK(
+  // std::string(e.what()).find("not HTTP/1.x") != std::string::npos ) is NOT correct! ... logged:
+  // proxy 127.0.0.1:44739 closed the connection before the tunnel to localhost:39815 was established
+  // (End of file)"; with a malformed answer typed as a refusal (tunnel_failure): "CHECK( e.code() ==
+  // massive::proxy_errc::failed ) is NOT correct! values: CHECK( massive.proxy:3 == 4 )".
   SUBCASE("a wrong status line") {
     proxy.enqueue({.what = action::answer_then_close, .answer = "SSH-2.0-OpenSSH_9.2\r\n"});
     const auto e = proxy_failure(call(*client_for(proxy.url()), io, messages));
     CHECK(e.code() == massive::proxy_errc::failed);
-    CHECK(std::string(e.what()).find("not HTTP/1.x") != std::string::npos);
-    nothing_reached_server();
+    CHECK_MESSAGE(std::string(e.what()).find("not HTTP/1.x") != std::string::npos, std::string(e.what()));
   }
+  // Seen failing with the head-size cap removed (parse_tunnel_response): "CHECK( std::string(e.what(
+  // )).find("exceeds") != std::string::npos ) is NOT correct! ... logged: no tunnel through proxy
+  // 127.0.0.1:35543 to localhost:37049 within 5000 ms"; with a malformed answer typed as a refusal:
+  // "CHECK( e.code() == massive::proxy_errc::failed ) is NOT correct!".
   SUBCASE("an oversized head") {
     proxy.enqueue({.what = action::answer_then_stall,
                    .answer = "HTTP/1.1 200 OK\r\nX-Pad: " + std::string(20'000, 'a') + "\r\n\r\n"});
     const auto e = proxy_failure(call(*client_for(proxy.url()), io, messages));
     CHECK(e.code() == massive::proxy_errc::failed);
-    CHECK(std::string(e.what()).find("exceeds") != std::string::npos);
-    nothing_reached_server();
+    CHECK_MESSAGE(std::string(e.what()).find("exceeds") != std::string::npos, std::string(e.what()));
   }
+  // Seen failing with the connect deadline lifted once TCP to the proxy was up (the request's armed
+  // before open_tunnel): "FATAL ERROR: not a proxy_error: request did not complete within 10000 ms";
+  // with proxy_errors passed on without asking the abort's reason (open_connection and the call
+  // loop): "CHECK( std::string(e.what()).find("no tunnel through proxy") ...) is NOT correct! ...
+  // logged: proxy 127.0.0.1:34895 closed the connection before the tunnel to localhost:34767 was
+  // established (Operation canceled)"; with the connect timeout typed as a refusal (aborted_error):
+  // "CHECK( e.code() == massive::proxy_errc::failed ) is NOT correct! values: CHECK( massive.proxy:3 == 4 )".
   SUBCASE("a stall before the answer ends at connect_timeout") {
     proxy.enqueue({.what = action::answer_then_stall, .answer = "HTTP/1.1 200 OK\r\n"});
     const auto e = proxy_failure(call(*client_for(proxy.url(), 200ms), io, messages));
     CHECK(e.code() == massive::proxy_errc::failed);
-    CHECK(std::string(e.what()).find("no tunnel through proxy") != std::string::npos);
-    nothing_reached_server();
+    CHECK_MESSAGE(std::string(e.what()).find("no tunnel through proxy") != std::string::npos, std::string(e.what()));
   }
+  // Seen failing with the close thrown as a transport_error (open_tunnel): "FATAL ERROR: not a
+  // proxy_error: reading the proxy answer: End of file: connection reset by peer"; with it typed as a
+  // refusal (tunnel_failure): "CHECK( e.code() == massive::proxy_errc::failed ) is NOT correct!";
+  // with it reported as a malformed answer: "CHECK( std::string(e.what()).find("closed the
+  // connection before the tunnel") ...) is NOT correct! ... logged: proxy 127.0.0.1:39663 answered
+  // CONNECT malformed: truncated".
   SUBCASE("a close before the tunnel is up") {
     proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 200 Conn"});
     const auto e = proxy_failure(call(*client_for(proxy.url()), io, messages));
     CHECK(e.code() == massive::proxy_errc::failed);
-    CHECK(std::string(e.what()).find("closed the connection before the tunnel") != std::string::npos);
-    nothing_reached_server();
+    CHECK_MESSAGE(std::string(e.what()).find("closed the connection before the tunnel") != std::string::npos, std::string(e.what()));
   }
   // Seen failing with the proxy's refusal thrown as an api_error: "FATAL ERROR: unexpected exception".
   SUBCASE("a 502 from the proxy, apart from the API's 502") {
@@ -316,14 +333,19 @@ TEST_CASE("a scripted proxy: the CONNECT it receives, and each way it can fail")
     const auto e = proxy_failure(call(*client_for(proxy.url()), io, messages));
     CHECK(e.code() == massive::proxy_errc::refused);
     CHECK(e.status() == 502);
-    nothing_reached_server();
   }
-  SUBCASE("a reset mid-tunnel, in the body") {
+  // The reset may discard the head before it was read, so it ends the head's read or the body's.
+  // Seen failing with a reset typed as a truncation (fail_read): "CHECK( transport_code(o) ==
+  // massive::errc::connection_reset ) is NOT correct! values: CHECK( massive:5 == 4 ) logged: reading
+  // the response body: Connection reset by peer: response body truncated" (the former check took
+  // truncated_body too); with the CONNECT not sent: "values: CHECK( massive.proxy:4 == 4 )" and
+  // "CHECK( s.server.request_count() == 1 ) is NOT correct! values: CHECK( 0 == 1 )".
+  SUBCASE("a reset mid-tunnel is the connection's failure, not the proxy's") {
     proxy.enqueue({.what = action::tunnel, .answer = {}, .reset_after = 20'000});
     s.server.enqueue({.body = make_body(200'000)});
     const auto o = call(*client_for(proxy.url()), io, messages);
-    const auto code = transport_code(o);
-    CHECK((code == massive::errc::connection_reset || code == massive::errc::truncated_body));
+    CHECK_MESSAGE(transport_code(o) == massive::errc::connection_reset, messages.lines.back());
+    CHECK(s.server.request_count() == 1);
   }
   messages.check_no_credentials();
 }
