@@ -5,6 +5,7 @@
 // inside the tunnel with the server's name; the caller's headers go on every upgrade request;
 // the proxy's credentials appear in no message and never reach the server.
 #include "proxy_fixture.hpp"
+#include "stream_test_support.hpp"
 
 #include <massive/mock/stream_server.hpp>
 #include <massive/proxy_error.hpp>
@@ -24,6 +25,7 @@ namespace ms = massive::stream;
 namespace mock = massive::mock;
 using massive::test::environment_guard;
 using massive::test::proxy_script;
+using massive::test::run;
 using massive::test::scripted_proxy;
 using massive::test::tinyproxy;
 using namespace std::chrono_literals;
@@ -66,15 +68,6 @@ ms::client_options through(const mock::stream_server& server, std::string proxy,
     messages.lines.push_back(std::string(t.what) + " " + std::string(t.detail));
   };
   return o;
-}
-
-/// Runs `body` as a coroutine on a fresh io_context to completion; rethrows what it threw.
-void run(std::function<asio::awaitable<void>()> body) {
-  asio::io_context io;
-  std::exception_ptr failure;
-  asio::co_spawn(io, body(), [&](std::exception_ptr e) { failure = e; });
-  io.run();
-  if (failure) std::rethrow_exception(failure);
 }
 
 /// Streams until `batches` batches with trades arrived.
