@@ -2,6 +2,7 @@
 // and the subscription replay after each fault kind (the server records what it received),
 // fragmented frames, the fatal ends, certificate and host-name refusal, the key kept secret.
 #include "frame_compare.hpp"
+#include "stream_test_support.hpp"
 
 #include <massive/mock/stream_server.hpp>
 #include <massive/stream_client.hpp>
@@ -10,13 +11,13 @@
 #include <boost/asio.hpp>
 #include <doctest/doctest.h>
 
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace asio = boost::asio;
 namespace ms = massive::stream;
 namespace mock = massive::mock;
+using massive::test::run;
 
 namespace {
 
@@ -31,15 +32,6 @@ ms::client_options options_for(const mock::stream_server& server) {
   o.reconnect.max_backoff = std::chrono::milliseconds(5);
   o.connect_timeout = std::chrono::milliseconds(5000);
   return o;
-}
-
-/// Runs `body` as a coroutine on a fresh io_context to completion; rethrows what it threw.
-void run(std::function<asio::awaitable<void>()> body) {
-  asio::io_context io;
-  std::exception_ptr failure;
-  asio::co_spawn(io, body(), [&](std::exception_ptr e) { failure = e; });
-  io.run();
-  if (failure) std::rethrow_exception(failure);
 }
 
 const std::string auth_message = R"({"action":"auth","params":"mock-stream-key"})";

@@ -163,6 +163,14 @@ TEST_CASE("a key with quotes is escaped in the auth frame") {
   CHECK(s.resume(hp::status{"connected", ""}).text == R"({"action":"auth","params":"a\"b\\c"})");
 }
 
+// Seen failing with the refused event handled like a drop (session.cpp's refused visitor returning
+// on_disconnected("refused", 0.0)): "CHECK( s.resume(hp::refused{}).what == kind::none ) is NOT
+// correct! values: CHECK( 3 == 0 )", "CHECK( s.current() == ms::session::state::failed ) is NOT
+// correct! values: CHECK( 6 == 7 )", and the backoff_elapsed and reconnects() checks below; with
+// resume()'s early return kept for closed only, not failed: "CHECK( s.resume(hp::disconnected{
+// "closed", 0.5}).what == kind::none ) is NOT correct! values: CHECK( 3 == 0 )", "CHECK(
+// s.resume(hp::backoff_elapsed{}).what == kind::none ) is NOT correct! values: CHECK( 1 == 0 )",
+// "CHECK( s.reconnects() == 0 ) is NOT correct! values: CHECK( 1 == 0 )".
 TEST_CASE("a refusal for good (the proxy's 4xx) ends the session: no backoff, no reconnect") {
   ms::session s = make();
   CHECK(s.resume(hp::start{}).what == kind::connect);
