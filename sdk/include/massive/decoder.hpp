@@ -51,6 +51,7 @@ enum class payload_shape {
 namespace detail {
 
 struct row_codec;
+class decoder_cache;
 
 /// The model-independent engine behind page_decoder<T>; T reaches it only through its
 /// row_codec (found with row_codec_for(std::type_identity<T>), declared in T's header).
@@ -108,6 +109,8 @@ class page_decoder final : public body_sink {
   void reset() noexcept { core_.reset(); }
 
  private:
+  friend class detail::decoder_cache;  // lends the engine to code compiled once (the cursor core)
+
   detail::decoder_core core_;
 };
 

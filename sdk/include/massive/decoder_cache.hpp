@@ -14,6 +14,14 @@
 
 namespace massive::detail {
 
+/// A page_decoder<T> seen without its T, for code compiled once (the cursor core): the
+/// body_sink that owns it, its engine (take and reset without a virtual call), its type's key.
+struct untyped_decoder {
+  std::unique_ptr<body_sink> owner;
+  decoder_core* engine = nullptr;
+  const void* key = nullptr;
+};
+
 /// Thread-safe. Keeps at most `capacity` idle decoders; one given back beyond that is freed.
 class decoder_cache {
  public:
@@ -30,6 +38,21 @@ class decoder_cache {
       return std::unique_ptr<page_decoder<T>>(static_cast<page_decoder<T>*>(idle.release()));
     }
     return std::make_unique<page_decoder<T>>(pool, shape, decode_limits{}, policy_);
+  }
+
+  /// As take<T>, seen without its T.
+  template <class T>
+  untyped_decoder take_untyped(const std::shared_ptr<page_pool>& pool, payload_shape shape) {
+    std::unique_ptr<page_decoder<T>> decoder = take<T>(pool, shape);
+    decoder_core* engine = &decoder->core_;
+    return {std::move(decoder), engine, key<T>()};
+  }
+
+  /// Returns a decoder for reuse, whatever state its last body left it in.
+  void give_back(untyped_decoder decoder, payload_shape shape) noexcept {
+    if (!decoder.owner) return;
+    decoder.engine->reset();
+    keep_idle(decoder.key, shape, std::move(decoder.owner));
   }
 
   /// Returns a decoder for reuse, whatever state its last body left it in.
