@@ -1,6 +1,7 @@
-// The call: rate limit, pool, connect, exchange, retry. One coroutine per call, on its own
-// strand; the per-call deadline and the caller's terminal cancellation both go through
-// call_control, which cancels whatever the coroutine is awaiting.
+// The call: rate limit, pool, connect, exchange, retry, as call_fsm decides. One coroutine per
+// call, on its own strand; the per-call deadline and the caller's terminal cancellation both
+// go through call_control, which cancels whatever the coroutine is awaiting.
+#include "call_fsm.hpp"
 #include "call_state.hpp"
 #include "connection_setup.hpp"
 #include "exchange.hpp"
@@ -14,6 +15,7 @@
 #include <boost/url/parse.hpp>
 
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 namespace massive::detail {
@@ -163,8 +165,45 @@ void prepare_request(const client_state& st, call_control& ctl, std::string_view
   }
 }
 
+// The attempt that just ended, as the state machine says to trace it.
+void trace_attempt(const client_state& st, const call_control& ctl, unsigned attempt,
+                   const attempt_record& rec, const transport::call_action& action,
+                   const exchange_result& r, const std::exception_ptr& failure) {
+  using transport::attempt_trace;
+  if (!st.cfg.opts.trace) return;
+  switch (action.trace) {
+    case attempt_trace::none: return;
+    case attempt_trace::success:
+      emit_trace(st, ctl.redacted_target, attempt, rec, &r, {}, action.retry_in);
+      return;
+    case attempt_trace::failure: {
+      std::string what = "failed";
+      try {
+        std::rethrow_exception(failure);
+      } catch (const std::exception& e) {
+        what = e.what();
+      } catch (...) {
+      }
+      emit_trace(st, ctl.redacted_target, attempt, rec, nullptr, what, action.retry_in);
+      return;
+    }
+    case attempt_trace::stale:
+      emit_trace(st, ctl.redacted_target, attempt, rec, &r, "pooled connection was closed by the server",
+                 action.retry_in);
+      return;
+    case attempt_trace::api_failure:
+      emit_trace(st, ctl.redacted_target, attempt, rec, &r, r.error->what(), action.retry_in);
+      return;
+  }
+}
+
+// The thin driver of the call's state machine (call_fsm.hpp): executes each action and resumes
+// the machine with what came of it. The decisions (retry or not, how long to wait, what to
+// trace) are the machine's; the I/O, the timings and the errors' text are the driver's.
 call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, control_ref control,
                                         body_sink& sink) {
+  using transport::call_event;
+  using transport::call_step;
   client_state& st = *state;
   call_control& ctl = *control;
   const auto start = clock_type::now();
@@ -176,34 +215,76 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
   } finish{ctl};
 
   if (ctl.rejected) std::rethrow_exception(ctl.rejected);
-  const std::string& head = ctl.head;
-  const std::string& redacted = ctl.redacted_target;
   response_info info;
-  unsigned policy_attempts = 0;
-  bool stale_retried = false;
+  transport::call_fsm fsm(ctl.retry, deadline);
   std::optional<connection_pool::lease> held;  // kept across a stale-connection retry only
+  attempt_record rec;
+  exchange_result r;
+  std::exception_ptr failure;
+  call_event event;
+  transport::call_action action;
   for (;;) {
-    attempt_record rec;
-    exchange_result r;
-    std::exception_ptr failure;
+    action = fsm.resume(event, clock_type::now());
+    // Given back before the trace: not reusable unless the exchange said so.
+    if (action.step == call_step::done || action.step == call_step::sleep_before_retry) held.reset();
+    trace_attempt(st, ctl, info.attempts, rec, action, r, failure);
+    if (action.step == call_step::done) break;
+    event = call_event{};
     try {
-      if (!held) {
-        co_await take_rate_token(st, deadline, rec);
-        const auto queued = clock_type::now();
-        held.emplace(co_await st.pool.acquire());
-        rec.wait += clock_type::now() - queued;
-        held->conn = st.pool.take_idle();
-        rec.reused = held->conn != nullptr;
+      switch (action.step) {
+        case call_step::wait_rate_limit:
+          rec = attempt_record{};
+          co_await take_rate_token(st, deadline, rec);
+          event.what = call_event::kind::rate_limit_granted;
+          break;
+        case call_step::take_connection: {
+          const auto queued = clock_type::now();
+          held.emplace(co_await st.pool.acquire());
+          rec.wait += clock_type::now() - queued;
+          held->conn = st.pool.take_idle();
+          rec.reused = held->conn != nullptr;
+          event.what = call_event::kind::connection_taken;
+          event.reused = rec.reused;
+          break;
+        }
+        case call_step::connect: {
+          if (action.trace == transport::attempt_trace::stale) rec = attempt_record{};  // its retry
+          const auto connecting = clock_type::now();
+          held->conn = co_await open_connection(st, ctl, deadline);
+          rec.connect = clock_type::now() - connecting;
+          event.what = call_event::kind::connected;
+          break;
+        }
+        case call_step::exchange: {
+          connection& conn = *held->conn;
+          ctl.socket = &conn.socket();
+          ++info.attempts;
+          r = co_await exchange(conn, st, ctl, ctl.head, sink, rec.reused);
+          event.what = call_event::kind::exchanged;
+          if (r.what == exchange_result::kind::stale) {
+            held->conn.reset();
+            event.outcome = call_event::response::stale;
+            break;
+          }
+          held->reusable = r.keep_alive;
+          info.reused_connection = rec.reused;
+          info.connect_time = rec.connect;
+          info.wait_time += rec.wait;
+          info.time_to_headers = r.time_to_headers;
+          if (r.what == exchange_result::kind::api_failure) {
+            event.outcome = call_event::response::api_failure;
+            event.status = r.status;
+            event.retry_after = r.retry_after;
+            event.jitter = st.jitter();
+          }
+          break;
+        }
+        case call_step::sleep_before_retry:
+          co_await sleep_until(clock_type::now() + action.delay);
+          event.what = call_event::kind::slept;
+          break;
+        case call_step::done: break;
       }
-      if (!held->conn) {
-        const auto connecting = clock_type::now();
-        held->conn = co_await open_connection(st, ctl, deadline);
-        rec.connect = clock_type::now() - connecting;
-      }
-      connection& conn = *held->conn;
-      ctl.socket = &conn.socket();
-      ++info.attempts;
-      r = co_await exchange(conn, st, ctl, head, sink, rec.reused);
     } catch (const decode_error&) {
       failure = std::current_exception();
     } catch (...) {
@@ -212,64 +293,29 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
     }
     ctl.socket = nullptr;
     if (failure) {
-      std::string what = "failed";
-      try {
-        std::rethrow_exception(failure);
-      } catch (const std::exception& e) {
-        what = e.what();
-      } catch (...) {
-      }
-      emit_trace(st, redacted, info.attempts, rec, nullptr, what, std::nullopt);
-      held.reset();  // not reusable: the exchange stopped mid-way
-      std::rethrow_exception(failure);
+      event = call_event{};
+      event.what = call_event::kind::failed;
     }
-
-    if (r.what == exchange_result::kind::stale) {
-      held->conn.reset();
-      const bool retry = retry_on_fresh_connection(rec.reused, false, stale_retried);
-      emit_trace(st, redacted, info.attempts, rec, &r, "pooled connection was closed by the server",
-                 retry ? std::optional<std::chrono::milliseconds>(0) : std::nullopt);
-      if (!retry) {
-        held.reset();
-        fail(errc::connection_reset, "connection closed by the server before any response");
-      }
-      stale_retried = true;
-      continue;
-    }
-
-    held->reusable = r.keep_alive;
-    info.reused_connection = rec.reused;
-    info.connect_time = rec.connect;
-    info.wait_time += rec.wait;
-    info.time_to_headers = r.time_to_headers;
-    if (r.what == exchange_result::kind::success) {
-      held.reset();
-      emit_trace(st, redacted, info.attempts, rec, &r, {}, std::nullopt);
-      info.status = r.status;
-      info.request_id = std::move(r.request_id);
-      info.content_encoding = std::move(r.content_encoding);
-      info.rate_limit = std::move(r.rate_limit);
-      info.wire_bytes = r.wire_bytes;
-      info.body_bytes = r.body_bytes;
-      info.total_time = clock_type::now() - start;
-      co_return info;
-    }
-
-    held.reset();
-    ++policy_attempts;
-    const auto decision = decide_retry(ctl.retry, r.status, policy_attempts, r.retry_after, st.jitter());
-    const bool retry = decision.retry() && clock_type::now() + decision.delay < deadline;
-    emit_trace(st, redacted, info.attempts, rec, &r, r.error->what(),
-               retry ? std::optional(decision.delay) : std::nullopt);
-    if (!retry) throw *r.error;
-    try {
-      co_await sleep_until(clock_type::now() + decision.delay);
-    } catch (...) {
-      failure = aborted_error(st, ctl);
-      if (!failure) failure = std::current_exception();
-    }
-    if (failure) std::rethrow_exception(failure);
   }
+
+  switch (action.result) {
+    case transport::call_result::ok: break;
+    case transport::call_result::failed:
+      if (!failure) throw std::logic_error("call state machine: event out of order");
+      std::rethrow_exception(failure);
+    case transport::call_result::api_error: throw *r.error;
+    case transport::call_result::stale_connection:
+      fail(errc::connection_reset, "connection closed by the server before any response");
+    case transport::call_result::deadline_exceeded: std::rethrow_exception(deadline_error(ctl));
+  }
+  info.status = r.status;
+  info.request_id = std::move(r.request_id);
+  info.content_encoding = std::move(r.content_encoding);
+  info.rate_limit = std::move(r.rate_limit);
+  info.wire_bytes = r.wire_bytes;
+  info.body_bytes = r.body_bytes;
+  info.total_time = clock_type::now() - start;
+  co_return info;
 }
 
 }  // namespace

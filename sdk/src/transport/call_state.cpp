@@ -15,12 +15,14 @@ control_ref::~control_ref() {
 
 std::string millis(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
 
+std::exception_ptr deadline_error(const call_control& ctl) {
+  return std::make_exception_ptr(
+      transport_error(errc::deadline_exceeded, "request did not complete within " + millis(ctl.timeout)));
+}
+
 std::exception_ptr aborted_error(const client_state& st, const call_control& ctl) {
   switch (ctl.why) {
-    case abort_reason::deadline:
-      return std::make_exception_ptr(transport_error(
-          errc::deadline_exceeded,
-          "request did not complete within " + millis(ctl.timeout)));
+    case abort_reason::deadline: return deadline_error(ctl);
     case abort_reason::connect_timeout:
       if (const auto& proxy = st.cfg.proxy) {
         return std::make_exception_ptr(proxy_error(

@@ -196,6 +196,9 @@ struct client_state {
 // A duration for error messages: "250 ms".
 std::string millis(std::chrono::milliseconds d);
 
+// The error of a call whose deadline passed.
+std::exception_ptr deadline_error(const call_control& ctl);
+
 // The error a call aborted from outside its coroutine (deadline, connect timeout,
 // cancellation) ends with; null when it was not aborted.
 std::exception_ptr aborted_error(const client_state& st, const call_control& ctl);
