@@ -270,9 +270,10 @@ int main(int argc, char** argv) {
                    st.calls_done.load(), st.traversals_done.load(), mib(samples.back().bytes));
       next_progress += seconds(10);
     }
-    // Seen failing with the call's deadline never armed (run_call, sdk/src/transport/client.cpp),
-    // --calls=20000 --max-seconds=60: "HUNG: after 60 s, 19971 of 20000 calls and 199 of 200
-    // traversals had completed", exit 3 (the stalled bodies wait for ever).
+    // Seen failing with the call's deadline never armed (run_call, then in transport/client.cpp,
+    // now in sdk/src/transport/call_driver.cpp), --calls=20000 --max-seconds=60: "HUNG: after
+    // 60 s, 19971 of 20000 calls and 199 of 200 traversals had completed", exit 3 (the stalled
+    // bodies wait for ever).
     if (seconds_since_start() > static_cast<double>(cfg.max_seconds)) {
       std::printf("HUNG: after %zu s, %zu of %zu calls and %zu of %zu traversals had completed\n",
                   cfg.max_seconds, st.calls_done.load(), cfg.calls, st.traversals_done.load(), cfg.traversals);

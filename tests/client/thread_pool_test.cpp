@@ -5,7 +5,7 @@
 // the way. No time is asserted.
 //
 // Its deliberate regression: the lock of client_state::take_control removed
-// (sdk/src/transport/client.cpp, `std::lock_guard lock(controls_mutex)` before
+// (sdk/src/transport/call_state.hpp, `std::lock_guard lock(controls_mutex)` before
 // `idle_controls.back()`), which races with client_state::recycle on the idle call controls.
 // Seen failing under TSan: "WARNING: ThreadSanitizer: data race" in
 // std::vector<std::unique_ptr<call_control>>::push_back from client_state::recycle.

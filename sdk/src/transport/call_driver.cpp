@@ -1,0 +1,356 @@
+// The call: rate limit, pool, connect, exchange, retry, as call_fsm decides. One coroutine per
+// call, on its own strand; the per-call deadline and the caller's terminal cancellation both
+// go through call_control, which cancels whatever the coroutine is awaiting.
+#include "call_fsm.hpp"
+#include "call_state.hpp"
+#include "connection_setup.hpp"
+#include "exchange.hpp"
+#include "request_head.hpp"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/url/parse.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace massive::detail {
+
+namespace {
+
+struct attempt_record {
+  clock_type::time_point start = clock_type::now();
+  std::chrono::nanoseconds wait{};
+  std::chrono::nanoseconds connect{};
+  bool reused = false;
+};
+
+void emit_trace(const client_state& st, const std::string& redacted_target, unsigned attempt,
+                const attempt_record& rec, const exchange_result* r, std::string_view error,
+                std::optional<std::chrono::milliseconds> retry_in) {
+  if (!st.cfg.opts.trace) return;
+  trace_event e;
+  e.method = "GET";
+  e.target = redacted_target;
+  e.host = st.cfg.host_header;
+  e.attempt = attempt;
+  e.reused_connection = rec.reused;
+  if (r != nullptr) {
+    e.status = r->status;
+    e.request_id = r->request_id;
+    e.body_bytes = r->body_bytes;
+    e.time_to_headers = r->time_to_headers;
+  }
+  e.wait_time = rec.wait;
+  e.connect_time = rec.connect;
+  e.total_time = clock_type::now() - rec.start;
+  e.error = error;
+  e.retry_in = retry_in;
+  try {
+    st.cfg.opts.trace(e);
+  } catch (...) {
+    // A failing logger must not fail the request it logs.
+  }
+}
+
+call_awaitable<void> sleep_until(clock_type::time_point at) {
+  call_timer timer(co_await asio::this_coro::executor, at);
+  co_await timer.async_wait(transport::use_call_awaitable);
+}
+
+call_awaitable<void> take_rate_token(client_state& st, clock_type::time_point deadline,
+                                      attempt_record& rec) {
+  if (!st.limiter) co_return;
+  const auto& policy = *st.cfg.opts.rate_limit;
+  const auto now = clock_type::now();
+  clock_type::duration wait{};
+  {
+    std::lock_guard lock(st.limiter_mutex);
+    if (policy.mode == rate_limit_mode::fail_fast) {
+      if (!st.limiter->try_acquire(now)) {
+        fail(errc::rate_limited, "client-side rate limit (" + std::to_string(policy.requests_per_second) +
+                                     " requests/s) reached");
+      }
+      co_return;
+    }
+    wait = st.limiter->reserve(now);
+    if (now + wait > deadline) {
+      st.limiter->cancel_reservation(now);
+      fail(errc::rate_limited, "the rate limiter's wait (" +
+                                   millis(std::chrono::ceil<std::chrono::milliseconds>(wait)) +
+                                   ") exceeds the call's deadline");
+    }
+  }
+  if (wait <= clock_type::duration::zero()) co_return;
+  bool slept = false;
+  try {
+    co_await sleep_until(now + wait);
+    slept = true;
+  } catch (...) {
+  }
+  if (!slept) {
+    std::lock_guard lock(st.limiter_mutex);
+    st.limiter->cancel_reservation(clock_type::now());
+    throw boost::system::system_error(asio::error::operation_aborted);
+  }
+  rec.wait += clock_type::now() - now;
+}
+
+// An origin-form target as two pieces sent back to back; views into the base URL's
+// configuration and the caller's target, so nothing is copied.
+struct origin_form {
+  std::string_view prefix;
+  std::string_view rest;
+};
+
+origin_form resolve_target(const transport::config& cfg, std::string_view target) {
+  if (!target.empty() && target.front() != '/') {
+    // Any absolute URL (whatever its scheme) is a next_url: it must have the base's origin.
+    const auto parsed = boost::urls::parse_absolute_uri(target);
+    if (!parsed) throw std::invalid_argument("request target must start with '/' or be an absolute URL");
+    if (!same_origin(target, cfg.base)) {
+      fail(errc::foreign_next_url, "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header);
+    }
+    const std::string_view path = parsed->encoded_path();
+    std::string_view rest = path;
+    if (parsed->has_query()) {
+      // In a URI the query follows the path, after its '?'.
+      const std::string_view query = parsed->encoded_query();
+      rest = std::string_view(path.data(), static_cast<std::size_t>(query.data() + query.size() - path.data()));
+    }
+    return {path.empty() ? std::string_view("/") : std::string_view(), rest};
+  }
+  if (target.empty()) throw std::invalid_argument("request target is empty");
+  for (unsigned char c : target) {
+    if (c <= 0x20 || c >= 0x7f || c == '#') {
+      throw std::invalid_argument("request target contains a space, a control, non-ASCII or '#' byte");
+    }
+  }
+  return {cfg.path_prefix, target};
+}
+
+// Before the call starts: the head into the control's reused buffer, or why the target or
+// the call's options are refused (delivered by the call, so that the handler never runs
+// inside the initiation).
+void prepare_request(const client_state& st, call_control& ctl, std::string_view raw_target,
+                     const call_options* call) {
+  const auto& opts = st.cfg.opts;
+  try {
+    ctl.timeout = opts.request_timeout;
+    ctl.retry = opts.retry;
+    ctl.call_headers.clear();
+    if (call != nullptr) {
+      transport::check_call_options(*call);
+      if (call->request_timeout) ctl.timeout = *call->request_timeout;
+      if (call->retry) ctl.retry = *call->retry;
+      transport::render_call_headers(ctl.call_headers, *call);
+    }
+    const origin_form target = resolve_target(st.cfg, raw_target);
+    transport::build_request_head(ctl.head, {.host = st.cfg.host_header, .target = target.rest,
+                                             .target_prefix = target.prefix, .api_key = opts.api_key,
+                                             .auth = opts.auth, .user_agent = opts.user_agent,
+                                             .gzip = opts.gzip, .client_headers = st.cfg.header_lines,
+                                             .call_headers = ctl.call_headers});
+    // Only traces show the target; without a hook, no copy is made.
+    ctl.redacted_target.clear();
+    if (opts.trace) {
+      ctl.redacted_target = transport::redact_target(std::string(target.prefix).append(target.rest));
+    }
+  } catch (...) {
+    ctl.rejected = std::current_exception();
+  }
+}
+
+// The attempt that just ended, as the state machine says to trace it.
+void trace_attempt(const client_state& st, const call_control& ctl, unsigned attempt,
+                   const attempt_record& rec, const transport::call_action& action,
+                   const exchange_result& r, const std::exception_ptr& failure) {
+  using transport::attempt_trace;
+  if (!st.cfg.opts.trace) return;
+  switch (action.trace) {
+    case attempt_trace::none: return;
+    case attempt_trace::success:
+      emit_trace(st, ctl.redacted_target, attempt, rec, &r, {}, action.retry_in);
+      return;
+    case attempt_trace::failure: {
+      std::string what = "failed";
+      try {
+        std::rethrow_exception(failure);
+      } catch (const std::exception& e) {
+        what = e.what();
+      } catch (...) {
+      }
+      emit_trace(st, ctl.redacted_target, attempt, rec, nullptr, what, action.retry_in);
+      return;
+    }
+    case attempt_trace::stale:
+      emit_trace(st, ctl.redacted_target, attempt, rec, &r, "pooled connection was closed by the server",
+                 action.retry_in);
+      return;
+    case attempt_trace::api_failure:
+      emit_trace(st, ctl.redacted_target, attempt, rec, &r, r.error->what(), action.retry_in);
+      return;
+  }
+}
+
+// The thin driver of the call's state machine (call_fsm.hpp): executes each action and resumes
+// the machine with what came of it. The decisions (retry or not, how long to wait, what to
+// trace) are the machine's; the I/O, the timings and the errors' text are the driver's.
+call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, control_ref control,
+                                        body_sink& sink) {
+  using transport::call_event;
+  using transport::call_step;
+  client_state& st = *state;
+  call_control& ctl = *control;
+  const auto start = clock_type::now();
+  const auto deadline = start + ctl.timeout;
+  ctl.arm(deadline, abort_reason::deadline);
+  struct finish_on_exit {
+    call_control& c;
+    ~finish_on_exit() { c.finish(); }
+  } finish{ctl};
+
+  if (ctl.rejected) std::rethrow_exception(ctl.rejected);
+  response_info info;
+  transport::call_fsm fsm(ctl.retry, deadline);
+  std::optional<connection_pool::lease> held;  // kept across a stale-connection retry only
+  attempt_record rec;
+  exchange_result r;
+  std::exception_ptr failure;
+  call_event event;
+  transport::call_action action;
+  for (;;) {
+    action = fsm.resume(event, clock_type::now());
+    // Given back before the trace: not reusable unless the exchange said so.
+    if (action.step == call_step::done || action.step == call_step::sleep_before_retry) held.reset();
+    trace_attempt(st, ctl, info.attempts, rec, action, r, failure);
+    if (action.step == call_step::done) break;
+    event = call_event{};
+    try {
+      switch (action.step) {
+        case call_step::wait_rate_limit:
+          rec = attempt_record{};
+          co_await take_rate_token(st, deadline, rec);
+          event.what = call_event::kind::rate_limit_granted;
+          break;
+        case call_step::take_connection: {
+          const auto queued = clock_type::now();
+          held.emplace(co_await st.pool.acquire());
+          rec.wait += clock_type::now() - queued;
+          held->conn = st.pool.take_idle();
+          rec.reused = held->conn != nullptr;
+          event.what = call_event::kind::connection_taken;
+          event.reused = rec.reused;
+          break;
+        }
+        case call_step::connect: {
+          if (action.trace == transport::attempt_trace::stale) rec = attempt_record{};  // its retry
+          const auto connecting = clock_type::now();
+          held->conn = co_await open_connection(st, ctl, deadline);
+          rec.connect = clock_type::now() - connecting;
+          event.what = call_event::kind::connected;
+          break;
+        }
+        case call_step::exchange: {
+          connection& conn = *held->conn;
+          ctl.socket = &conn.socket();
+          ++info.attempts;
+          r = co_await exchange(conn, st, ctl, ctl.head, sink, rec.reused);
+          event.what = call_event::kind::exchanged;
+          if (r.what == exchange_result::kind::stale) {
+            held->conn.reset();
+            event.outcome = call_event::response::stale;
+            break;
+          }
+          held->reusable = r.keep_alive;
+          info.reused_connection = rec.reused;
+          info.connect_time = rec.connect;
+          info.wait_time += rec.wait;
+          info.time_to_headers = r.time_to_headers;
+          if (r.what == exchange_result::kind::api_failure) {
+            event.outcome = call_event::response::api_failure;
+            event.status = r.status;
+            event.retry_after = r.retry_after;
+            event.jitter = st.jitter();
+          }
+          break;
+        }
+        case call_step::sleep_before_retry:
+          co_await sleep_until(clock_type::now() + action.delay);
+          event.what = call_event::kind::slept;
+          break;
+        case call_step::done: break;
+      }
+    } catch (const decode_error&) {
+      failure = std::current_exception();
+    } catch (...) {
+      failure = aborted_error(st, ctl);
+      if (!failure) failure = std::current_exception();
+    }
+    ctl.socket = nullptr;
+    if (failure) {
+      event = call_event{};
+      event.what = call_event::kind::failed;
+    }
+  }
+
+  switch (action.result) {
+    case transport::call_result::ok: break;
+    case transport::call_result::failed:
+      if (!failure) throw std::logic_error("call state machine: event out of order");
+      std::rethrow_exception(failure);
+    case transport::call_result::api_error: throw *r.error;
+    case transport::call_result::stale_connection:
+      fail(errc::connection_reset, "connection closed by the server before any response");
+    case transport::call_result::deadline_exceeded: std::rethrow_exception(deadline_error(ctl));
+  }
+  info.status = r.status;
+  info.request_id = std::move(r.request_id);
+  info.content_encoding = std::move(r.content_encoding);
+  info.rate_limit = std::move(r.rate_limit);
+  info.wire_bytes = r.wire_bytes;
+  info.body_bytes = r.body_bytes;
+  info.total_time = clock_type::now() - start;
+  co_return info;
+}
+
+}  // namespace
+
+void start_get(const std::shared_ptr<client_state>& state, std::string_view target, body_sink& sink,
+               const call_options* call, get_handler handler, asio::any_io_executor work) {
+  control_ref control = state->take_control(state);
+  prepare_request(*state, *control, target, call);
+  const call_executor strand = control->strand;
+  auto slot = asio::get_associated_cancellation_slot(handler);
+  // co_spawn's own forwarding of the handler's slot dispatches a raw pointer to the signal
+  // (asio 1.26), which dangles if the call completes first; this forwarder owns the state.
+  if (slot.is_connected()) {
+    slot.assign([control](asio::cancellation_type type) {
+      if ((type & asio::cancellation_type::terminal) == asio::cancellation_type::none) return;
+      asio::dispatch(control->strand, [control] { control->abort(abort_reason::cancelled); });
+    });
+  }
+  auto cancel_slot = control->signal.slot();
+  asio::co_spawn(
+      strand, run_call(state, std::move(control), sink),
+      asio::bind_cancellation_slot(
+          cancel_slot,
+          [handler = std::move(handler), work = std::move(work), slot, strand](
+              std::exception_ptr e, response_info info) mutable {
+            if (slot.is_connected()) slot.clear();
+            auto complete = [handler = std::move(handler), e, info = std::move(info)]() mutable {
+              std::move(handler)(e, std::move(info));
+            };
+            if (work) {
+              asio::dispatch(work, std::move(complete));
+            } else {
+              asio::dispatch(strand, std::move(complete));
+            }
+          }));
+}
+
+}  // namespace massive::detail

@@ -1,0 +1,237 @@
+// The exchange: request out, response head in, the body streamed to the sink or an error body
+// kept. A coroutine template over the connection's stream (TLS or plain).
+#include "exchange.hpp"
+
+#include "error_body.hpp"
+#include "forwarding_body.hpp"
+#include "request_head.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <memory_resource>
+#include <span>
+#include <tuple>
+
+namespace massive::detail {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+namespace {
+
+bool peer_closed(const error_code& ec) {
+  return ec == asio::error::eof || ec == asio::error::connection_reset ||
+         ec == asio::error::broken_pipe || ec == asio::error::connection_aborted ||
+         ec == asio::ssl::error::stream_truncated || ec == http::error::end_of_stream;
+}
+
+// A failed read of the head or body; `ec` never operation_aborted-by-us (checked earlier).
+[[noreturn]] void fail_read(const error_code& ec, bool in_body) {
+  if (ec == http::error::body_limit) fail(errc::body_too_large, "response body exceeds options.max_body_size");
+  if (ec == asio::error::connection_reset || ec == asio::error::connection_aborted ||
+      ec == asio::error::broken_pipe) {
+    fail(errc::connection_reset, std::string(in_body ? "reading the response body: " : "reading the response head: ") + ec.message());
+  }
+  if (peer_closed(ec) || ec == http::error::partial_message) {
+    if (in_body) fail(errc::truncated_body, "connection closed before the body's end (" + ec.message() + ")");
+    fail(errc::connection_reset, "connection closed before a complete response head (" + ec.message() + ")");
+  }
+  if (ec.category() == http::make_error_code(http::error::end_of_stream).category() ||
+      ec == http::error::header_limit) {
+    fail(errc::bad_response, "malformed response: " + ec.message());
+  }
+  fail(errc::connection_reset, std::string(in_body ? "reading the response body: " : "reading the response head: ") + ec.message());
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+// Body bytes a response may be read synchronously (read_arrived) before the next
+// asynchronous read, which lets the executor's other work, timers and cancellation in: well
+// under a millisecond of reading and decoding.
+constexpr std::size_t synchronous_read_budget = 256 * 1024;
+
+// Reads and parses what has already arrived, the parser handing the body to its consumer,
+// without waiting: until the message is done, the socket has nothing more (would_block), an
+// error, or `since_wait` (counted by the consumer) reaches the budget. Each TLS record read
+// asynchronously costs a trip through the scheduler, which polls epoll between handlers:
+// 10,274 epoll_wait calls for 6,531 reads on 20 pages of aggregates, and about 10 % of the
+// client's CPU (docs/performance-e2e.md, profile 5). OpenSSL, Asio's TLS stream and Beast's
+// parser each keep their state when a read returns would_block.
+template <class Stream, class Parser>
+error_code read_arrived(Stream& stream, beast::flat_buffer& input, Parser& parser, const std::size_t& since_wait) {
+  error_code ec;
+  while (!ec && !parser.is_done() && since_wait < synchronous_read_budget) http::read_some(stream, input, parser, ec);
+  return ec;
+}
+
+template <class Stream>
+call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, const client_state& st,
+                                               const call_control& ctl, const std::string& head,
+                                               body_sink& sink, bool reused) {
+  using asio::as_tuple;
+  exchange_result r;
+  const auto rethrow_if_aborted = [&] {
+    if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
+  };
+  const auto sent_at = clock_type::now();
+  conn.input.clear();
+  auto [wec, written] = co_await asio::async_write(stream, asio::buffer(head), as_tuple(transport::use_call_awaitable));
+  if (wec) {
+    rethrow_if_aborted();
+    if (reused && peer_closed(wec)) {
+      r.what = exchange_result::kind::stale;
+      co_return r;
+    }
+    fail(errc::connection_reset, "sending the request: " + wec.message());
+  }
+
+  // Declared before the parser, which keeps its fields there until it is destroyed.
+  std::pmr::monotonic_buffer_resource fields_memory(conn.fields_memory.data(), conn.fields_memory.size());
+  http::response_parser<transport::forwarding_body, std::pmr::polymorphic_allocator<char>> parser(
+      std::piecewise_construct, std::make_tuple(),
+      std::make_tuple(std::pmr::polymorphic_allocator<char>(&fields_memory)));
+  parser.header_limit(64 * 1024);
+  const auto& max_body = st.cfg.opts.max_body_size;
+  parser.body_limit(max_body ? boost::optional<std::uint64_t>(*max_body) : boost::none);
+  auto [hec, hn] = co_await http::async_read_header(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
+  if (hec) {
+    rethrow_if_aborted();
+    if (reused && !parser.got_some() && conn.input.size() == 0 && peer_closed(hec)) {
+      r.what = exchange_result::kind::stale;
+      co_return r;
+    }
+    fail_read(hec, false);
+  }
+  r.time_to_headers = clock_type::now() - sent_at;
+  const auto& head_fields = parser.get();
+  r.status = static_cast<int>(head_fields.result_int());
+  if (auto it = head_fields.find("X-Request-Id"); it != head_fields.end()) {
+    // Server-supplied text that ends up in traces and errors: sanitised, key redacted.
+    r.request_id = transport::sanitize(transport::redact(it->value(), st.cfg.opts.api_key), 128);
+  }
+  if (auto it = head_fields.find(http::field::content_encoding); it != head_fields.end()) {
+    r.content_encoding = std::string(it->value());
+  }
+  for (const auto& field : head_fields) {
+    if (transport::is_rate_limit_header(field.name_string())) {
+      r.rate_limit.emplace_back(std::string(field.name_string()),
+                                transport::sanitize(transport::redact(field.value(), st.cfg.opts.api_key), 200));
+    }
+  }
+  bool gzip = false;
+  if (iequals(r.content_encoding, "gzip") || iequals(r.content_encoding, "x-gzip")) {
+    gzip = true;
+    if (!conn.gzip) conn.gzip = std::make_unique<transport::inflater>();
+    conn.gzip->reset();
+  } else if (!r.content_encoding.empty() && !iequals(r.content_encoding, "identity")) {
+    fail(errc::bad_response, "unsupported Content-Encoding '" + transport::sanitize(r.content_encoding, 40) + "'");
+  }
+
+  const bool success = r.status >= 200 && r.status < 300;
+  auto& body = parser.get().body();
+  if (success) {
+    const auto deliver = [&](std::span<const char> piece) {
+      r.body_bytes += piece.size();
+      if (max_body && r.body_bytes > *max_body) {
+        fail(errc::body_too_large, "inflated response body exceeds options.max_body_size");
+      }
+      sink.feed(piece);
+    };
+    std::size_t since_wait = 0;  // body bytes taken since the last asynchronous read
+    transport::consumer_of take([&](std::span<const char> piece) {
+      r.wire_bytes += piece.size();
+      since_wait += piece.size();
+      if (!gzip) {
+        deliver(piece);
+      } else if (conn.gzip->feed(piece, deliver) != transport::inflater::status::ok) {
+        fail(errc::bad_response, "gzip body is corrupt");
+      }
+    });
+    body.consumer = &take;
+    while (!parser.is_done()) {
+      error_code ec = read_arrived(stream, conn.input, parser, since_wait);
+      if (ec == asio::error::would_block) ec = {};
+      if (!ec && !parser.is_done()) {
+        // Nothing more has arrived, or the budget is spent: wait for the socket.
+        since_wait = 0;
+        std::tie(ec, std::ignore) =
+            co_await http::async_read_some(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
+      }
+      if (body.failure) std::rethrow_exception(body.failure);
+      if (ec) {
+        rethrow_if_aborted();
+        fail_read(ec, true);
+      }
+    }
+    if (gzip && r.wire_bytes > 0 && !conn.gzip->complete()) {
+      fail(errc::truncated_body, "gzip body ended before the end of its stream");
+    }
+    sink.finish();
+    r.keep_alive = parser.keep_alive() && conn.input.size() == 0;
+    r.what = exchange_result::kind::success;
+    co_return r;
+  }
+
+  // A non-2xx answer: read a capped error body, never into the sink.
+  std::string text;
+  bool corrupt = false;
+  const auto keep = [&](std::span<const char> piece) {
+    const auto room = transport::error_body_cap - text.size();
+    text.append(piece.data(), std::min(room, piece.size()));
+  };
+  transport::consumer_of keep_error_body([&](std::span<const char> piece) {
+    r.wire_bytes += piece.size();
+    if (!gzip) {
+      keep(piece);
+    } else if (!corrupt && conn.gzip->feed(piece, keep) != transport::inflater::status::ok) {
+      corrupt = true;
+    }
+  });
+  body.consumer = &keep_error_body;
+  bool complete = true;
+  while (!parser.is_done()) {
+    if (corrupt || r.wire_bytes >= transport::error_body_cap || text.size() >= transport::error_body_cap) {
+      complete = false;
+      break;
+    }
+    auto [ec, n] = co_await http::async_read_some(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
+    if (body.failure) std::rethrow_exception(body.failure);
+    if (ec) {
+      rethrow_if_aborted();
+      complete = false;  // what arrived still says more than a transport error would
+      break;
+    }
+  }
+  r.body_bytes = text.size();
+  r.keep_alive = complete && parser.is_done() && parser.keep_alive() && conn.input.size() == 0;
+  if (auto it = head_fields.find(http::field::retry_after); it != head_fields.end()) {
+    r.retry_after = parse_retry_after(it->value(), std::chrono::system_clock::now());
+  }
+  r.error.emplace(transport::make_api_error(r.status, text, r.request_id, r.retry_after,
+                                            st.cfg.opts.api_key));
+  r.what = exchange_result::kind::api_failure;
+  co_return r;
+}
+
+}  // namespace
+
+call_awaitable<exchange_result> exchange(connection& conn, const client_state& st, const call_control& ctl,
+                                          const std::string& head, body_sink& sink, bool reused) {
+  if (auto* tls = conn.tls()) return exchange_over(*tls, conn, st, ctl, head, sink, reused);
+  return exchange_over(*conn.plain(), conn, st, ctl, head, sink, reused);
+}
+
+}  // namespace massive::detail
