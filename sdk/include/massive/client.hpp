@@ -21,6 +21,10 @@
 
 namespace massive {
 
+namespace detail {
+struct client_access;
+}
+
 /// Thread-safety: as http_client. A client may be shared by any number of calls and threads;
 /// each cursor is used by one caller at a time. Lifetime: the client must outlive its calls
 /// and its cursors (they give their decoders back to it).
@@ -94,6 +98,10 @@ class client : public detail::client_groups {
   }
 
  private:
+  // The operation table's runner (operation_runner.cpp), which calls and traverses without
+  // a row type, reaches the decoders and the call options through it.
+  friend struct detail::client_access;
+
   client(const client& parent, std::shared_ptr<const call_options> call)
       : pool_(parent.pool_), decoders_(parent.decoders_), http_(parent.http_), call_(std::move(call)) {}
 

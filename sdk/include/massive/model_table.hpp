@@ -52,14 +52,21 @@ inline const model_entry* find_model(std::string_view name) {
 
 namespace detail {
 
-/// Writes `p`'s rows to `json` (cleared first) and hands them to `on_page`.
+/// Writes `count` rows of type Row from `rows` to `json` (cleared first) as a JSON array. Typed
+/// by a function pointer where the rows come untyped (the operation table's runner).
 template <class Row>
-void hand_over_as_json(const page<Row>& p, std::string& json, const json_page_handler& on_page) {
+void write_rows_json(const void* rows, std::size_t count, std::string& json) {
   json.clear();
   json_writer w(json);
   w.begin_array();
-  for (const Row& row : p) w.value(row);
+  for (const Row& row : std::span(static_cast<const Row*>(rows), count)) w.value(row);
   w.end_array();
+}
+
+/// Writes `p`'s rows to `json` (cleared first) and hands them to `on_page`.
+template <class Row>
+void hand_over_as_json(const page<Row>& p, std::string& json, const json_page_handler& on_page) {
+  write_rows_json<Row>(p.begin(), p.size(), json);
   on_page(json_page{json, p.size(), p.envelope()});
 }
 

@@ -8,6 +8,7 @@
 #include "massive/client.hpp"
 #include "massive/cursor.hpp"
 #include "massive/decoder.hpp"
+#include "massive/decoder_cache.hpp"
 #include "massive/filter.hpp"
 #include "massive/json_writer.hpp"
 #include "massive/model_table.hpp"
@@ -15,7 +16,6 @@
 #include "massive/time.hpp"
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -360,18 +361,34 @@ F filter_argument(argument_list args, std::string_view wire) {
   return F{};
 }
 
+/// What the runner needs of a row type, without it: a decoder for it from the client's
+/// cache, and its JSON writer.
+struct row_handling {
+  untyped_decoder (*take_decoder)(decoder_cache& decoders, const std::shared_ptr<page_pool>& pool,
+                                  payload_shape shape);
+  void (*write_json)(const void* rows, std::size_t count, std::string& json);
+};
+
+template <class Row>
+untyped_decoder take_decoder_for(decoder_cache& decoders, const std::shared_ptr<page_pool>& pool,
+                                 payload_shape shape) {
+  return decoders.take_untyped<Row>(pool, shape);
+}
+
+template <class Row>
+inline constexpr row_handling row_handling_of{&take_decoder_for<Row>, &write_rows_json<Row>};
+
+/// operation_entry::run, compiled once (operation_runner.cpp) for every row type: a
+/// coroutine per row type would cost each operation its own instantiation of the transport's
+/// and the cursor's asynchronous machinery.
+boost::asio::awaitable<void> run_rows(client& c, const row_handling& rows, std::string target, payload_shape shape,
+                                      bool paginated, run_options options, json_page_handler on_page);
+
 /// operation_entry::run for rows of type Row.
 template <class Row>
 boost::asio::awaitable<void> run_operation(client& c, std::string target, payload_shape shape, bool paginated,
                                            run_options options, json_page_handler on_page) {
-  std::string json;
-  const auto deliver = [&](const page<Row>& p) { hand_over_as_json(p, json, on_page); };
-  if (paginated && options.all_pages) {
-    auto pages = c.traverse<Row>(std::move(target), shape, options.traversal);
-    while (auto p = co_await pages.next(boost::asio::use_awaitable)) deliver(*p);
-  } else {
-    deliver(co_await c.fetch<Row>(std::move(target), shape, boost::asio::use_awaitable));
-  }
+  return run_rows(c, row_handling_of<Row>, std::move(target), shape, paginated, options, std::move(on_page));
 }
 
 }  // namespace detail
