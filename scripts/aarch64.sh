@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds massive::core and the decode tests for 64-bit ARM (the framer's NEON classifier) with
 # Debian's cross compiler and arm64 packages, and runs the tests under qemu-aarch64-static.
-# Outside CI: it installs arm64 packages (multiarch) and takes several minutes on 2 cores.
+# Outside CI: it installs arm64 packages (multiarch) and takes about 9 minutes on 2 cores from a
+# fresh machine (2026-12-04: packages and build 339 s, the three suites under qemu 210 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
