@@ -33,11 +33,13 @@ std::string_view audit_row::key() const {
   return dot == std::string_view::npos ? std::string_view{} : s.substr(dot + 1);
 }
 
-evidence_audit evidence_audit::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read the evidence audit " + path);
+evidence_audit evidence_audit::load(const std::string& file, const std::string& name) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read the evidence audit " + file);
+  const std::string& path = name;
   evidence_audit audit;
-  audit.path_ = path;
+  audit.path_ = name;
+  audit.file_ = file;
   std::string line;
   std::size_t number = 0;
   while (std::getline(in, line)) {

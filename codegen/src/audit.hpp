@@ -30,8 +30,9 @@ struct audit_row {
 
 class evidence_audit {
  public:
-  /// Reads the audit; throws std::runtime_error naming the line of a malformed row.
-  static evidence_audit load(const std::string& path);
+  /// Reads the audit from `file`, named `name` in messages; throws std::runtime_error naming
+  /// the line of a malformed row.
+  static evidence_audit load(const std::string& file, const std::string& name);
 
   /// The `kind` row about model.key, or nullptr; marks it used.
   const audit_row* find(std::string_view kind, std::string_view model, std::string_view key) const;
@@ -39,11 +40,13 @@ class evidence_audit {
   std::vector<const audit_row*> of(std::string_view kind, std::string_view model) const;
   const std::vector<audit_row>& rows() const noexcept { return rows_; }
   const std::string& path() const noexcept { return path_; }
+  const std::string& file() const noexcept { return file_; }
   /// "<path>:<line>", to name a row in a problem.
   std::string where(const audit_row& row) const;
 
  private:
   std::string path_;
+  std::string file_;
   std::vector<audit_row> rows_;
 };
 

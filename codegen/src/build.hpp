@@ -1,12 +1,14 @@
-// Reads the description with the map into the generator's model (ir.hpp), checking both:
-// every problem is collected and reported at once, each naming the operation or field and the
-// map row to add.
+// Reads the description with the map into the generator's model (ir.hpp). What the map does not
+// name gets a default name (defaults.hpp); what the map names but the description lacks is a
+// warning; only what a person must decide is refused, every such problem at once, each naming
+// its place (the map's file:line or the description's JSON pointer) and the row to write.
 #pragma once
 
 #include "ir.hpp"
 #include "json.hpp"
 #include "map.hpp"
 
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,6 +25,21 @@ class generation_error : public std::runtime_error {
   std::vector<std::string> problems_;
 };
 
-api build(const json& spec, const curated_map& map);
+/// What a generation noticed without refusing, for the terminal and the change report.
+struct notices {
+  std::vector<std::string> defaults;  // names the map does not give, and how to pin them
+  std::vector<std::string> warnings;  // stale rows, a description that lies, leniencies
+  std::vector<std::string> skipped;   // operations not generated (drafts, no JSON rows), and why
+  std::set<std::size_t> stale_map_lines;    // rows of the map naming nothing: --prune removes them
+  std::set<std::size_t> stale_audit_lines;  // rows of the evidence audit likewise
+  std::string audit_path;                   // the audit the map names ("" when none)
+  std::string audit_counts;  // the summary row's counts as the remaining rows give them ("26 fields\t1 payloads")
+};
+
+/// `reserved`: names already taken by the stream's event models.
+api build(const json& spec, const curated_map& map, const std::set<std::string>& reserved, notices& out);
+
+/// A JSON pointer (RFC 6901) to `path`'s GET operation, for messages: #/paths/~1v3~1trades~1{stockTicker}/get.
+std::string operation_pointer(const std::string& path);
 
 }  // namespace massive::codegen

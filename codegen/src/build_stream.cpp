@@ -4,6 +4,7 @@
 // channel is its own event type, because the same shape on two channels (a second and a minute
 // aggregate) is two things the user must be able to tell apart.
 #include "build.hpp"
+#include "defaults.hpp"
 #include "names.hpp"
 #include "stream.hpp"
 
@@ -21,10 +22,6 @@ const char* const market_names[] = {"stocks", "options", "forex", "crypto", "ind
 
 bool known_market(std::string_view m) {
   return std::find(std::begin(market_names), std::end(market_names), m) != std::end(market_names);
-}
-
-bool stream_row(const map_row& row) {
-  return row.kind == "stream" || row.kind == "stream_key" || row.kind == "stream_field";
 }
 
 /// A map type name as a field type: the scalars of `field` rows plus arrays of integers and numbers.
@@ -52,19 +49,15 @@ std::string first_sentence(std::string_view text) {
 
 class stream_builder {
  public:
-  stream_builder(const json& spec, const curated_map& map) : spec_(spec), map_(map) {}
+  stream_builder(const json& spec, const curated_map& map, notices& out) : spec_(spec), map_(map), notices_(out) {}
 
   stream_api run() {
     const json* paths = spec_.find("paths");
-    if (paths == nullptr) throw generation_error({"the stream description has no paths"});
-    std::set<std::string> described;
-    for (const auto& [path, item] : paths->members()) {
-      described.insert(path);
-      if (channel_row(path) == nullptr) {
-        problem("stream channel " + path + " has no map row: add `stream <name>_event " + path +
-                " topic=<name>` to " + map_.path());
-      }
+    if (paths == nullptr || !paths->is_object() || paths->members().empty()) {
+      throw generation_error({"the stream description has no channels (#/paths)"});
     }
+    std::set<std::string> described;
+    for (const auto& [path, item] : paths->members()) described.insert(path);
     for (const map_row* row : map_.find("stream")) {
       row->used = true;
       if (row->words.size() < 2) {
@@ -75,17 +68,20 @@ class stream_builder {
       if (location.rfind("schema=", 0) == 0) {
         add_schema_event(*row);
       } else if (described.count(location)) {
-        add_channel(*row, paths->find(location)->find("get"));
+        add_channel(*row, location, paths->find(location)->find("get"));
       } else if (row->option("ev")) {
         add_undescribed(*row);
       } else {
-        problem(where(*row) + ": channel " + location +
-                " is not in the stream description; an event it lacks needs ev=<ev> and <key>=<type> words");
+        stale(*row, "names a channel the stream description lacks; an event it lacks needs ev=<ev> and <key>=<type> words");
       }
+    }
+    // Channels the map does not name: default names, after every curated one is taken.
+    for (const auto& [path, item] : paths->members()) {
+      if (channel_row(path) == nullptr) add_default_channel(path, item.find("get"));
     }
     for (const map_row& row : map_.rows()) {
       if ((row.kind == "stream_key" || row.kind == "stream_field") && !row.used) {
-        problem(where(row) + ": " + row.kind + " " + row.words.front() + " names nothing in the stream description");
+        stale(row, "names nothing in the stream description");
       }
     }
     if (!problems_.empty()) throw generation_error(problems_);
@@ -96,6 +92,12 @@ class stream_builder {
  private:
   std::string where(const map_row& row) const { return map_.path() + ":" + std::to_string(row.line); }
   void problem(std::string text) { problems_.push_back(std::move(text)); }
+  void stale(const map_row& row, const std::string& why) {
+    std::string text = where(row) + ": " + row.kind;
+    for (const std::string& w : row.words) text += " " + w;
+    notices_.warnings.push_back(text + " " + why + " (--prune removes the row)");
+    notices_.stale_map_lines.insert(row.line);
+  }
 
   const map_row* channel_row(const std::string& path) const {
     for (const map_row* row : map_.find("stream")) {
@@ -187,9 +189,13 @@ class stream_builder {
     for (const auto& m : out_.models) {
       if (m->name == name) problem(where(row) + ": two stream rows name the model " + name);
     }
+    return add_model(name, row.words[1], std::move(doc));
+  }
+
+  model& add_model(const std::string& name, const std::string& location, std::string doc) {
     auto m = std::make_unique<model>();
     m->name = name;
-    m->location = row.words[1];
+    m->location = location;
     if (const map_row* d = map_.lookup("doc", name)) {
       doc = d->text;
     }
@@ -231,23 +237,35 @@ class stream_builder {
     }
     if (const map_row* d = map_.lookup("doc", m.name + "." + key)) f.doc = d->text;
     if (f.name.empty()) {
-      problem("stream key \"" + key + "\" of " + m.name + " (" + m.location + ") has no readable name: add `stream_key " +
-              key + " <name>` or `stream_field " + m.name + " " + key + " name=<name>` to " + map_.path());
       f.name = identifier(key);
+      notices_.defaults.push_back("stream key \"" + key + "\" of " + m.name + " (" + m.location +
+                                  ") has no map row: generated as " + f.name + " (`stream_key " + key +
+                                  " <name>` or `stream_field " + m.name + " " + key + " name=<name>` in " +
+                                  map_.path() + ")");
     }
     if (!typed) {
-      problem("stream key \"" + key + "\" of " + m.name + " (" + m.location +
-              ") has no type in the description: add `stream_field " + m.name + " " + key + " type=<type>` to " +
-              map_.path());
+      // Kept as its JSON text: nothing is lost, and the type is a person's to give.
+      f.type = {field_type::form::scalar, scalar::json, nullptr};
+      notices_.warnings.push_back("stream key \"" + key + "\" of " + m.name + " (" + m.location +
+                                  ") has no type in the description: kept as its JSON text (`stream_field " +
+                                  m.name + " " + key + " type=<type>` in " + map_.path() + ")");
     }
-    for (const field& other : m.fields) {
-      if (other.name == f.name) problem("two fields of " + m.name + " are both named " + f.name);
+    std::set<std::string> names;
+    for (const field& other : m.fields) names.insert(other.name);
+    if (names.count(f.name)) {
+      if (own != nullptr && own->option("name")) {
+        problem(where(*own) + ": two fields of " + m.name + " are both named " + f.name + ": rename one");
+      } else {
+        const std::string renamed = first_free(f.name, names);
+        notices_.warnings.push_back("stream key \"" + key + "\" of " + m.name + " would be a second member named " +
+                                    f.name + ": generated as " + renamed);
+        f.name = renamed;
+      }
     }
     m.fields.push_back(std::move(f));
   }
 
-  void add_channel(const map_row& row, const json* get) {
-    const std::string& path = row.words[1];
+  void add_channel(const map_row& row, const std::string& path, const json* get) {
     const json* content = nullptr;
     if (get != nullptr) {
       if (const json* r = get->find("responses")) {
@@ -258,15 +276,64 @@ class stream_builder {
     }
     const json* schema = content != nullptr ? content->find("schema") : nullptr;
     if (schema == nullptr) {
-      problem("stream channel " + path + " has no response schema");
+      notices_.skipped.push_back("stream channel " + path + ": no response schema, so no event to type");
       return;
     }
     std::string doc = std::string(get->find("responses")->find("200")->text("description"));
     model& m = new_model(row, doc);
-    stream_event e = channel_of(row, path);
+    stream_event e = channel_of(&row, path, row.option("topic"));
     e.ev = ev_of(*schema);
     if (e.ev.empty() && content->find("example") != nullptr) e.ev = std::string(content->find("example")->text("ev"));
     if (e.ev.empty()) problem("stream channel " + path + " names no ev value (neither an enum nor an example)");
+    add_described(m, *schema, std::move(e));
+  }
+
+  /// A channel no row names: <market>[_<feed>]_<prefix>_event, its topic the prefix (business_
+  /// and launchpad_ ones prefixed), each made unique.
+  void add_default_channel(const std::string& path, const json* get) {
+    const json* content = nullptr;
+    if (get != nullptr) {
+      if (const json* r = get->find("responses")) {
+        if (const json* ok = r->find("200")) {
+          if (const json* c = ok->find("content")) content = c->find("application/json");
+        }
+      }
+    }
+    const json* schema = content != nullptr ? content->find("schema") : nullptr;
+    stream_event e = channel_of(nullptr, path, std::nullopt);
+    if (schema == nullptr || e.market.empty()) {
+      notices_.skipped.push_back("stream channel " + path + ": " +
+                                 (schema == nullptr ? "no response schema" : "not /<market>/<prefix> with a known market"));
+      return;
+    }
+    static const std::pair<const char*, const char*> singular_market[] = {
+        {"stocks", "stock"}, {"options", "option"}, {"indices", "index"}};
+    std::string stem = e.market;
+    for (const auto& [market, one] : singular_market) {
+      if (e.market == market) stem = one;
+    }
+    const std::string feed = e.feed == "market" ? "" : e.feed + "_";
+    std::set<std::string> models, topics;
+    for (const auto& m : out_.models) models.insert(m->name);
+    for (const stream_event& x : out_.events) {
+      if (x.market == e.market) topics.insert(x.topic);
+    }
+    const std::string prefix = identifier(e.prefix);
+    std::string name = stem + "_" + feed + prefix;
+    for (int n = 2; models.count(name + "_event"); ++n) name = stem + "_" + feed + prefix + "_" + std::to_string(n);
+    e.topic = first_free(feed + prefix, topics);
+    const std::string doc = std::string(get->find("responses")->find("200")->text("description"));
+    model& m = add_model(name + "_event", path, doc);
+    notices_.defaults.push_back("stream channel " + path + " has no map row: generated as " + m.name + ", topic " +
+                                e.topic + " (`stream " + m.name + " " + path + " topic=" + e.topic + "` in " +
+                                map_.path() + " pins or renames it)");
+    e.ev = ev_of(*schema);
+    if (e.ev.empty() && content->find("example") != nullptr) e.ev = std::string(content->find("example")->text("ev"));
+    if (e.ev.empty()) {
+      notices_.skipped.push_back("stream channel " + path + ": names no ev value (neither an enum nor an example)");
+      out_.models.pop_back();
+      return;
+    }
     add_described(m, *schema, std::move(e));
   }
 
@@ -283,7 +350,7 @@ class stream_builder {
 
   void add_undescribed(const map_row& row) {
     model& m = new_model(row, "");
-    stream_event e = channel_of(row, row.words[1]);
+    stream_event e = channel_of(&row, row.words[1], row.option("topic"));
     e.ev = *row.option("ev");
     for (std::size_t w = 2; w < row.words.size(); ++w) {
       const std::string& word = row.words[w];
@@ -319,7 +386,7 @@ class stream_builder {
 
   /// Market, feed, prefix and topic of a channel path: /<market>/<prefix>, or
   /// /business/<market>/<prefix> and /launchpad/<market>/<prefix>.
-  stream_event channel_of(const map_row& row, const std::string& path) {
+  stream_event channel_of(const map_row* row, const std::string& path, std::optional<std::string> topic) {
     stream_event e;
     e.path = path;
     std::vector<std::string> parts;
@@ -335,38 +402,30 @@ class stream_builder {
       e.feed = "market";
     }
     if (parts.size() != 2 || !known_market(parts[0])) {
-      problem(where(row) + ": channel " + path + " is not /<market>/<prefix> with a known market");
+      if (row != nullptr) problem(where(*row) + ": channel " + path + " is not /<market>/<prefix> with a known market");
       return e;
     }
     e.market = parts[0];
     e.prefix = parts[1];
-    if (auto topic = row.option("topic")) {
+    if (topic) {
       e.topic = *topic;
-    } else {
-      problem(where(row) + ": channel " + path + " needs topic=<name> (the topic helper, e.g. trades)");
+    } else if (row != nullptr) {
+      problem(where(*row) + ": channel " + path + " needs topic=<name> (the topic helper, e.g. trades)");
     }
     return e;
   }
 
   const json& spec_;
   const curated_map& map_;
+  notices& notices_;
   stream_api out_;
   std::vector<std::string> problems_;
 };
 
 }  // namespace
 
-stream_api build_stream(const json& spec, const curated_map& map) { return stream_builder(spec, map).run(); }
-
-void set_aside_stream_rows(const curated_map& map) {
-  std::set<std::string> models;
-  for (const map_row& row : map.rows()) {
-    if (stream_row(row)) row.used = true;
-    if (row.kind == "stream") models.insert(row.words.front());
-  }
-  for (const map_row& row : map.rows()) {
-    if (row.kind == "doc" && models.count(row.words.front().substr(0, row.words.front().find('.')))) row.used = true;
-  }
+stream_api build_stream(const json& spec, const curated_map& map, notices& out) {
+  return stream_builder(spec, map, out).run();
 }
 
 }  // namespace massive::codegen

@@ -8,6 +8,7 @@
 #include "build.hpp"
 
 #include <map>
+#include <tuple>
 #include <set>
 #include <string>
 #include <string_view>
@@ -34,7 +35,8 @@ enum class kind { scalar, object, array, map, json_value };
 
 class builder {
  public:
-  builder(const json& spec, const curated_map& map) : spec_(spec), map_(map) {}
+  builder(const json& spec, const curated_map& map, const std::set<std::string>& reserved, notices& out)
+      : spec_(spec), map_(map), reserved_(reserved), notices_(out) {}
 
   api run();
 
@@ -48,7 +50,11 @@ class builder {
   void collect_underlying(const std::string& path, const merged& results);
 
   void add_operation(const std::string& path, const json& path_item, const json& op);
+  void name_operations();
+  void name_groups();
+  void name_enums();
   void bind_models();
+  model* default_model(const std::string& sig, const std::string& location);
   model& model_for(const json& raw);
   field_type type_of(const json& raw);
   void fill_model(model& m, const json& raw);
@@ -56,11 +62,19 @@ class builder {
   void check_audit();
   param make_param(const operation& op, const json& p, const std::string& wire);
   const enum_def* enumeration(const operation& op, const std::string& wire, const json& values);
-  std::string suggest_name(const json& raw, const std::string& location) const;
   void problem(std::string text) { problems_.push_back(std::move(text)); }
+  void warn(std::string text) { notices_.warnings.push_back(std::move(text)); }
+  /// A map row naming nothing in the description: a warning, and a line --prune removes.
+  void stale(const map_row& row, const std::string& why);
+  void stale(const audit_row& row, const std::string& why);
+  /// Every name a generated type has taken so far (models, enumerations, the stream's events).
+  std::set<std::string> taken_type_names() const;
 
   const json& spec_;
   const curated_map& map_;
+  const std::set<std::string>& reserved_;
+  notices& notices_;
+  std::vector<std::string> known_groups_;  // the map's group rows, in its order
   evidence_audit audit_;  // empty without an `audit` row in the map
   api api_;
   std::vector<std::string> problems_;
@@ -68,7 +82,13 @@ class builder {
   // Object nodes: signature -> every location, first first.
   std::map<std::string, std::vector<std::pair<std::string, const json*>>> nodes_;
   std::vector<std::string> node_order_;  // signatures in order of first sight
-  std::map<std::string, model*> by_signature_;
+  std::map<const json*, model*> node_model_;                  // every object node's model
+  std::map<std::string, std::vector<model*>> named_by_sig_;  // shapes the map names, by signature
+  std::map<std::string, model*> default_by_sig_;             // shapes it does not name
+  std::map<std::string, std::size_t> operation_at_;          // path -> index in api_.operations
+  std::vector<bool> curated_name_;                           // per operation: named by a map row
+  // Enumerations named <group>_<method>_<parameter> once their operation has its name.
+  std::vector<std::tuple<enum_def*, std::size_t, std::string>> unnamed_enums_;
   std::map<std::string, const json*> by_location_;
   std::map<std::string, const enum_def*> enums_by_values_;
   std::set<std::string> filled_;

@@ -7,10 +7,13 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace massive::codegen {
 
 using file_set = std::map<std::string, std::string>;
+
+struct stream_event;
 
 /// generated/include/massive/models/<m>.hpp, generated/src/models/<m>_decode.hpp and
 /// generated/src/models/<m>.cpp for every model, and the model table
@@ -23,6 +26,17 @@ void emit_mock(const api& a, file_set& out);
 /// generated/libraries.cmake: the library of every generated source in `out` (run last);
 /// `stream_models` names the stream's event models among a's models.
 void emit_cmake(const api& a, const std::set<std::string>& stream_models, file_set& out);
+
+/// generated/surface.txt: the surface a user's code compiles against, one fact a line, sorted
+/// (operations, parameters, models, fields, enumerations, stream events). The change report is
+/// the difference between the surface a regeneration replaces and the one it writes.
+void emit_surface(const api& a, const std::vector<const stream_event*>& events, file_set& out);
+
+/// The C++ spelling of generated members, as the emitters write them.
+namespace cxx {
+std::string field_type(const field& f);  // a model's member: std::optional<double>, std::span<const massive::x>
+std::string param_type(const param& p);  // a parameters struct's member: range_filter<std::int64_t>
+}  // namespace cxx
 
 namespace text {
 

@@ -390,6 +390,8 @@ std::string all_header(const api& a) {
 
 }  // namespace
 
+std::string cxx::param_type(const param& p) { return member_type(p); }
+
 void emit_groups(const api& a, file_set& out) {
   out["include/massive/enums.hpp"] = enums_header(a);
   out["include/massive/groups.hpp"] = groups_header(a);

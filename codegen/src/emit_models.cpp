@@ -441,6 +441,8 @@ std::string model_table(const api& a) {
 
 }  // namespace
 
+std::string cxx::field_type(const field& f) { return member_type(f); }
+
 void emit_models(const api& a, file_set& out) {
   for (const auto& m : a.models) {
     out["include/massive/models/" + m->name + ".hpp"] = header(*m);

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace massive::codegen {
@@ -22,6 +23,11 @@ struct json_builder {
         for (auto field : object) {
           out.members_.emplace_back(std::string(field.key), from(field.value));
         }
+        // Canonical order: the generator's output is a function of the description's content,
+        // never of the order in which its publisher wrote the keys (one sorts them, another
+        // does not). Arrays keep their order: there it is content (enum values, allOf parts).
+        std::stable_sort(out.members_.begin(), out.members_.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
         break;
       }
       case simdjson::dom::element_type::STRING:

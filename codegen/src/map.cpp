@@ -36,11 +36,13 @@ bool map_row::has(std::string_view word) const {
   return false;
 }
 
-curated_map curated_map::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read the map " + path);
+curated_map curated_map::load(const std::string& file, const std::string& name) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read the map " + file);
+  const std::string& path = name;
   curated_map map;
-  map.path_ = path;
+  map.path_ = name;
+  map.file_ = file;
   std::string line;
   std::size_t number = 0;
   while (std::getline(in, line)) {

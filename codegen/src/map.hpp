@@ -1,7 +1,7 @@
 // The curated map (codegen/map.txt): what the description cannot say. Names of groups,
 // methods, models, fields and parameters; element types of string-typed dates and timestamps;
-// which fields the wire always carries. Every row must name something in the description and
-// every operation must have a row: checked here (see docs/codegen.md for the format).
+// which fields the wire always carries. What it does not name gets a default name; a row naming
+// nothing in the description is a warning (see docs/codegen.md for the format).
 #pragma once
 
 #include <cstddef>
@@ -28,8 +28,10 @@ struct map_row {
 
 class curated_map {
  public:
-  /// Reads the map; throws std::runtime_error naming the line of a malformed row.
-  static curated_map load(const std::string& path);
+  /// Reads the map from `file`; messages call it `name` (codegen/map.txt, whatever the working
+  /// directory, so that what the generator writes does not depend on where it ran). Throws
+  /// std::runtime_error naming the line of a malformed row.
+  static curated_map load(const std::string& file, const std::string& name);
 
   const std::vector<map_row>& rows() const noexcept { return rows_; }
   /// The rows of one kind whose first word is `first` (or all of that kind when first is empty).
@@ -38,10 +40,14 @@ class curated_map {
   const map_row* lookup(std::string_view kind, std::string_view a, std::string_view b = {}) const;
   /// Every row never looked up, as "line N: row" descriptions.
   std::vector<std::string> unused() const;
+  /// The map's name in messages.
   const std::string& path() const noexcept { return path_; }
+  /// The map's file, to read what it names beside it and to rewrite it (--prune).
+  const std::string& file() const noexcept { return file_; }
 
  private:
   std::string path_;
+  std::string file_;
   std::vector<map_row> rows_;
 };
 

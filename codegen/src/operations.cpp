@@ -2,6 +2,7 @@
 // and the whole run, which reports every problem at once.
 #include "builder.hpp"
 
+#include "defaults.hpp"
 #include "names.hpp"
 
 #include <algorithm>
@@ -76,14 +77,18 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     if (const json* replaces = dep->find("replaces")) o.deprecated_use = std::string(replaces->text("path"));
   }
   const map_row* row = map_.lookup("op", "GET", path);
-  if (row == nullptr || row->words.size() < 4) {
-    problem("operation GET " + path + " (operationId " + o.operation_id + ") has no map row: add `op GET " +
-            path + " <group> <method>` to " + map_.path());
-    return;
+  if (row != nullptr && row->words.size() >= 4) {
+    o.group = row->words[2];
+    o.name = row->words[3];
+    o.page_style = row->has("page");
+  } else if (row != nullptr) {
+    problem(map_.path() + ":" + std::to_string(row->line) + ": op rows are `op GET " + path + " <group> <method> [page]`");
   }
-  o.group = row->words[2];
-  o.name = row->words[3];
-  o.page_style = row->has("page");
+  const std::string where = "GET " + path + " (" + operation_pointer(path) + ")";
+  const auto skip = [&](const std::string& why) {
+    notices_.skipped.push_back(where + ": " + why);
+    if (row != nullptr) row->used = true;  // the row still names a described operation
+  };
 
   // The response: where the rows are.
   const json* ok = nullptr;
@@ -98,10 +103,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
       if (const json* media = content->find("application/json")) body = media->find("schema");
     }
   }
-  if (body == nullptr) {
-    problem("operation GET " + path + " has no application/json 200 response schema");
-    return;
-  }
+  if (body == nullptr) return skip("no application/json 200 response schema, so no rows to type");
   const merged top = merge(*body);
   const json* row_schema = body;
   scalar ignored_scalar = scalar::json;
@@ -138,14 +140,10 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
       }
     }
   }
-  if (row_schema == nullptr) {
-    problem("operation GET " + path + ": the rows' schema is missing");
-    return;
-  }
+  if (row_schema == nullptr) return skip("the rows' schema is missing");
   const merged row_merged = merge(*row_schema);
   if (classify(row_merged, ignored_scalar) != kind::object) {
-    problem("operation GET " + path + ": rows at " + shape_root(o.payload) + " are not objects");
-    return;
+    return skip("its rows at " + shape_root(o.payload) + " are not objects, so there is no model to decode them into");
   }
   collect(*row_schema, path + " " + shape_root(o.payload));
   row_schemas_.emplace_back(api_.operations.size(), row_schema);
@@ -163,7 +161,10 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
       if (p->text("in") == "path" && p->text("name") == name) found = p;
     }
     if (found == nullptr) {
-      problem("operation GET " + path + ": path parameter {" + name + "} is not declared");
+      // The route still needs it: a required string, as the route's own text says.
+      warn(where + ": path parameter {" + name + "} is not declared; generated as a required string");
+      const json declared = json::parse(R"({"in": "path", "required": true, "schema": {"type": "string"}})");
+      o.path_params.push_back(make_param(o, declared, name));
       continue;
     }
     o.path_params.push_back(make_param(o, *found, name));
@@ -190,26 +191,53 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     if (comparator.empty() || !base_schema.count(name)) base_schema[name] = p;
   }
   for (const auto& [name, set] : groups) {
-    param q = make_param(o, *base_schema[name], name);
     using S = std::set<std::string>;
+    filter_kind filter = filter_kind::none;
     if (set == S{""}) {
-      q.filter = filter_kind::none;
+      filter = filter_kind::none;
     } else if (set == S{"", "gt", "gte", "lt", "lte"}) {
-      q.filter = filter_kind::range;
+      filter = filter_kind::range;
     } else if (set == S{"", "any_of"} || set == S{"any_of"}) {
-      q.filter = filter_kind::set;
+      filter = filter_kind::set;
     } else if (set == S{"", "any_of", "gt", "gte", "lt", "lte"}) {
-      q.filter = filter_kind::full;
+      filter = filter_kind::full;
     } else if (set == S{"", "all_of", "any_of"}) {
-      q.filter = filter_kind::array;
+      filter = filter_kind::array;
     } else {
+      // No filter type covers this set: each comparator is a parameter of its own (size_gt for
+      // size.gt), which loses nothing the description offers.
       std::string list;
       for (const std::string& c : set) list += (list.empty() ? "" : ",") + (c.empty() ? std::string("=") : c);
-      problem("operation GET " + path + ": parameter " + name + " has the unknown comparator set {" + list +
-              "}: teach the generator a filter type for it (codegen/src/operations.cpp)");
+      warn(where + ": parameter " + name + " has the comparator set {" + list +
+           "}, which no filter type covers; each comparator is generated as a parameter of its own");
+      for (const std::string& c : set) {
+        const std::string wire = c.empty() ? name : name + "." + c;
+        for (const json* p : params) {
+          if (p->text("in") == "query" && p->text("name") == wire) o.query_params.push_back(make_param(o, *p, wire));
+        }
+      }
+      continue;
     }
+    param q = make_param(o, *base_schema[name], name);
+    q.filter = filter;
     o.query_params.push_back(std::move(q));
   }
+  // Two parameters of one name would not compile in the parameters struct.
+  std::set<std::string> names;
+  for (param* p : [&] {
+         std::vector<param*> all;
+         for (param& x : o.path_params) all.push_back(&x);
+         for (param& x : o.query_params) all.push_back(&x);
+         return all;
+       }()) {
+    if (names.insert(p->name).second) continue;
+    const std::string renamed = first_free(p->name, names);
+    warn(where + ": parameter " + p->wire + " would be a second member named " + p->name + "; generated as " + renamed);
+    p->name = renamed;
+    names.insert(renamed);
+  }
+  operation_at_[path] = api_.operations.size();
+  curated_name_.push_back(!o.name.empty());
   api_.operations.push_back(std::move(o));
 }
 
@@ -262,7 +290,7 @@ param builder::make_param(const operation& op, const json& p, const std::string&
   return out;
 }
 
-const enum_def* builder::enumeration(const operation& op, const std::string& wire, const json& values) {
+const enum_def* builder::enumeration(const operation&, const std::string& wire, const json& values) {
   std::string key;
   std::vector<std::string> list;
   for (const json& v : values.items()) {
@@ -283,7 +311,8 @@ const enum_def* builder::enumeration(const operation& op, const std::string& wir
       }()) {
     e->name = row->words[0];
   } else {
-    e->name = op.group + "_" + op.name + "_" + identifier(wire);
+    // Named <group>_<method>_<parameter> once the operation has its name (name_enums).
+    unnamed_enums_.emplace_back(e.get(), api_.operations.size(), identifier(wire));
   }
   enums_by_values_[key] = e.get();
   api_.enums.push_back(std::move(e));
@@ -292,26 +321,31 @@ const enum_def* builder::enumeration(const operation& op, const std::string& wir
 
 api builder::run() {
   const json* paths = spec_.find("paths");
-  if (paths == nullptr) throw generation_error({"the description has no paths"});
+  if (paths == nullptr || !paths->is_object()) throw generation_error({"the description has no paths (#/paths)"});
   for (const map_row* row : map_.find("audit")) {
     row->used = true;
-    audit_ = evidence_audit::load((std::filesystem::path(map_.path()).parent_path() / row->words[0]).string());
+    audit_ = evidence_audit::load((std::filesystem::path(map_.file()).parent_path() / row->words[0]).string(),
+                                  (std::filesystem::path(map_.path()).parent_path() / row->words[0]).generic_string());
+    notices_.audit_path = audit_.file();
   }
+  for (const map_row* row : map_.find("group")) known_groups_.push_back(row->words[0]);
   for (const auto& [path, item] : paths->members()) {
-    if (const json* get = item.find("get")) add_operation(path, item, *get);
-  }
-  bind_models();
-  if (!problems_.empty()) {
-    // Operation and model rows are settled by now: report those naming nothing as well.
-    for (const map_row& row : map_.rows()) {
-      if ((row.kind == "op" || row.kind == "model") && !row.used) {
-        std::string text = "line " + std::to_string(row.line) + ": " + row.kind;
-        for (const std::string& w : row.words) text += " " + w;
-        problem(map_.path() + " " + text + " names nothing in the description");
-      }
+    const json* get = item.find("get");
+    if (get == nullptr) continue;
+    // The official clients' pull scripts drop these before generating; a raw download has them.
+    if (item.flag("x-polygon-draft") || get->flag("x-polygon-draft") || item.flag("x-massive-draft") ||
+        get->flag("x-massive-draft")) {
+      notices_.skipped.push_back("GET " + path + " (" + operation_pointer(path) + "): a draft (x-polygon-draft)");
+      if (const map_row* row = map_.lookup("op", "GET", path)) row->used = true;
+      continue;
     }
-    throw generation_error(problems_);
+    add_operation(path, item, *get);
   }
+  if (api_.operations.empty()) throw generation_error({"the description has no GET operation to generate (#/paths)"});
+  name_operations();
+  name_groups();
+  name_enums();
+  bind_models();
   for (const auto& [index, raw] : row_schemas_) {
     model& m = model_for(*raw);
     m.row = true;
@@ -325,23 +359,19 @@ api builder::run() {
     o.underlying = &m;
     fill_model(m, *raw);
     if (o.row->underlying_rows != nullptr && o.row->underlying_rows != &m) {
-      problem("operation GET " + o.path + ": rows " + o.row->name + " come with underlying rows " + m.name +
-              " here and " + o.row->underlying_rows->name + " elsewhere (one per row model)");
+      problem("GET " + o.path + " (" + operation_pointer(o.path) + "): rows " + o.row->name + " come with underlying rows " +
+              m.name + " here and " + o.row->underlying_rows->name + " elsewhere (one per row model): name the rows of one apart with a `model` row");
     }
     o.row->underlying_rows = &m;
   }
   // Wire orders: every key a number field of that row model, once.
   for (const map_row* row : map_.find("wire")) {
     row->used = true;
-    if (row->words.empty()) {
-      problem(map_.path() + ":" + std::to_string(row->line) + ": wire names no model");
-      continue;
-    }
     const std::string where = map_.path() + ":" + std::to_string(row->line) + ": wire " + row->words[0];
     const auto m = std::find_if(api_.models.begin(), api_.models.end(),
                                 [&](const auto& x) { return x->name == row->words[0] && x->row; });
     if (m == api_.models.end()) {
-      problem(where + " names no model that is an operation's rows");
+      stale(*row, "names no model that is an operation's rows");
       continue;
     }
     std::vector<std::size_t> order;
@@ -367,36 +397,136 @@ api builder::run() {
       if (doc_path_of(r.path) == o.deprecated_use) o.deprecated_use = r.group + "()." + r.name + "()";
     }
     if (o.deprecated_use.find("()") == std::string::npos) {
-      problem("operation GET " + o.path + " is deprecated for " + o.deprecated_use + ", which names no operation");
-    }
-  }
-  // Groups: one `group` row each, in the map's order; every operation's group must have one.
-  for (const map_row* row : map_.find("group")) {
-    row->used = true;
-    api_.groups.push_back({row->words[0], row->text});
-  }
-  for (const operation& o : api_.operations) {
-    if (std::none_of(api_.groups.begin(), api_.groups.end(), [&](const group_def& g) { return g.name == o.group; })) {
-      problem("operation GET " + o.path + " is in group " + o.group + ", which has no `group " + o.group +
-              " <description>` row in " + map_.path());
-    }
-  }
-  std::set<std::pair<std::string, std::string>> methods;
-  for (const operation& o : api_.operations) {
-    if (!methods.insert({o.group, o.name}).second) {
-      problem("two operations are both " + o.group + "()." + o.name + "(): rename one in " + map_.path());
+      warn("GET " + o.path + " (" + operation_pointer(o.path) + ") is deprecated for " + o.deprecated_use +
+           ", which names no operation here: its [[deprecated]] names no replacement");
+      o.deprecated_use.clear();
     }
   }
   check_audit();
-  for (const std::string& row : map_.unused()) problem(map_.path() + " " + row + " names nothing in the description");
+  for (const map_row& row : map_.rows()) {
+    if (!row.used) stale(row, "names nothing in the description");
+  }
   if (!problems_.empty()) throw generation_error(problems_);
   std::sort(api_.models.begin(), api_.models.end(), [](const auto& a, const auto& b) { return a->name < b->name; });
   std::sort(api_.enums.begin(), api_.enums.end(), [](const auto& a, const auto& b) { return a->name < b->name; });
   return std::move(api_);
 }
 
+void builder::stale(const map_row& row, const std::string& why) {
+  std::string text = map_.path() + ":" + std::to_string(row.line) + ": " + row.kind;
+  for (const std::string& w : row.words) text += " " + w;
+  warn(text + " " + why + " (--prune removes the row)");
+  notices_.stale_map_lines.insert(row.line);
+  row.used = true;  // reported once
+}
+
+void builder::stale(const audit_row& row, const std::string& why) {
+  warn(audit_.where(row) + ": " + row.kind + " " + row.subject + " " + why + " (--prune removes the row)");
+  notices_.stale_audit_lines.insert(row.line);
+}
+
+std::set<std::string> builder::taken_type_names() const {
+  std::set<std::string> out = reserved_;
+  for (const auto& m : api_.models) out.insert(m->name);
+  for (const auto& e : api_.enums) {
+    if (!e->name.empty()) out.insert(e->name);
+  }
+  return out;
+}
+
+// Operations without a map row get a default group and method (defaults.hpp): stable ones
+// first, so that an experimental variant of a route takes the suffix; each in route order.
+// Curated names never move, and two curated names that collide are a person's decision.
+void builder::name_operations() {
+  std::map<std::pair<std::string, std::string>, const operation*> taken;
+  for (std::size_t i = 0; i < api_.operations.size(); ++i) {
+    const operation& o = api_.operations[i];
+    if (!curated_name_[i]) continue;
+    const auto [at, fresh] = taken.emplace(std::pair{o.group, o.name}, &o);
+    if (!fresh) {
+      const map_row* a = map_.lookup("op", "GET", at->second->path);
+      const map_row* b = map_.lookup("op", "GET", o.path);
+      problem(map_.path() + ":" + std::to_string(b->line) + ": GET " + o.path + " and GET " + at->second->path +
+              " (line " + std::to_string(a->line) + ") are both " + o.group + "()." + o.name + "(): rename one");
+    }
+  }
+  for (const bool experimental : {false, true}) {
+    for (std::size_t i = 0; i < api_.operations.size(); ++i) {
+      operation& o = api_.operations[i];
+      if (curated_name_[i] || o.experimental != experimental) continue;
+      o.group = default_group(o.path, known_groups_);
+      const std::vector<std::string> candidates = method_candidates(o.path, o.operation_id, o.group);
+      o.name.clear();
+      for (const std::string& c : candidates) {
+        if (!taken.count({o.group, c})) {
+          o.name = c;
+          break;
+        }
+      }
+      if (o.name.empty()) {
+        std::set<std::string> names;
+        for (const auto& [key, op] : taken) {
+          if (key.first == o.group) names.insert(key.second);
+        }
+        o.name = first_free(candidates.front(), names);
+      }
+      taken.emplace(std::pair{o.group, o.name}, &o);
+      notices_.defaults.push_back("GET " + o.path + " has no map row: generated as " + o.group + "()." + o.name +
+                                  "() (`op GET " + o.path + " " + o.group + " " + o.name + "` in " + map_.path() +
+                                  " pins or renames it)");
+    }
+  }
+}
+
+// Groups: the map's, in its order, where an operation is in them; then any new group a route
+// starts (a new dataset), by name. A group row with no operation here is stale.
+void builder::name_groups() {
+  std::set<std::string> used;
+  for (const operation& o : api_.operations) used.insert(o.group);
+  for (const map_row* row : map_.find("group")) {
+    row->used = true;
+    if (used.count(row->words[0])) {
+      api_.groups.push_back({row->words[0], row->text});
+    } else {
+      stale(*row, "has no operation in the description");
+    }
+  }
+  for (const std::string& g : used) {
+    if (std::find(known_groups_.begin(), known_groups_.end(), g) != known_groups_.end()) continue;
+    api_.groups.push_back({g, "Operations under /" + g + "/, a group the map does not describe yet."});
+    notices_.defaults.push_back("group " + g + " has no map row: generated with a default description (`group " + g +
+                                " <description>` in " + map_.path() + ")");
+  }
+}
+
+void builder::name_enums() {
+  std::set<std::string> taken = taken_type_names();
+  for (const map_row* row : map_.find("model")) taken.insert(row->words[0]);
+  for (const auto& [e, index, wire] : unnamed_enums_) {
+    const operation& o = api_.operations[index];
+    e->name = first_free(o.group + "_" + o.name + "_" + wire, taken);
+    taken.insert(e->name);
+  }
+}
+
 }  // namespace building
 
-api build(const json& spec, const curated_map& map) { return building::builder(spec, map).run(); }
+api build(const json& spec, const curated_map& map, const std::set<std::string>& reserved, notices& out) {
+  return building::builder(spec, map, reserved, out).run();
+}
+
+std::string operation_pointer(const std::string& path) {
+  std::string out = "#/paths/";
+  for (char c : path) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out + "/get";
+}
 
 }  // namespace massive::codegen

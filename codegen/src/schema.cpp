@@ -3,6 +3,7 @@
 // corrected by the evidence audit.
 #include "builder.hpp"
 
+#include "defaults.hpp"
 #include "names.hpp"
 
 #include <algorithm>
@@ -208,17 +209,12 @@ std::string first_sentence(std::string_view text) {
 }
 
 
-std::string builder::suggest_name(const json& raw, const std::string& location) const {
-  const merged m = merge(raw);
-  if (!m.go_type.empty()) return identifier(m.go_type);
-  if (!m.ref_name.empty()) return identifier(m.ref_name);
-  std::string last = location.substr(location.find_last_of(" .") + 1);
-  while (!last.empty() && (last.back() == ']' || last.back() == '[')) last.pop_back();
-  return identifier(last);
-}
-
+// Every object node gets a model. A `model <name> <path> <json path>` row names the shape at
+// that location, and every unnamed location of the same shape shares the first such name (the
+// map's order); two rows may give one shape two names (stocks and options last trades), which
+// stay two models. A shape no row names gets a default name from where it is first met.
 void builder::bind_models() {
-  // Names come from `model <name> <path> <json path>` rows; a row may name any location of a shape.
+  std::map<std::string, model*> by_name;
   for (const map_row* row : map_.find("model")) {
     if (row->words.size() < 3) {
       problem(map_.path() + ":" + std::to_string(row->line) + ": model rows are `model <name> <path> <json path>`");
@@ -226,13 +222,15 @@ void builder::bind_models() {
     }
     const std::string location = row->words[1] + " " + row->words[2];
     auto at = by_location_.find(location);
-    if (at == by_location_.end()) continue;  // reported as naming nothing
+    if (at == by_location_.end()) continue;  // reported as stale with the other unused rows
     row->used = true;
     const std::string& sig = signature(*at->second);
-    if (auto existing = by_signature_.find(sig); existing != by_signature_.end()) {
-      if (existing->second->name != row->words[0]) {
-        problem(map_.path() + ":" + std::to_string(row->line) + ": the shape at " + location + " is already named " +
-                existing->second->name + " (one name per shape)");
+    if (auto existing = by_name.find(row->words[0]); existing != by_name.end()) {
+      if (existing->second->signature != sig) {
+        problem(map_.path() + ":" + std::to_string(row->line) + ": " + row->words[0] + " names two different shapes, at " +
+                location + " and at " + existing->second->location + ": give one another name");
+      } else {
+        node_model_.emplace(at->second, existing->second);
       }
       continue;
     }
@@ -240,23 +238,83 @@ void builder::bind_models() {
     m->name = row->words[0];
     m->signature = sig;
     m->location = nodes_[sig].front().first;
-    by_signature_[sig] = m.get();
+    by_name[m->name] = m.get();
+    named_by_sig_[sig].push_back(m.get());
+    node_model_.emplace(at->second, m.get());
     api_.models.push_back(std::move(m));
   }
+  // In order of first sight, so that an owner is named before what it holds.
   for (const std::string& sig : node_order_) {
-    if (by_signature_.count(sig)) continue;
-    const auto& [location, raw] = nodes_[sig].front();
-    const auto space = location.find(' ');
-    problem("unbound nested object at GET " + location + ": add `model " + suggest_name(*raw, location) + " " +
-            location.substr(0, space) + " " + location.substr(space + 1) + "` to " + map_.path());
-  }
-  std::set<std::string> names;
-  for (const auto& m : api_.models) {
-    if (!names.insert(m->name).second) problem("two shapes are both named " + m->name + " in " + map_.path());
+    for (const auto& [location, raw] : nodes_[sig]) {
+      if (node_model_.count(raw)) continue;
+      const auto named = named_by_sig_.find(sig);
+      node_model_.emplace(raw, named != named_by_sig_.end() ? named->second.front() : default_model(sig, location));
+    }
   }
 }
 
-model& builder::model_for(const json& raw) { return *by_signature_.at(signature(raw)); }
+// A shape no row names: an operation's rows are <group>_<method> in the singular (futures
+// aggregates_vx -> futures_aggregate_vx); a nested object is its owner's name and its key
+// (futures_snapshot_vx_details), so that generic keys (results, data, details) never stand alone.
+model* builder::default_model(const std::string& sig, const std::string& location) {
+  if (auto it = default_by_sig_.find(sig); it != default_by_sig_.end()) return it->second;
+  const std::string path = location.substr(0, location.find(' '));
+  std::string json_path = location.substr(path.size() + 1);
+  std::string name;
+  // The row roots, as add_operation writes them, and the indicators' underlying bars.
+  static const std::string roots[] = {"results[]", "results", "body", "body[]", "results.values[]"};
+  const auto op = operation_at_.find(path);
+  if (op != operation_at_.end() && std::find(std::begin(roots), std::end(roots), json_path) != std::end(roots)) {
+    const operation& o = api_.operations[op->second];
+    name = o.group + "_" + singular_name(o.name);
+  } else {
+    // The owner: the nearest enclosing object location (arrays and maps are not objects).
+    std::string key;
+    std::string owner_path = json_path;
+    bool element = false;
+    while (true) {
+      const std::size_t dot = owner_path.rfind('.');
+      if (dot == std::string::npos) break;
+      std::string last = owner_path.substr(dot + 1);
+      owner_path.resize(dot);
+      while (last.size() >= 2 && last.compare(last.size() - 2, 2, "[]") == 0) last.resize(last.size() - 2), element = true;
+      if (last == "*") {
+        element = true;
+        continue;
+      }
+      key = last;
+      break;
+    }
+    const auto owner_at = by_location_.find(path + " " + owner_path);
+    const auto owner = owner_at != by_location_.end() ? node_model_.find(owner_at->second) : node_model_.end();
+    const std::string stem = identifier(key.empty() ? std::string("value") : key);
+    std::string word = element ? singular(stem) : stem;
+    const std::string base = owner != node_model_.end() ? owner->second->name : identifier(path);
+    // futures_product_schedule's schedule[] is futures_product_schedule_entry, not ..._schedule_schedule.
+    if (base.size() > word.size() && base.compare(base.size() - word.size() - 1, std::string::npos, "_" + word) == 0) {
+      word = "entry";
+    }
+    name = base + "_" + word;
+  }
+  auto m = std::make_unique<model>();
+  m->name = first_free(name, taken_type_names());
+  m->signature = sig;
+  m->location = location;
+  notices_.defaults.push_back("the object at GET " + location + " has no model row: generated as " + m->name +
+                              " (`model " + m->name + " " + path + " " + json_path + "` in " + map_.path() +
+                              " pins or renames it)");
+  default_by_sig_[sig] = m.get();
+  api_.models.push_back(std::move(m));
+  return api_.models.back().get();
+}
+
+model& builder::model_for(const json& raw) {
+  if (auto it = node_model_.find(&raw); it != node_model_.end()) return *it->second;
+  // A node met only through a shared $ref target: the model of its shape.
+  const std::string& sig = signature(raw);
+  if (auto named = named_by_sig_.find(sig); named != named_by_sig_.end()) return *named->second.front();
+  return *default_by_sig_.at(sig);
+}
 
 field_type builder::type_of(const json& raw) {
   const merged m = merge(raw);
@@ -326,11 +384,12 @@ void builder::fill_model(model& m, const json& raw) {
     }
     if (const map_row* doc = map_.lookup("doc", m.name + "." + key)) f.doc = doc->text;
     if (f.name.empty()) {
-      if (key.size() == 1) {
-        problem("one-letter key \"" + key + "\" of " + m.name + " (at " + m.location + ") has no readable name: add `key " +
-                key + " <name>` or `field " + m.name + " " + key + " name=<name>` to " + map_.path());
-      }
       f.name = identifier(key);
+      if (key.size() == 1) {
+        notices_.defaults.push_back("one-letter key \"" + key + "\" of " + m.name + " (at GET " + m.location +
+                                    ") has no readable name: generated as " + f.name + " (`key " + key +
+                                    " <name>` or `field " + m.name + " " + key + " name=<name>` in " + map_.path() + ")");
+      }
     }
     fields.push_back(std::move(f));
   }
@@ -348,12 +407,32 @@ void builder::fill_model(model& m, const json& raw) {
   for (field& f : fields) {
     if (!f.key.empty()) ordered.push_back(std::move(f));
   }
+  // Two keys may give one name (P and p, t and a key row's timestamp): the first keeps it, a
+  // later one takes a numbered name, unless the map named both (a person's decision).
   std::set<std::string> names;
-  for (const field& f : ordered) {
-    if (!names.insert(f.name).second) {
-      problem("two fields of " + m.name + " are both named " + f.name + ": rename one with `field " + m.name +
-              " <key> name=<name>` in " + map_.path());
+  std::set<std::string> curated;
+  const auto named_by_row = [&](const field& f) -> const map_row* {
+    for (const map_row* r : map_.find("field", m.name)) {
+      if (r->words.size() > 1 && r->words[1] == f.key && r->option("name")) return r;
     }
+    return nullptr;
+  };
+  for (field& f : ordered) {
+    const map_row* row = named_by_row(f);
+    if (names.insert(f.name).second) {
+      if (row != nullptr) curated.insert(f.name);
+      continue;
+    }
+    if (row != nullptr && curated.count(f.name)) {
+      problem(map_.path() + ":" + std::to_string(row->line) + ": two fields of " + m.name + " are both named " + f.name +
+              ": rename one with `field " + m.name + " <key> name=<name>`");
+      continue;
+    }
+    const std::string renamed = first_free(f.name, names);
+    warn("key \"" + f.key + "\" of " + m.name + " (at GET " + m.location + ") would be a second member named " + f.name +
+         ": generated as " + renamed + " (`field " + m.name + " " + f.key + " name=<name>` in " + map_.path() + ")");
+    f.name = renamed;
+    names.insert(renamed);
   }
   m.fields = std::move(ordered);
   for (const auto& [key, value] : merged_schema.properties) {
@@ -381,16 +460,25 @@ void builder::apply_audit(model& m, const merged& schema, std::vector<field>& fi
                                        [&](const auto& p) { return p.first == f.key; });
     const std::string says = merge(*declared->second).type;
     scalar s = scalar::json;
-    if (says != row->description) {
-      problem(audit_.where(*row) + ": the description now says " + says + " for " + row->subject + ", not " +
-              row->description + ": review the correction to " + row->evidence + " (remove the row if it agrees)");
-    } else if (!parse_scalar(row->evidence, s) || f.type.shape != field_type::form::scalar) {
+    if (!parse_scalar(row->evidence, s) || f.type.shape != field_type::form::scalar) {
       problem(audit_.where(*row) + ": type " + row->evidence + " does not fit field " + row->subject);
-    } else {
-      f.type.element = s;
-      f.doc += (f.doc.empty() ? "" : " ") + std::string("The description says ") + row->description +
-               "; the wire sends " + row->evidence + " (codegen/audit.tsv).";
+      continue;
     }
+    if (says != row->description) {
+      scalar now = scalar::json;
+      // The description has come to agree with the evidence (number for a double): the row is
+      // stale. Otherwise it changed its mind another way: the evidence still decides, and a
+      // person reviews the row.
+      if (classify(merge(*declared->second), now) == kind::scalar && now == s) {
+        stale(*row, "is moot: the description now says " + says);
+        continue;
+      }
+      warn(audit_.where(*row) + ": the description now says " + says + " for " + row->subject + ", not " +
+           row->description + "; the correction to " + row->evidence + " is still applied: review the row");
+    }
+    f.type.element = s;
+    f.doc += (f.doc.empty() ? "" : " ") + std::string("The description says ") + says + "; the wire sends " +
+             row->evidence + " (codegen/audit.tsv).";
   }
   // Fields the description omits.
   for (const audit_row* row : audit_.of("add", m.name)) {
@@ -400,7 +488,7 @@ void builder::apply_audit(model& m, const merged& schema, std::vector<field>& fi
                                       [&](const auto& p) { return p.first == key; });
     scalar s = scalar::json;
     if (declared) {
-      problem(audit_.where(*row) + ": the description now declares " + row->subject + ": remove the row (or make it a type row)");
+      stale(*row, "is moot: the description now declares the field");
     } else if (!parse_scalar(row->evidence, s)) {
       problem(audit_.where(*row) + ": unknown type " + row->evidence);
     } else {
@@ -418,18 +506,23 @@ void builder::apply_audit(model& m, const merged& schema, std::vector<field>& fi
 void builder::check_audit() {
   std::size_t corrected_fields = 0, corrected_payloads = 0;
   for (const audit_row& row : audit_.rows()) {
-    if (row.kind == "type" || row.kind == "add") {
-      ++corrected_fields;
-      if (!row.used) problem(audit_.where(row) + ": " + row.kind + " " + row.subject + " names no field of a model");
+    if ((row.kind == "type" || row.kind == "add") && !row.used) {
+      stale(row, "names no field of a model");
     }
+    if (notices_.stale_audit_lines.count(row.line)) continue;
+    if (row.kind == "type" || row.kind == "add") ++corrected_fields;
     if (row.kind == "payload") ++corrected_payloads;
   }
-  // The summary states the counts, so that they cannot go stale.
+  // The summary states the counts of the rows that stay; --prune writes them, never a person.
+  notices_.audit_counts = std::to_string(corrected_fields) + " fields\t" + std::to_string(corrected_payloads) + " payloads";
   for (const audit_row& row : audit_.rows()) {
     if (row.kind != "summary") continue;
-    const std::string stated = row.description + " " + row.evidence;
-    const std::string actual = std::to_string(corrected_fields) + " fields " + std::to_string(corrected_payloads) + " payloads";
-    if (stated != actual) problem(audit_.where(row) + ": the summary says " + stated + ", the rows " + actual);
+    const std::string stated = row.description + "\t" + row.evidence;
+    if (stated != notices_.audit_counts) {
+      warn(audit_.where(row) + ": the summary says " + row.description + ", " + row.evidence + "; the rows give " +
+           std::to_string(corrected_fields) + " fields, " + std::to_string(corrected_payloads) + " payloads (--prune rewrites it)");
+      notices_.stale_audit_lines.insert(row.line);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 // on by `ev`).
 #pragma once
 
+#include "build.hpp"
 #include "emit.hpp"
 #include "ir.hpp"
 #include "json.hpp"
@@ -31,14 +32,11 @@ struct stream_api {
   std::vector<stream_event> events;            // in the map's order
 };
 
-/// Reads the stream description with the map's `stream`, `stream_key` and `stream_field` rows;
-/// throws generation_error listing every problem (a channel without a row, a key without a
-/// name, a field without a type, a row naming nothing).
-stream_api build_stream(const json& spec, const curated_map& map);
-
-/// Without a stream description, the stream rows are not checked (so that a run over the REST
-/// description alone does not report them as naming nothing).
-void set_aside_stream_rows(const curated_map& map);
+/// Reads the stream description with the map's `stream`, `stream_key` and `stream_field` rows.
+/// A channel or key without a row gets a default name, a key without a type is kept as JSON
+/// text, a row naming nothing is a warning (all in `out`); throws generation_error listing every
+/// problem only a person can settle (two curated names for one member, a malformed row).
+stream_api build_stream(const json& spec, const curated_map& map, notices& out);
 
 /// generated/include/massive/stream/events.hpp, generated/src/stream/event_table.cpp and the
 /// mock's channels, generated/mock/stream_channels.cpp.

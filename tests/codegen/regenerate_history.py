@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Regenerates generated/ from another real description with the committed map, as a user's
+unattended job would, and checks what a user relies on:
+
+- the generator exits 0 with no edit of the map (additive changes need none);
+- the change report (CHANGES.md) names every operation whose route the description lacks as
+  removed or renamed, and every route it adds as added: the routes are read from the
+  description itself, not from the generator;
+- the strings given with --expect are in the report;
+- with --compile, every generated source of a group or a model that changed, or that includes a
+  header that changed, compiles (-fsyntax-only, with the flags the build gave the same kind of
+  source, from compile_commands.json): only what changed, so that the check stays cheap.
+"""
+import argparse
+import filecmp
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+
+def fail(message):
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def described_routes(spec_path):
+    with open(spec_path, encoding="utf-8") as f:
+        spec = json.load(f)
+    routes = set()
+    for path, item in spec["paths"].items():
+        get = item.get("get")
+        if get is None:
+            continue
+        draft = any(x.get(k) for x in (item, get) for k in ("x-polygon-draft", "x-massive-draft"))
+        if not draft:
+            routes.add("GET " + path)
+    return routes
+
+
+def surface_operations(path):
+    """call -> route, from a surface.txt."""
+    ops = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            columns = line.rstrip("\n").split("\t")
+            if columns[0] == "op":
+                group, method = columns[1].split(".", 1)
+                ops["`client.%s().%s()`" % (group, method)] = columns[2]
+    return ops
+
+
+def changed_sources(old_root, new_root):
+    """The group and model sources to compile: changed or new, or including a changed header."""
+    changed_headers = set()
+    for base, _, files in os.walk(os.path.join(new_root, "include")):
+        for name in files:
+            new = os.path.join(base, name)
+            rel = os.path.relpath(new, os.path.join(new_root, "include"))
+            old = os.path.join(old_root, "include", rel)
+            if not os.path.exists(old) or not filecmp.cmp(old, new, shallow=False):
+                changed_headers.add(rel)
+    out = []
+    for folder in ("src/groups", "src/models"):
+        for name in sorted(os.listdir(os.path.join(new_root, folder))):
+            if not name.endswith(".cpp") or name == "model_table.cpp":
+                continue
+            new = os.path.join(new_root, folder, name)
+            old = os.path.join(old_root, folder, name)
+            with open(new, encoding="utf-8") as f:
+                includes = set(re.findall(r'#include "([^"]+)"', f.read()))
+            if not os.path.exists(old) or not filecmp.cmp(old, new, shallow=False) or includes & changed_headers:
+                out.append(os.path.join(folder, name))
+    return out
+
+
+def compile_command(commands, old_root, new_root, rel):
+    """The build's flags for the generated decoder libraries (the unity batches of
+    massive::shared_models: every group and model library compiles with the same), for `rel`
+    under new_root."""
+    entry = next((e for e in commands if "/massive_shared_models.dir/" in e["file"]), None)
+    if entry is None:
+        fail("compile_commands.json has no source of massive::shared_models to copy the flags of")
+    args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
+    out = []
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-MT", "-MF"):
+            skip = True
+            continue
+        if a in ("-MD", "-c") or a.endswith("ccache") or a == entry["file"]:
+            continue
+        out.append(a.replace(old_root + "/", new_root + "/"))
+    return out + ["-fsyntax-only", os.path.join(new_root, rel)], entry["directory"]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--codegen", required=True)
+    p.add_argument("--spec", required=True)
+    p.add_argument("--stream-spec", required=True)
+    p.add_argument("--map", required=True)
+    p.add_argument("--generated", required=True, help="the committed generated/")
+    p.add_argument("--work", required=True)
+    p.add_argument("--expect", action="append", default=[])
+    p.add_argument("--compile-commands")
+    a = p.parse_args()
+
+    old_root = os.path.realpath(a.generated)
+    work = os.path.realpath(a.work)
+    new_root = os.path.join(work, "generated")
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(old_root, new_root)
+    with open(a.map, encoding="utf-8") as f:
+        map_before = f.read()
+
+    started = time.monotonic()
+    run = subprocess.run([a.codegen, "--spec", a.spec, "--stream-spec", a.stream_spec, "--map", a.map,
+                          "--out", new_root], capture_output=True, text=True)
+    elapsed = time.monotonic() - started
+    if run.returncode != 0:
+        fail("the generator exited %d:\n%s" % (run.returncode, run.stderr))
+    print("generator: exit 0 in %.2f s; %s" % (elapsed, run.stdout.strip().splitlines()[-1]))
+    with open(a.map, encoding="utf-8") as f:
+        if f.read() != map_before:
+            fail("the generator changed the map without --prune")
+
+    with open(os.path.join(new_root, "CHANGES.md"), encoding="utf-8") as f:
+        report = f.read()
+    routes = described_routes(a.spec)
+    before = surface_operations(os.path.join(old_root, "surface.txt"))
+    missing = []
+    for call, route in sorted(before.items()):
+        if route not in routes and ("removed " + call) not in report and ("renamed " + call) not in report:
+            missing.append("%s (%s) is gone but the report does not say so" % (call, route))
+    known = set(before.values())
+    for route in sorted(routes - known):
+        # Listed as added, or as not generated with its reason.
+        added = [line for line in report.splitlines()
+                 if line.startswith("- ") and (("(`%s`)" % route) in line or line.startswith("- %s (" % route))]
+        if not added:
+            missing.append("%s is new but the report does not list it" % route)
+    for text in a.expect:
+        if text not in report:
+            missing.append("the report lacks: " + text)
+    if missing:
+        fail("\n  ".join(["the change report is wrong:"] + missing) + "\n--- CHANGES.md ---\n" + report)
+    print("report: %d routes gone, %d new, every one named" %
+          (len([r for r in known if r not in routes]), len(routes - known)))
+
+    if a.compile_commands:
+        with open(a.compile_commands, encoding="utf-8") as f:
+            commands = json.load(f)
+        sources = changed_sources(old_root, new_root)
+        if not sources:
+            fail("no changed group or model source to compile")
+        started = time.monotonic()
+        for rel in sources:
+            args, directory = compile_command(commands, old_root, new_root, rel)
+            result = subprocess.run(args, cwd=directory, capture_output=True, text=True)
+            if result.returncode != 0:
+                fail("%s does not compile:\n%s" % (rel, result.stderr[-4000:]))
+        print("compiled %d changed sources in %.1f s: %s" % (len(sources), time.monotonic() - started, " ".join(sources)))
+
+
+if __name__ == "__main__":
+    main()
