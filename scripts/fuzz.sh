@@ -29,7 +29,7 @@ shift
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build-fuzz}"
 samples="${MASSIVE_WIRE_SAMPLES:-$root/../shared/wire-samples}"
-stream_spec="$root/../shared/spec/massive-websocket.json"
+stream_spec="$root/spec/massive-websocket.json"
 api_notes="$root/../shared/API-NOTES.md"
 
 for tool in clang-14 clang++-14 python3; do

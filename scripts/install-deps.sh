@@ -13,6 +13,7 @@ library=(
 )
 tests=(
   git openssl
+  python3                            # the regeneration tests (tests/codegen/*.py)
   doctest-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizer runtimes for the fuzz targets
   libtsan2                           # g++'s ThreadSanitizer runtime (build-tsan; comes with g++ 12)

@@ -93,6 +93,7 @@ class stream_builder {
   std::string where(const map_row& row) const { return map_.path() + ":" + std::to_string(row.line); }
   void problem(std::string text) { problems_.push_back(std::move(text)); }
   void stale(const map_row& row, const std::string& why) {
+    row.used = true;  // reported once
     std::string text = where(row) + ": " + row.kind;
     for (const std::string& w : row.words) text += " " + w;
     notices_.warnings.push_back(text + " " + why + " (--prune removes the row)");

@@ -413,6 +413,7 @@ api builder::run() {
 }
 
 void builder::stale(const map_row& row, const std::string& why) {
+  if (notices_.stale_map_lines.count(row.line)) return;
   std::string text = map_.path() + ":" + std::to_string(row.line) + ": " + row.kind;
   for (const std::string& w : row.words) text += " " + w;
   warn(text + " " + why + " (--prune removes the row)");
@@ -470,7 +471,9 @@ void builder::name_operations() {
         }
         o.name = first_free(candidates.front(), names);
       }
-      taken.emplace(std::pair{o.group, o.name}, &o);
+      if (!taken.emplace(std::pair{o.group, o.name}, &o).second) {
+        problem("GET " + o.path + ": the default name " + o.group + "()." + o.name + "() is taken (a generator bug)");
+      }
       notices_.defaults.push_back("GET " + o.path + " has no map row: generated as " + o.group + "()." + o.name +
                                   "() (`op GET " + o.path + " " + o.group + " " + o.name + "` in " + map_.path() +
                                   " pins or renames it)");

@@ -138,13 +138,16 @@ def main():
     before = surface_operations(os.path.join(old_root, "surface.txt"))
     missing = []
     for call, route in sorted(before.items()):
-        if route not in routes and ("removed " + call) not in report and ("renamed " + call) not in report:
+        # Removed, renamed, or the same call now on another route.
+        said = ("removed " + call, "renamed " + call, call + " now calls `")
+        if route not in routes and not any(s in report for s in said):
             missing.append("%s (%s) is gone but the report does not say so" % (call, route))
     known = set(before.values())
     for route in sorted(routes - known):
         # Listed as added, or as not generated with its reason.
         added = [line for line in report.splitlines()
-                 if line.startswith("- ") and (("(`%s`)" % route) in line or line.startswith("- %s (" % route))]
+                 if line.startswith("- ") and (("(`%s`)" % route) in line or line.startswith("- %s (" % route) or
+                                               ("now calls `%s`" % route) in line)]
         if not added:
             missing.append("%s is new but the report does not list it" % route)
     for text in a.expect:

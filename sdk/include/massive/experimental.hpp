@@ -2,7 +2,7 @@
 // x-polygon-experimental): their methods take massive::experimental as the first argument,
 // so that every call site says it accepts an operation Massive may change or withdraw.
 //
-//   auto filings = client.stocks().filings_index(massive::experimental, {.limit = 10});
+//   auto events = co_await client.reference().ticker_events(massive::experimental, {.id = "AAPL"});
 #pragma once
 
 namespace massive {
