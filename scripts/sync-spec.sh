@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Takes a newer API description, regenerates generated/ from it, builds and tests, and prints
+# the change report: what a scheduled job runs (docs/codegen.md has a CI recipe).
+#
+#   scripts/sync-spec.sh [--stream] URL|FILE [--no-build]
+#
+# URL is downloaded with curl (e.g. https://api.massive.com/openapi); FILE is read as it is.
+# --stream: the description is the stream (WebSocket) one, not the REST one.
+# --no-build: regenerate only (the generator is still built unless MASSIVE_CODEGEN names one).
+# The description is stored normalised (keys sorted, 2-space indent: the generator does not
+# care, but the diff reads) as spec/massive-openapi.json or spec/massive-websocket.json, and its
+# row in spec/README.md records the source, the date and the sha256. Exit status: the
+# generator's (1: a person must decide, every problem listed), the build's or the tests'.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+target=massive-openapi.json
+build=1
+source=""
+for arg in "$@"; do
+  case "$arg" in
+    --stream) target=massive-websocket.json ;;
+    --no-build) build=0 ;;
+    -*) echo "usage: $0 [--stream] URL|FILE [--no-build]" >&2; exit 2 ;;
+    *) source="$arg" ;;
+  esac
+done
+[ -n "$source" ] || { echo "usage: $0 [--stream] URL|FILE [--no-build]" >&2; exit 2; }
+
+fetched="$(mktemp)"
+trap 'rm -f "$fetched"' EXIT
+case "$source" in
+  http://*|https://*) curl -fsSL --retry 3 -o "$fetched" "$source" ;;
+  *) cp "$source" "$fetched" ;;
+esac
+python3 - "$fetched" "spec/$target" <<'PY'
+import json, sys
+with open(sys.argv[1], encoding="utf-8") as f:
+    description = json.load(f)
+if not isinstance(description, dict) or not description.get("paths"):
+    sys.exit("sync-spec: %s is not an API description (no paths)" % sys.argv[1])
+with open(sys.argv[2], "w", encoding="utf-8") as f:
+    json.dump(description, f, indent=2, sort_keys=True, ensure_ascii=False)
+    f.write("\n")
+PY
+
+# Provenance: the file's row in spec/README.md.
+sha=$(sha256sum "spec/$target" | cut -d' ' -f1)
+today=$(date -u +%Y-%m-%d)
+python3 - "spec/README.md" "spec/$target" "$source" "$today" "$sha" <<'PY'
+import json, os, sys
+readme, stored, source, day, sha = sys.argv[1:]
+name = os.path.basename(stored)
+with open(stored, encoding="utf-8") as f:
+    d = json.load(f)
+version = d.get("openapi", "?")
+gets = [(p, i) for p, i in d["paths"].items() if "get" in i]
+if name == "massive-websocket.json":
+    what = "streams (OpenAPI %s form): %d channels" % (version, len(d["paths"]))
+else:
+    ignored = sum(1 for _, i in gets if i.get("x-polygon-ignore") or i["get"].get("x-polygon-ignore"))
+    what = "REST (OpenAPI %s): %d GET operations, %d of them `x-polygon-ignore` path variants" % (
+        version, len(gets), ignored)
+with open(readme, encoding="utf-8") as f:
+    lines = f.read().split("\n")
+for i, line in enumerate(lines):
+    if line.startswith("| `%s` |" % name):
+        lines[i] = "| `%s` | %s | %s, normalised (keys sorted, 2-space indent) by scripts/sync-spec.sh | %s | `%s` |" % (
+            name, what, source, day, sha)
+        break
+else:
+    sys.exit("sync-spec: spec/README.md has no row for %s" % name)
+with open(readme, "w", encoding="utf-8") as f:
+    f.write("\n".join(lines))
+PY
+echo "sync-spec: spec/$target from $source ($sha)"
+
+codegen="${MASSIVE_CODEGEN:-}"
+if [ "$build" = 1 ] || [ -z "$codegen" ]; then
+  cmake -S . -B build-sync -G Ninja -DCMAKE_BUILD_TYPE=Release -DMASSIVE_BUILD_CODEGEN=ON -DMASSIVE_BUILD_TESTS=ON >/dev/null
+fi
+if [ -z "$codegen" ]; then
+  cmake --build build-sync --target massive_codegen
+  codegen=build-sync/codegen/massive_codegen
+fi
+"$codegen" --spec spec/massive-openapi.json --stream-spec spec/massive-websocket.json --map codegen/map.txt \
+  --out generated
+
+if [ "$build" = 1 ]; then
+  cmake --build build-sync
+  ctest --test-dir build-sync --output-on-failure -j "$(nproc)"
+fi
+echo "sync-spec: the change report is generated/CHANGES.md; review it with \`git diff spec generated\`"

@@ -1,0 +1,38 @@
+# scripts/sync-spec.sh as a scheduled job runs it, on a copy of the repository's generation
+# inputs (scripts/, spec/, codegen/'s map and audit, generated/) with the generator already
+# built: the 2026-04-27 description, given as a file, replaces spec/massive-openapi.json
+# (normalised), its provenance row in spec/README.md gets the source, the date and the file's
+# sha256, generated/ is regenerated and the change report printed. Seen failing with the
+# README update's row match misspelt: "spec/README.md has no row for massive-openapi.json".
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}/codegen")
+file(COPY "${ROOT}/scripts" "${ROOT}/spec" "${ROOT}/generated" DESTINATION "${WORK}")
+file(COPY "${ROOT}/codegen/map.txt" "${ROOT}/codegen/audit.tsv" DESTINATION "${WORK}/codegen")
+
+execute_process(COMMAND ${CMAKE_COMMAND} -E env MASSIVE_CODEGEN=${CODEGEN}
+                        "${WORK}/scripts/sync-spec.sh" "${HISTORY}/massive-openapi-2026-04-27.json" --no-build
+                RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "sync-spec.sh exited ${status}:\n${output}\n${errors}")
+endif()
+file(SHA256 "${WORK}/spec/massive-openapi.json" sha)
+file(READ "${WORK}/spec/README.md" readme)
+file(READ "${WORK}/spec/massive-openapi.json" stored)
+file(READ "${WORK}/generated/CHANGES.md" report)
+foreach(check
+    "readme|| `massive-openapi.json` | REST (OpenAPI 3.0.3): 145 GET operations, 21 of them `x-polygon-ignore` path variants |"
+    "readme|${HISTORY}/massive-openapi-2026-04-27.json, normalised (keys sorted, 2-space indent) by scripts/sync-spec.sh"
+    "readme|`${sha}` |"
+    "stored|\"/futures/vX/aggs/{ticker}\": {"
+    "report|- `client.futures().aggregates_vx()` (`GET /futures/vX/aggs/{ticker}`)"
+    "output|- `client.futures().aggregates_vx()` (`GET /futures/vX/aggs/{ticker}`)"
+    "output|sync-spec: the change report is generated/CHANGES.md")
+  string(FIND "${check}" "|" bar)
+  string(SUBSTRING "${check}" 0 ${bar} where)
+  math(EXPR from "${bar} + 1")
+  string(SUBSTRING "${check}" ${from} -1 text)
+  string(FIND "${${where}}" "${text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${where} lacks: ${text}\n--- ${where} ---\n${${where}}")
+  endif()
+endforeach()
