@@ -285,7 +285,11 @@ class stream_builder {
     stream_event e = channel_of(&row, path, row.option("topic"));
     e.ev = ev_of(*schema);
     if (e.ev.empty() && content->find("example") != nullptr) e.ev = std::string(content->find("example")->text("ev"));
-    if (e.ev.empty()) problem("stream channel " + path + " names no ev value (neither an enum nor an example)");
+    if (e.ev.empty()) {
+      notices_.skipped.push_back("stream channel " + path + ": names no ev value (neither an enum nor an example)");
+      out_.models.pop_back();
+      return;
+    }
     add_described(m, *schema, std::move(e));
   }
 

@@ -54,7 +54,8 @@ void builder::collect_underlying(const std::string& path, const merged& results)
       const merged aggregates = merge(*part);
       scalar ignored = scalar::json;
       if (aggregates.items == nullptr || classify(merge(*aggregates.items), ignored) != kind::object) {
-        problem("operation GET " + path + ": results.underlying.aggregates is not an array of objects");
+        warn("GET " + path + " (" + operation_pointer(path) +
+             "): results.underlying.aggregates is not an array of objects; the page keeps it as JSON");
         return;
       }
       collect(*aggregates.items, path + " results.underlying.aggregates[]");
@@ -364,7 +365,8 @@ api builder::run() {
     }
     o.row->underlying_rows = &m;
   }
-  // Wire orders: every key a number field of that row model, once.
+  // Wire orders: every key a number field of that row model, once. A row the description no
+  // longer fits is a warning: the model is read by its field loop, which any order suits.
   for (const map_row* row : map_.find("wire")) {
     row->used = true;
     const std::string where = map_.path() + ":" + std::to_string(row->line) + ": wire " + row->words[0];
@@ -375,20 +377,23 @@ api builder::run() {
       continue;
     }
     std::vector<std::size_t> order;
+    bool fits = row->words.size() > 1;
     for (std::size_t w = 1; w < row->words.size(); ++w) {
       const std::vector<field>& fields = (*m)->fields;
       const auto f = std::find_if(fields.begin(), fields.end(), [&](const field& x) { return x.key == row->words[w]; });
       const auto index = static_cast<std::size_t>(f - fields.begin());
       if (f == fields.end() || !wire_readable(*f)) {
-        problem(where + ": key " + row->words[w] + " is not a number field (double, int64 or timestamp) of the model");
+        warn(where + ": key " + row->words[w] + " is not a number field (double, int64 or timestamp) of the model; the wire order is not used");
+        fits = false;
       } else if (std::find(order.begin(), order.end(), index) != order.end()) {
-        problem(where + ": key " + row->words[w] + " comes twice");
+        warn(where + ": key " + row->words[w] + " comes twice; the wire order is not used");
+        fits = false;
       } else {
         order.push_back(index);
       }
     }
-    if (order.empty()) problem(where + " lists no key");
-    (*m)->wire = std::move(order);
+    if (row->words.size() == 1) warn(where + " lists no key");
+    if (fits) (*m)->wire = std::move(order);
   }
   // Deprecated operations name their replacement's method.
   for (operation& o : api_.operations) {

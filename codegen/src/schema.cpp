@@ -373,8 +373,8 @@ void builder::fill_model(model& m, const json& raw) {
       if (auto type = row->option("type")) {
         scalar s = scalar::json;
         if (!parse_scalar(*type, s) || f.type.shape != field_type::form::scalar) {
-          problem(map_.path() + ":" + std::to_string(row->line) + ": type=" + *type + " does not fit field " + key +
-                  " of " + m.name);
+          warn(map_.path() + ":" + std::to_string(row->line) + ": type=" + *type + " does not fit field " + key + " of " +
+               m.name + " as the description has it; the description's type is kept");
         } else {
           f.type.element = s;
         }
@@ -461,7 +461,8 @@ void builder::apply_audit(model& m, const merged& schema, std::vector<field>& fi
     const std::string says = merge(*declared->second).type;
     scalar s = scalar::json;
     if (!parse_scalar(row->evidence, s) || f.type.shape != field_type::form::scalar) {
-      problem(audit_.where(*row) + ": type " + row->evidence + " does not fit field " + row->subject);
+      warn(audit_.where(*row) + ": type " + row->evidence + " does not fit field " + row->subject +
+           " as the description has it; the correction is not applied: review the row");
       continue;
     }
     if (says != row->description) {

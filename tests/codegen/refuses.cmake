@@ -2,8 +2,9 @@
 # and the row to write, and nothing is written. One map holds them all:
 # - two curated operations named alike (crypto's trades renamed stocks().trades());
 # - one model name for two different shapes (crypto trades named `trade`, the stock trade's name);
-# - two fields of a model that the map names alike (ask_price and bid_price of `quote`);
-# - wire orders naming what they may not.
+# - two fields of a model that the map names alike (ask_price and bid_price of `quote`).
+# Wire orders naming what they may not are warnings in the same run (the field loop reads the
+# rows instead).
 # Seen failing with the curated-name check of name_operations() disabled ("message missing: GET
 # /v3/trades/{stockTicker} and GET /v3/trades/{cryptoTicker}").
 file(MAKE_DIRECTORY "${WORK}")
@@ -32,9 +33,9 @@ foreach(expected
     "are both stocks().trades(): rename one"
     "trade names two different shapes, at /v3/trades/{stockTicker} results[] and at /v3/trades/{cryptoTicker} results[]: give one another name"
     "two fields of quote are both named side_price: rename one with `field quote <key> name=<name>`"
-    "wire trade: key id is not a number field (double, int64 or timestamp) of the model"
-    "wire trade: key price comes twice"
-    "wire agg: key nosuchkey is not a number field")
+    "warning: map.txt:632: wire trade: key id is not a number field (double, int64 or timestamp) of the model; the wire order is not used"
+    "warning: map.txt:632: wire trade: key price comes twice"
+    "warning: map.txt:633: wire agg: key nosuchkey is not a number field")
   string(FIND "${errors}" "${expected}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "message missing: ${expected}\ngot:\n${errors}")
@@ -43,7 +44,7 @@ endforeach()
 # Each problem names its place in the map (file:line).
 string(REGEX MATCHALL "map.txt:[0-9]+: " places "${errors}")
 list(LENGTH places count)
-if(count LESS 5)
+if(count LESS 3)
   message(FATAL_ERROR "expected every problem to name its map line, found ${count}:\n${errors}")
 endif()
 if(EXISTS "${WORK}/out")
