@@ -5,11 +5,14 @@
 //   massive stocks trades --help                     the operation's parameters
 //   massive stocks trades -p stockTicker=AAPL -p timestamp.gte=2024-01-02 --all-pages -f csv
 //   massive completion bash                          a completion script
+//   massive --version                                the SDK's version
 //
 // The words after `massive` choose a command: a group (then an operation, call.cpp) or one of
 // the commands below. Exit codes: commands.hpp.
 #include "commands.hpp"
 #include "help.hpp"
+
+#include <massive/version.hpp>
 
 #include <iostream>
 #include <string_view>
@@ -22,6 +25,14 @@ namespace {
 int usage(std::string_view problem) {
   std::cerr << "massive: " << problem << "\nusage: massive <group> <operation> [flag]... (massive --help)\n";
   return exit_usage;
+}
+
+/// `massive --version`: the SDK's version, and the API description the operations come from.
+int version_command(std::span<const std::string_view> words) {
+  if (!words.empty()) return usage("--version takes nothing more");
+  std::cout << "massive " << massive::version.string << " (" << massive::operation_table().size()
+            << " operations)\n";
+  return exit_done;
 }
 
 /// `massive --list`: one line per operation, for scripts.
@@ -37,6 +48,7 @@ int list_command(std::span<const std::string_view> words) {
 constexpr command command_table[] = {
     {"completion", "a completion script: massive completion bash|zsh", &completion_command},
     {"--list", "every operation, one per line: group, name, route, flags", &list_command},
+    {"--version", "the SDK's version", &version_command},
     {"stream", "stream a market: massive stream stocks T.AAPL,Q.* [--count N] [--format F] [--mock]", &stream_command},
 };
 

@@ -6,6 +6,7 @@
 #include <massive/mock/api.hpp>
 #include <massive/mock/server.hpp>
 #include <massive/operation_table.hpp>
+#include <massive/version.hpp>
 
 #include <doctest/doctest.h>
 #include <simdjson.h>
@@ -332,6 +333,15 @@ TEST_CASE("completion: zsh loads its script behind compinit and finds the same c
   const run_result fish = run_cli({"completion", "fish"});
   CHECK(fish.exit_code == 2);
   CHECK(fish.out == "");
+}
+
+TEST_CASE("--version: the SDK's version from <massive/version.hpp>") {
+  // Seen failing before the command existed: "unknown group '--version'", exit 2.
+  const run_result r = run_cli({"--version"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == std::string("massive ") + MASSIVE_VERSION_STRING + " (" +
+                     std::to_string(massive::operation_table().size()) + " operations)\n");
+  CHECK(run_cli({"--version", "extra"}).exit_code == 2);
 }
 
 TEST_CASE("help: the overview, a group's operations, an operation's parameters, from the table") {

@@ -14,10 +14,43 @@ run(${CMAKE_COMMAND} -S "${CONSUMER_SOURCE}" -B "${WORK_DIR}/build" -G "${GENERA
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 run("${WORK_DIR}/build/consumer")
-if(NOT last_output MATCHES "consumer: massive, 1 bar, close 2.5")
-  message(FATAL_ERROR "consumer ran but printed: ${last_output}")
+if(NOT last_output MATCHES "consumer: massive, 1 bar, close 2.5, version ${VERSION}\n")
+  message(FATAL_ERROR "consumer ran but printed: ${last_output} (the package is ${VERSION})")
 endif()
 run("${WORK_DIR}/build/options_consumer")
 if(NOT last_output MATCHES "options consumer: 1 value, 1 underlying bar")
   message(FATAL_ERROR "options_consumer ran but printed: ${last_output}")
 endif()
+
+# The same program built with pkg-config alone (massive.pc), no CMake on the consumer's side.
+# Seen failing with massive_core left out of the .pc's libraries: "undefined reference to
+# massive::make_page_pool()".
+find_program(PKG_CONFIG pkg-config REQUIRED)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${WORK_DIR}/prefix/lib/pkgconfig
+                        ${PKG_CONFIG} --cflags --libs massive
+                OUTPUT_VARIABLE pc_flags OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "pkg-config does not find massive in ${WORK_DIR}/prefix/lib/pkgconfig")
+endif()
+separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+run(${CXX_COMPILER} "${CONSUMER_SOURCE}/main.cpp" -o "${WORK_DIR}/pc_consumer" ${pc_flags})
+run("${WORK_DIR}/pc_consumer")
+if(NOT last_output MATCHES "consumer: massive, 1 bar, close 2.5, version ${VERSION}\n")
+  message(FATAL_ERROR "the pkg-config consumer ran but printed: ${last_output}")
+endif()
+
+# A Boost without the system library (Boost 1.89 removed its stub; vcpkg, Homebrew and rolling
+# distributions ship that): Boost's CMake package copied without its boost_system component,
+# and the consumer configured against it. Seen failing with massiveConfig.cmake asking for the
+# system component: "Could not find a package configuration file provided by boost_system".
+file(GLOB boost_config_dirs "${BOOST_CMAKE_DIR}/*")
+foreach(dir IN LISTS boost_config_dirs)
+  get_filename_component(name "${dir}" NAME)
+  if(NOT name MATCHES "^boost_system-")
+    file(COPY "${dir}" DESTINATION "${WORK_DIR}/boost-without-system")
+  endif()
+endforeach()
+run(${CMAKE_COMMAND} -S "${CONSUMER_SOURCE}" -B "${WORK_DIR}/build-no-system" -G "${GENERATOR}"
+    -DCMAKE_CXX_COMPILER=${CXX_COMPILER} "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix;${WORK_DIR}/boost-without-system"
+    -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF
+    -DBoost_DIR=${WORK_DIR}/boost-without-system/Boost-${BOOST_VERSION})

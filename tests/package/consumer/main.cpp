@@ -3,6 +3,7 @@
 #include <massive/decoder.hpp>
 #include <massive/error.hpp>
 #include <massive/stocks.hpp>
+#include <massive/version.hpp>
 
 #include <iostream>
 #include <string_view>
@@ -15,6 +16,6 @@ int main() {
   const massive::page<massive::agg> bars = decoder.take();
   const auto code = massive::make_error_code(massive::errc::deadline_exceeded);
   std::cout << "consumer: " << code.category().name() << ", " << bars.size() << " bar, close "
-            << bars[0].close << "\n";
+            << bars[0].close << ", version " << massive::version.string << "\n";
   return bars.size() == 1 && bars[0].close == 2.5 ? 0 : 1;
 }
