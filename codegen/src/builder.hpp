@@ -47,7 +47,8 @@ class builder {
   kind classify(const merged& m, scalar& s) const;
   const std::string& signature(const json& raw);
   void collect(const json& raw, const std::string& location);
-  void collect_underlying(const std::string& path, const merged& results);
+  /// Collects results.underlying.aggregates[] and returns its element schema (null when none).
+  const json* collect_underlying(const std::string& path, const merged& results);
 
   void add_operation(const std::string& path, const json& path_item, const json& op);
   void name_operations();

@@ -46,7 +46,7 @@ std::string shape_root(shape s) {
 
 // The indicators' `results.underlying.aggregates`: a second array of rows beside `values`,
 // decoded on demand by massive::underlying() (issue #16: a page can carry more than its rows).
-void builder::collect_underlying(const std::string& path, const merged& results) {
+const json* builder::collect_underlying(const std::string& path, const merged& results) {
   for (const auto& [key, value] : results.properties) {
     if (key != "underlying") continue;
     for (const auto& [member, part] : merge(*value).properties) {
@@ -56,12 +56,14 @@ void builder::collect_underlying(const std::string& path, const merged& results)
       if (aggregates.items == nullptr || classify(merge(*aggregates.items), ignored) != kind::object) {
         warn("GET " + path + " (" + operation_pointer(path) +
              "): results.underlying.aggregates is not an array of objects; the page keeps it as JSON");
-        return;
+        return nullptr;
       }
       collect(*aggregates.items, path + " results.underlying.aggregates[]");
       underlying_schemas_.emplace_back(api_.operations.size(), aggregates.items);
+      return aggregates.items;
     }
   }
+  return nullptr;
 }
 
 void builder::add_operation(const std::string& path, const json& path_item, const json& op) {
@@ -133,7 +135,12 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
         if (values != nullptr && v.items != nullptr) {
           o.payload = shape::results_values;
           row_schema = v.items;
-          collect_underlying(path, r);
+          // A page of these rows carries its underlying bars, one type per row model: rows whose
+          // bars differ are another model, so the bars' shape is part of the rows' identity.
+          if (const json* bars = collect_underlying(path, r)) {
+            std::string identity = signature(*row_schema) + "+underlying" + signature(*bars);
+            signatures_[row_schema] = std::move(identity);
+          }
         } else {
           o.payload = shape::results_object;
           row_schema = results;
