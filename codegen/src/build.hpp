@@ -33,6 +33,8 @@ struct notices {
   std::set<std::size_t> stale_map_lines;    // rows of the map naming nothing: --prune removes them
   std::set<std::size_t> stale_audit_lines;  // rows of the evidence audit likewise
   std::string audit_path;                   // the audit the map names ("" when none)
+  std::set<std::size_t> stale_names_lines;  // rows of the official clients' names likewise
+  std::string names_path;                   // that file ("" when the map names none)
   std::string audit_counts;  // the summary row's counts as the remaining rows give them ("26 fields\t1 payloads")
 };
 

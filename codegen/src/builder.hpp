@@ -6,6 +6,7 @@
 
 #include "audit.hpp"
 #include "build.hpp"
+#include "official.hpp"
 
 #include <map>
 #include <tuple>
@@ -77,6 +78,7 @@ class builder {
   notices& notices_;
   std::vector<std::string> known_groups_;  // the map's group rows, in its order
   evidence_audit audit_;  // empty without an `audit` row in the map
+  official_names official_;  // empty without an `official` row
   api api_;
   std::vector<std::string> problems_;
   std::map<const json*, std::string> signatures_;

@@ -32,6 +32,10 @@ void emit_cmake(const api& a, const std::set<std::string>& stream_models, file_s
 /// the difference between the surface a regeneration replaces and the one it writes.
 void emit_surface(const api& a, const std::vector<const stream_event*>& events, file_set& out);
 
+/// generated/docs/operations.md: every operation's route, C++ call, command-line command and
+/// the official Python and Go clients' method names for the same route, by group.
+void emit_reference(const api& a, file_set& out);
+
 /// The C++ spelling of generated members, as the emitters write them.
 namespace cxx {
 std::string field_type(const field& f);  // a model's member: std::optional<double>, std::span<const massive::x>

@@ -106,6 +106,8 @@ struct operation {
   bool deprecated = false;
   std::vector<param> path_params;  // in route order
   std::vector<param> query_params;
+  std::string python_name;  // the official clients' methods for the route ("" when unknown)
+  std::string go_name;
 };
 
 struct group_def {

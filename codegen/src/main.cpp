@@ -87,9 +87,11 @@ void rewrite(const std::string& file, const std::set<std::size_t>& drop, std::si
   std::ofstream(file, std::ios::binary) << text;
 }
 
-/// --prune: stale map rows removed; stale audit rows removed and its summary's counts rewritten.
+/// --prune: stale rows of the map and of the official names removed; stale audit rows removed
+/// and the audit summary's counts rewritten.
 void prune(const curated_map& map, const notices& n) {
   if (!n.stale_map_lines.empty()) rewrite(map.file(), n.stale_map_lines);
+  if (!n.stale_names_lines.empty()) rewrite(n.names_path, n.stale_names_lines);
   if (n.audit_path.empty() || n.stale_audit_lines.empty()) return;
   std::ifstream in(n.audit_path);
   std::string line;
@@ -169,6 +171,7 @@ int main(int argc, char** argv) {
     std::vector<const stream_event*> events;
     for (const stream_event& e : streams.events) events.push_back(&e);
     emit_surface(a, events, files);
+    emit_reference(a, files);
   } catch (const generation_error& e) {
     for (const std::string& w : n.warnings) std::cerr << "warning: " << w << "\n";
     std::cerr << "massive_codegen: generation refused (" << e.problems().size() << " problem"

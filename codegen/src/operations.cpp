@@ -336,6 +336,12 @@ api builder::run() {
                                   (std::filesystem::path(map_.path()).parent_path() / row->words[0]).generic_string());
     notices_.audit_path = audit_.file();
   }
+  for (const map_row* row : map_.find("official")) {
+    row->used = true;
+    official_ = official_names::load((std::filesystem::path(map_.file()).parent_path() / row->words[0]).string(),
+                                     (std::filesystem::path(map_.path()).parent_path() / row->words[0]).generic_string());
+    notices_.names_path = official_.file();
+  }
   for (const map_row* row : map_.find("group")) known_groups_.push_back(row->words[0]);
   for (const auto& [path, item] : paths->members()) {
     const json* get = item.find("get");
@@ -415,6 +421,18 @@ api builder::run() {
     }
   }
   check_audit();
+  for (operation& o : api_.operations) {
+    if (const official_row* names = official_.find(o.path)) {
+      o.python_name = names->python;
+      o.go_name = names->go;
+    }
+  }
+  for (const official_row& row : official_.rows()) {
+    if (row.used) continue;
+    warn(official_.path() + ":" + std::to_string(row.line) + ": " + row.route +
+         " names no operation of the description (--prune removes the row)");
+    notices_.stale_names_lines.insert(row.line);
+  }
   for (const map_row& row : map_.rows()) {
     if (!row.used) stale(row, "names nothing in the description");
   }

@@ -9,7 +9,7 @@
 # is taken ("missing: default: GET /v9/related/{ticker} ... related_companies_v9()").
 file(MAKE_DIRECTORY "${WORK}")
 get_filename_component(map_dir "${MAP}" DIRECTORY)
-file(COPY "${MAP}" "${map_dir}/audit.tsv" DESTINATION "${WORK}")
+file(COPY "${MAP}" "${map_dir}/audit.tsv" "${map_dir}/official-names.tsv" DESTINATION "${WORK}")
 
 file(READ "${SPEC}" spec)
 string(JSON copy GET "${spec}" paths "/v1/related-companies/{ticker}")
@@ -71,7 +71,8 @@ foreach(expected
     "default: stream channel /stocks/T has no map row: generated as stock_t_event, topic t"
     "default: stream key \"sym\" of stock_quote_event (/stocks/Q) has no map row: generated as sym"
     "stream_field stock_fmv_evnt t type=timestamp_ns names nothing in the stream description"
-    "stream futures_book_event /futures/L2 topic=books names a channel the stream description lacks")
+    "stream futures_book_event /futures/L2 topic=books names a channel the stream description lacks"
+    "official-names.tsv:98: /v1/summaries names no operation of the description (--prune removes the row)")
   expect("${expected}" "${errors}")
 endforeach()
 file(READ "${WORK}/out/include/massive/reference.hpp" reference)
@@ -113,6 +114,11 @@ if(NOT removed EQUAL stale_count OR stale_count LESS 10)
 endif()
 expect("op GET /v1/related-companies/{ticker} reference related_companies\n" "${map_after}")
 expect("summary\tcorrections\t24 fields\t1 payloads\t" "${audit_after}")
+file(READ "${WORK}/official-names.tsv" names_after)
+string(FIND "${names_after}" "/v1/summaries\t" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "--prune left the official names' row of /v1/summaries")
+endif()
 foreach(gone "type\tindices_open_close.preMarket" "add\tticker_events.cik")
   string(FIND "${audit_after}" "${gone}" at)
   if(NOT at EQUAL -1)

@@ -9,7 +9,7 @@
 # /v3/trades/{stockTicker} and GET /v3/trades/{cryptoTicker}").
 file(MAKE_DIRECTORY "${WORK}")
 get_filename_component(map_dir "${MAP}" DIRECTORY)
-file(COPY "${map_dir}/audit.tsv" DESTINATION "${WORK}")
+file(COPY "${map_dir}/audit.tsv" "${map_dir}/official-names.tsv" DESTINATION "${WORK}")
 
 file(STRINGS "${MAP}" lines)
 set(map "")

@@ -7,7 +7,7 @@
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/codegen")
 file(COPY "${ROOT}/scripts" "${ROOT}/spec" "${ROOT}/generated" DESTINATION "${WORK}")
-file(COPY "${ROOT}/codegen/map.txt" "${ROOT}/codegen/audit.tsv" DESTINATION "${WORK}/codegen")
+file(COPY "${ROOT}/codegen/map.txt" "${ROOT}/codegen/audit.tsv" "${ROOT}/codegen/official-names.tsv" DESTINATION "${WORK}/codegen")
 
 execute_process(COMMAND ${CMAKE_COMMAND} -E env MASSIVE_CODEGEN=${CODEGEN}
                         "${WORK}/scripts/sync-spec.sh" "${HISTORY}/massive-openapi-2026-04-27.json" --no-build

@@ -43,14 +43,32 @@ endif()
 # distributions ship that): Boost's CMake package copied without its boost_system component,
 # and the consumer configured against it. Seen failing with massiveConfig.cmake asking for the
 # system component: "Could not find a package configuration file provided by boost_system".
-file(GLOB boost_config_dirs "${BOOST_CMAKE_DIR}/*")
-foreach(dir IN LISTS boost_config_dirs)
-  get_filename_component(name "${dir}" NAME)
+# Boost's configs find their headers and libraries relative to themselves, so the copy mirrors
+# the installed tree under a new root: the configs but boost_system's, the libraries but
+# libboost_system's (links), the headers (a link).
+get_filename_component(boost_cmake "${BOOST_CMAKE_DIR}" ABSOLUTE)
+get_filename_component(boost_libdir "${boost_cmake}/.." ABSOLUTE)
+get_filename_component(boost_include "${boost_cmake}/../../../include" ABSOLUTE)
+set(root "${WORK_DIR}/boost-without-system")
+file(MAKE_DIRECTORY "${root}${boost_cmake}" "${root}${boost_libdir}")
+get_filename_component(include_parent "${root}${boost_include}" DIRECTORY)
+file(MAKE_DIRECTORY "${include_parent}")
+file(CREATE_LINK "${boost_include}" "${root}${boost_include}" SYMBOLIC)
+file(GLOB boost_parts "${boost_cmake}/*")
+foreach(part IN LISTS boost_parts)
+  get_filename_component(name "${part}" NAME)
   if(NOT name MATCHES "^boost_system-")
-    file(COPY "${dir}" DESTINATION "${WORK_DIR}/boost-without-system")
+    file(COPY "${part}" DESTINATION "${root}${boost_cmake}")
+  endif()
+endforeach()
+file(GLOB boost_libraries "${boost_libdir}/libboost_*")
+foreach(library IN LISTS boost_libraries)
+  get_filename_component(name "${library}" NAME)
+  if(NOT name MATCHES "^libboost_system")
+    file(CREATE_LINK "${library}" "${root}${boost_libdir}/${name}" SYMBOLIC)
   endif()
 endforeach()
 run(${CMAKE_COMMAND} -S "${CONSUMER_SOURCE}" -B "${WORK_DIR}/build-no-system" -G "${GENERATOR}"
-    -DCMAKE_CXX_COMPILER=${CXX_COMPILER} "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix;${WORK_DIR}/boost-without-system"
-    -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF
-    -DBoost_DIR=${WORK_DIR}/boost-without-system/Boost-${BOOST_VERSION})
+    -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
+    -DBoost_DIR=${root}${boost_cmake}/Boost-${BOOST_VERSION})
+run(${CMAKE_COMMAND} --build "${WORK_DIR}/build-no-system" --target consumer)
