@@ -16,10 +16,10 @@ namespace massive {
 
 /// The SDK's version, as the macros give it.
 struct version_info {
-  int major;
-  int minor;
-  int patch;
-  const char* string;
+  int major;           ///< MASSIVE_VERSION_MAJOR
+  int minor;           ///< MASSIVE_VERSION_MINOR
+  int patch;           ///< MASSIVE_VERSION_PATCH
+  const char* string;  ///< MASSIVE_VERSION_STRING
 };
 
 /// The version of the headers this file was compiled with.
