@@ -1,8 +1,9 @@
 # Script mode: the SDK inside a user's build. FetchContent from this repository's git history
 # (the commit under test), configured, built (only what the app links, at -O0: the check is
 # that it builds and runs, not how fast) and run against the mock; then add_subdirectory of the
-# source tree, configured (its build is the same targets from the same sources). Seen failing
-# with CPack included by a project that is not the top level: "CPack ... was already included".
+# source tree, configured (its build is the same targets from the same sources): 60 s in all
+# without a compiler cache. Seen failing with MASSIVE_BUILD_TESTS defaulting to ON: "is on in a
+# project that is not the top level".
 file(REMOVE_RECURSE "${WORK_DIR}")
 
 function(run)
