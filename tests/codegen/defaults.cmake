@@ -7,6 +7,7 @@
 # Then --prune removes exactly the stale rows, rewrites the audit's counts, and a second run has
 # no stale row left. Seen failing with name_operations() taking the first candidate even when it
 # is taken ("missing: default: GET /v9/related/{ticker} ... related_companies_v9()").
+file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 get_filename_component(map_dir "${MAP}" DIRECTORY)
 file(COPY "${MAP}" "${map_dir}/audit.tsv" "${map_dir}/official-names.tsv" DESTINATION "${WORK}")

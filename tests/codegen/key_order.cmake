@@ -2,6 +2,7 @@
 # committed REST description with every object's keys reversed (written here by Python), and
 # client-python's stream description as published (the same content, keys in another order),
 # each regenerate exactly generated/.
+file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 execute_process(
   COMMAND "${PYTHON}" -c [=[

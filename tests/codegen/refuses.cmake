@@ -7,6 +7,7 @@
 # rows instead).
 # Seen failing with the curated-name check of name_operations() disabled ("message missing: GET
 # /v3/trades/{stockTicker} and GET /v3/trades/{cryptoTicker}").
+file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 get_filename_component(map_dir "${MAP}" DIRECTORY)
 file(COPY "${map_dir}/audit.tsv" "${map_dir}/official-names.tsv" DESTINATION "${WORK}")
