@@ -9,7 +9,8 @@
 # --no-build: regenerate only (the generator is still built unless MASSIVE_CODEGEN names one).
 # The description is stored normalised (keys sorted, 2-space indent: the generator does not
 # care, but the diff reads) as spec/massive-openapi.json or spec/massive-websocket.json, and its
-# row in spec/README.md records the source, the date and the sha256. Exit status: the
+# row in spec/README.md records the source, the date and the sha256; the change report's
+# breaking and added lines go to CHANGELOG.md under the release being prepared. Exit status: the
 # generator's (1: a person must decide, every problem listed), the build's or the tests'.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -84,8 +85,34 @@ if [ -z "$codegen" ]; then
   cmake --build build-sync --target massive_codegen
   codegen=build-sync/codegen/massive_codegen
 fi
+report_before=$(cat generated/CHANGES.md 2>/dev/null || true)
 "$codegen" --spec spec/massive-openapi.json --stream-spec spec/massive-websocket.json --map codegen/map.txt \
   --out generated
+
+# CHANGELOG.md: the report's breaking and added lines, under the release being prepared.
+if [ "$(cat generated/CHANGES.md)" != "$report_before" ]; then
+  python3 - CHANGELOG.md generated/CHANGES.md "$target" "$today" <<'PY'
+import sys
+changelog, report, name, day = sys.argv[1:]
+with open(report, encoding="utf-8") as f:
+    lines = f.read().split("\n")
+keep, section = [], None
+for line in lines:
+    if line.startswith("## "):
+        section = line[3:]
+    elif line.startswith("- ") and section and (section.startswith("Breaking") or section == "Added"):
+        keep.append(("- breaking: " if section.startswith("Breaking") else "- ") + line[2:])
+if not keep:
+    sys.exit(0)
+with open(changelog, encoding="utf-8") as f:
+    text = f.read().split("\n")
+at = next(i for i, l in enumerate(text) if l.startswith("## "))
+entry = ["### %s of %s (generated/CHANGES.md)" % (name, day), ""] + keep + [""]
+text[at + 2:at + 2] = entry
+with open(changelog, "w", encoding="utf-8") as f:
+    f.write("\n".join(text))
+PY
+fi
 
 if [ "$build" = 1 ]; then
   cmake --build build-sync

@@ -2,11 +2,12 @@
 # inputs (scripts/, spec/, codegen/'s map and audit, generated/) with the generator already
 # built: the 2026-04-27 description, given as a file, replaces spec/massive-openapi.json
 # (normalised), its provenance row in spec/README.md gets the source, the date and the file's
-# sha256, generated/ is regenerated and the change report printed. Seen failing with the
+# sha256, generated/ is regenerated, the change report printed and its breaking and added
+# lines put in CHANGELOG.md. Seen failing with the
 # README update's row match misspelt: "spec/README.md has no row for massive-openapi.json".
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/codegen")
-file(COPY "${ROOT}/scripts" "${ROOT}/spec" "${ROOT}/generated" DESTINATION "${WORK}")
+file(COPY "${ROOT}/scripts" "${ROOT}/spec" "${ROOT}/generated" "${ROOT}/CHANGELOG.md" DESTINATION "${WORK}")
 file(COPY "${ROOT}/codegen/map.txt" "${ROOT}/codegen/audit.tsv" "${ROOT}/codegen/official-names.tsv" DESTINATION "${WORK}/codegen")
 
 execute_process(COMMAND ${CMAKE_COMMAND} -E env MASSIVE_CODEGEN=${CODEGEN}
@@ -19,6 +20,7 @@ file(SHA256 "${WORK}/spec/massive-openapi.json" sha)
 file(READ "${WORK}/spec/README.md" readme)
 file(READ "${WORK}/spec/massive-openapi.json" stored)
 file(READ "${WORK}/generated/CHANGES.md" report)
+file(READ "${WORK}/CHANGELOG.md" changelog)
 foreach(check
     "readme|| `massive-openapi.json` | REST (OpenAPI 3.0.3): 145 GET operations, 21 of them `x-polygon-ignore` path variants |"
     "readme|${HISTORY}/massive-openapi-2026-04-27.json, normalised (keys sorted, 2-space indent) by scripts/sync-spec.sh"
@@ -26,7 +28,10 @@ foreach(check
     "stored|\"/futures/vX/aggs/{ticker}\": {"
     "report|- `client.futures().aggregates_vx()` (`GET /futures/vX/aggs/{ticker}`)"
     "output|- `client.futures().aggregates_vx()` (`GET /futures/vX/aggs/{ticker}`)"
-    "output|sync-spec: the change report is generated/CHANGES.md")
+    "output|sync-spec: the change report is generated/CHANGES.md"
+    "changelog|### massive-openapi.json of "
+    "changelog|- breaking: removed `client.stocks().trades_dev()` (`GET /stocks/dev/trades/{ticker}`)"
+    "changelog|- `client.futures().aggregates_vx()` (`GET /futures/vX/aggs/{ticker}`)")
   string(FIND "${check}" "|" bar)
   string(SUBSTRING "${check}" 0 ${bar} where)
   math(EXPR from "${bar} + 1")
