@@ -228,7 +228,7 @@ bool is_reserved_type(std::string_view name) {
   // The hand-written vocabulary of namespace massive (sdk/include/massive); a generated model or
   // enumeration of one of these names would not compile beside it.
   static constexpr std::string_view reserved[] = {
-      "api_error", "array_filter", "batch", "body_sink", "client", "client_options", "column_info", "cursor",
+      "api_error", "array_filter", "owned", "batch", "body_sink", "client", "client_options", "column_info", "cursor",
       "cursor_core", "date_or_ms", "date_or_ns", "date_or_time", "date_or_us", "decimal", "decode_errc",
       "decode_error", "decode_limits", "decode_policy", "decoder_cache", "decoder_core", "errc", "error",
       "experimental_t", "filter", "frame_decoder", "http_client", "json_page", "json_value", "json_writer",

@@ -57,6 +57,59 @@ std::string member_type(const field& f) {
   return plain(f) ? t : "std::optional<" + t + ">";
 }
 
+/// Whether a row of `m` points into its page: a string, an array, raw JSON or a nested object.
+bool has_views(const model& m) {
+  for (const field& f : m.fields) {
+    if (f.type.shape != field_type::form::scalar) return true;
+    if (f.type.element == scalar::string || f.type.element == scalar::json) return true;
+  }
+  return false;
+}
+
+/// The owning type of a member (massive::owned::<m>): strings, arrays and raw JSON copied out.
+std::string owned_scalar(scalar s) {
+  return s == scalar::string || s == scalar::json ? "std::string" : scalar_type(s);
+}
+
+std::string owned_type(const field& f) {
+  const std::string element =
+      f.type.object != nullptr ? "owned::" + f.type.object->name : owned_scalar(f.type.element);
+  switch (f.type.shape) {
+    case field_type::form::scalar:
+    case field_type::form::object:
+      return plain(f) ? element : "std::optional<" + element + ">";
+    case field_type::form::array:
+      return "std::vector<" + element + ">";
+    case field_type::form::map:
+      return "std::vector<std::pair<std::string, " + element + ">>";
+  }
+  return element;
+}
+
+/// The statements copying member `f` of `row` into `out`.
+std::string owned_copy(const field& f) {
+  const std::string from = "row." + f.name, to = "out." + f.name;
+  const auto value = [&](const std::string& x) {
+    if (f.type.object != nullptr) return "to_owned(" + x + ")";
+    if (f.type.element == scalar::string) return "std::string(" + x + ")";
+    if (f.type.element == scalar::json) return "std::string(" + x + ".text())";
+    return x;
+  };
+  switch (f.type.shape) {
+    case field_type::form::scalar:
+    case field_type::form::object:
+      if (plain(f)) return "  " + to + " = " + value(from) + ";\n";
+      return "  if (" + from + ") " + to + " = " + value("*" + from) + ";\n";
+    case field_type::form::array:
+      return "  " + to + ".reserve(" + from + ".size());\n  for (const auto& x : " + from + ") " + to +
+             ".push_back(" + value("x") + ");\n";
+    case field_type::form::map:
+      return "  " + to + ".reserve(" + from + ".size());\n  for (const auto& e : " + from + ") " + to +
+             ".emplace_back(std::string(e.key), " + value("e.value") + ");\n";
+  }
+  return "";
+}
+
 std::string member_default(const field& f) {
   if (!plain(f) || f.type.shape != field_type::form::scalar) return "";
   switch (f.type.element) {
@@ -167,7 +220,12 @@ std::string header(const model& m) {
   if (m.row) out += "#include <type_traits>\n";
   out += "\nnamespace massive {\n\nclass json_writer;\n";
   if (m.row) out += "\nnamespace detail {\nstruct row_codec;\n}\n";
-  out += "\n" + text::comment(0, m.doc.empty() ? "One " + m.name + " object." : m.doc);
+  std::string doc = m.doc.empty() ? "One " + m.name + " object." : m.doc;
+  if (has_views(m)) {
+    doc += " Its strings and arrays point into its page and die with it: massive::to_owned(row) "
+           "(<massive/owned/" + m.name + ".hpp>) copies it into massive::owned::" + m.name + ", which outlives the page.";
+  }
+  out += "\n" + text::comment(0, doc);
   out += "struct " + m.name + " {\n";
   for (const field& f : m.fields) {
     std::string doc = f.key != f.name ? "[" + f.key + "] " : "";
@@ -399,9 +457,34 @@ std::string decoder(const model& m) {
   return out;
 }
 
+/// generated/include/massive/owned/<m>.hpp: the model with every view copied out, for rows that
+/// must outlive their page (sdk/include/massive/owned.hpp).
+std::string owned_header(const model& m) {
+  std::string out = text::banner() + "#pragma once\n\n#include \"massive/models/" + m.name + ".hpp\"\n";
+  for (const std::string& n : sorted_names(nested_models(m))) out += "#include \"massive/owned/" + n + ".hpp\"\n";
+  out += "#include \"massive/owned.hpp\"\n\n#include <string>\n#include <utility>\n#include <vector>\n";
+  out += "\nnamespace massive {\n\nnamespace owned {\n\n";
+  out += text::comment(0, "A " + m.name + " that owns its strings and arrays: it outlives the page its row came "
+                          "from. massive::to_owned() makes one.");
+  out += "struct " + m.name + " {\n";
+  for (const field& f : m.fields) {
+    out += "  " + owned_type(f) + " " + f.name + member_default(f) + ";  ///< massive::" + m.name + "::" + f.name + "\n";
+  }
+  out += "};\n\n}  // namespace owned\n\n";
+  out += "/// A copy of `row` that owns what the row points to in its page.\n";
+  out += "owned::" + m.name + " to_owned(const " + m.name + "& row);\n\n}  // namespace massive\n";
+  return out;
+}
+
+std::string owned_definition(const model& m) {
+  std::string out = "owned::" + m.name + " to_owned(const " + m.name + "& row) {\n  owned::" + m.name + " out;\n";
+  for (const field& f : m.fields) out += owned_copy(f);
+  return out + "  return out;\n}\n\n";
+}
+
 std::string source(const model& m) {
   std::string out = text::banner() + "#include \"massive/models/" + m.name + ".hpp\"\n\n";
-  out += "#include \"massive/json_writer.hpp\"\n";
+  out += "#include \"massive/json_writer.hpp\"\n#include \"massive/owned/" + m.name + ".hpp\"\n";
   if (m.row) out += "#include \"models/" + m.name + "_decode.hpp\"\n";
   out += "\nnamespace massive {\n\n";
   if (m.row) {
@@ -417,7 +500,7 @@ std::string source(const model& m) {
   }
   out += "void write_json(json_writer& w, const " + m.name + "& row) {\n  w.begin_object();\n";
   for (const field& f : m.fields) out += "  w.field(\"" + text::literal(f.key) + "\", row." + f.name + ");\n";
-  out += "  w.end_object();\n}\n\n}  // namespace massive\n";
+  out += "  w.end_object();\n}\n\n" + owned_definition(m) + "}  // namespace massive\n";
   return out;
 }
 
@@ -448,6 +531,7 @@ void emit_models(const api& a, file_set& out) {
     out["include/massive/models/" + m->name + ".hpp"] = header(*m);
     out["src/models/" + m->name + "_decode.hpp"] = decoder(*m);
     out["src/models/" + m->name + ".cpp"] = source(*m);
+    out["include/massive/owned/" + m->name + ".hpp"] = owned_header(*m);
   }
   out["src/models/model_table.cpp"] = model_table(a);
 }

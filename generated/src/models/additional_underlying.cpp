@@ -3,6 +3,7 @@
 #include "massive/models/additional_underlying.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/additional_underlying.hpp"
 
 namespace massive {
 
@@ -12,6 +13,14 @@ void write_json(json_writer& w, const additional_underlying& row) {
   w.field("type", row.type);
   w.field("underlying", row.underlying);
   w.end_object();
+}
+
+owned::additional_underlying to_owned(const additional_underlying& row) {
+  owned::additional_underlying out;
+  if (row.amount) out.amount = *row.amount;
+  if (row.type) out.type = std::string(*row.type);
+  if (row.underlying) out.underlying = std::string(*row.underlying);
+  return out;
 }
 
 }  // namespace massive

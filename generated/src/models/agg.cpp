@@ -3,6 +3,7 @@
 #include "massive/models/agg.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/agg.hpp"
 #include "models/agg_decode.hpp"
 
 namespace massive {
@@ -25,6 +26,20 @@ void write_json(json_writer& w, const agg& row) {
   w.field("n", row.transactions);
   w.field("otc", row.otc);
   w.end_object();
+}
+
+owned::agg to_owned(const agg& row) {
+  owned::agg out;
+  out.open = row.open;
+  out.high = row.high;
+  out.low = row.low;
+  out.close = row.close;
+  out.volume = row.volume;
+  if (row.vwap) out.vwap = *row.vwap;
+  out.timestamp = row.timestamp;
+  if (row.transactions) out.transactions = *row.transactions;
+  out.otc = row.otc;
+  return out;
 }
 
 }  // namespace massive

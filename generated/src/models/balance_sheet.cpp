@@ -3,6 +3,7 @@
 #include "massive/models/balance_sheet.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/balance_sheet.hpp"
 #include "models/balance_sheet_decode.hpp"
 
 namespace massive {
@@ -53,6 +54,50 @@ void write_json(json_writer& w, const balance_sheet& row) {
   w.field("total_liabilities_and_equity", row.total_liabilities_and_equity);
   w.field("treasury_stock", row.treasury_stock);
   w.end_object();
+}
+
+owned::balance_sheet to_owned(const balance_sheet& row) {
+  owned::balance_sheet out;
+  if (row.accounts_payable) out.accounts_payable = *row.accounts_payable;
+  if (row.accrued_and_other_current_liabilities) out.accrued_and_other_current_liabilities = *row.accrued_and_other_current_liabilities;
+  if (row.accumulated_other_comprehensive_income) out.accumulated_other_comprehensive_income = *row.accumulated_other_comprehensive_income;
+  if (row.additional_paid_in_capital) out.additional_paid_in_capital = *row.additional_paid_in_capital;
+  if (row.cash_and_equivalents) out.cash_and_equivalents = *row.cash_and_equivalents;
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.commitments_and_contingencies) out.commitments_and_contingencies = *row.commitments_and_contingencies;
+  if (row.common_stock) out.common_stock = *row.common_stock;
+  if (row.debt_current) out.debt_current = *row.debt_current;
+  if (row.deferred_revenue_current) out.deferred_revenue_current = *row.deferred_revenue_current;
+  if (row.filing_date) out.filing_date = *row.filing_date;
+  if (row.fiscal_quarter) out.fiscal_quarter = *row.fiscal_quarter;
+  if (row.fiscal_year) out.fiscal_year = *row.fiscal_year;
+  if (row.goodwill) out.goodwill = *row.goodwill;
+  if (row.intangible_assets_net) out.intangible_assets_net = *row.intangible_assets_net;
+  if (row.inventories) out.inventories = *row.inventories;
+  if (row.long_term_debt_and_capital_lease_obligations) out.long_term_debt_and_capital_lease_obligations = *row.long_term_debt_and_capital_lease_obligations;
+  if (row.noncontrolling_interest) out.noncontrolling_interest = *row.noncontrolling_interest;
+  if (row.other_assets) out.other_assets = *row.other_assets;
+  if (row.other_current_assets) out.other_current_assets = *row.other_current_assets;
+  if (row.other_equity) out.other_equity = *row.other_equity;
+  if (row.other_noncurrent_liabilities) out.other_noncurrent_liabilities = *row.other_noncurrent_liabilities;
+  if (row.period_end) out.period_end = *row.period_end;
+  if (row.preferred_stock) out.preferred_stock = *row.preferred_stock;
+  if (row.property_plant_equipment_net) out.property_plant_equipment_net = *row.property_plant_equipment_net;
+  if (row.receivables) out.receivables = *row.receivables;
+  if (row.retained_earnings_deficit) out.retained_earnings_deficit = *row.retained_earnings_deficit;
+  if (row.short_term_investments) out.short_term_investments = *row.short_term_investments;
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(std::string(x));
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  if (row.total_assets) out.total_assets = *row.total_assets;
+  if (row.total_current_assets) out.total_current_assets = *row.total_current_assets;
+  if (row.total_current_liabilities) out.total_current_liabilities = *row.total_current_liabilities;
+  if (row.total_equity) out.total_equity = *row.total_equity;
+  if (row.total_equity_attributable_to_parent) out.total_equity_attributable_to_parent = *row.total_equity_attributable_to_parent;
+  if (row.total_liabilities) out.total_liabilities = *row.total_liabilities;
+  if (row.total_liabilities_and_equity) out.total_liabilities_and_equity = *row.total_liabilities_and_equity;
+  if (row.treasury_stock) out.treasury_stock = *row.treasury_stock;
+  return out;
 }
 
 }  // namespace massive

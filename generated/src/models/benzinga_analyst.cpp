@@ -3,6 +3,7 @@
 #include "massive/models/benzinga_analyst.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/benzinga_analyst.hpp"
 #include "models/benzinga_analyst_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,22 @@ void write_json(json_writer& w, const benzinga_analyst& row) {
   w.field("total_ratings", row.total_ratings);
   w.field("total_ratings_percentile", row.total_ratings_percentile);
   w.end_object();
+}
+
+owned::benzinga_analyst to_owned(const benzinga_analyst& row) {
+  owned::benzinga_analyst out;
+  if (row.benzinga_firm_id) out.benzinga_firm_id = std::string(*row.benzinga_firm_id);
+  if (row.benzinga_id) out.benzinga_id = std::string(*row.benzinga_id);
+  if (row.firm_name) out.firm_name = std::string(*row.firm_name);
+  if (row.full_name) out.full_name = std::string(*row.full_name);
+  if (row.last_updated) out.last_updated = std::string(*row.last_updated);
+  if (row.overall_avg_return) out.overall_avg_return = *row.overall_avg_return;
+  if (row.overall_avg_return_percentile) out.overall_avg_return_percentile = *row.overall_avg_return_percentile;
+  if (row.overall_success_rate) out.overall_success_rate = *row.overall_success_rate;
+  if (row.smart_score) out.smart_score = *row.smart_score;
+  if (row.total_ratings) out.total_ratings = *row.total_ratings;
+  if (row.total_ratings_percentile) out.total_ratings_percentile = *row.total_ratings_percentile;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/benzinga_analyst_insight.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/benzinga_analyst_insight.hpp"
 #include "models/benzinga_analyst_insight_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,23 @@ void write_json(json_writer& w, const benzinga_analyst_insight& row) {
   w.field("rating_action", row.rating_action);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::benzinga_analyst_insight to_owned(const benzinga_analyst_insight& row) {
+  owned::benzinga_analyst_insight out;
+  if (row.benzinga_firm_id) out.benzinga_firm_id = std::string(*row.benzinga_firm_id);
+  if (row.benzinga_id) out.benzinga_id = std::string(*row.benzinga_id);
+  if (row.benzinga_rating_id) out.benzinga_rating_id = std::string(*row.benzinga_rating_id);
+  if (row.company_name) out.company_name = std::string(*row.company_name);
+  if (row.date) out.date = std::string(*row.date);
+  if (row.firm) out.firm = std::string(*row.firm);
+  if (row.insight) out.insight = std::string(*row.insight);
+  if (row.last_updated) out.last_updated = std::string(*row.last_updated);
+  if (row.price_target) out.price_target = *row.price_target;
+  if (row.rating) out.rating = std::string(*row.rating);
+  if (row.rating_action) out.rating_action = std::string(*row.rating_action);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

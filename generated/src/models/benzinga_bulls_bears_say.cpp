@@ -3,6 +3,7 @@
 #include "massive/models/benzinga_bulls_bears_say.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/benzinga_bulls_bears_say.hpp"
 #include "models/benzinga_bulls_bears_say_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,16 @@ void write_json(json_writer& w, const benzinga_bulls_bears_say& row) {
   w.field("last_updated", row.last_updated);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::benzinga_bulls_bears_say to_owned(const benzinga_bulls_bears_say& row) {
+  owned::benzinga_bulls_bears_say out;
+  if (row.bear_case) out.bear_case = std::string(*row.bear_case);
+  if (row.benzinga_id) out.benzinga_id = std::string(*row.benzinga_id);
+  if (row.bull_case) out.bull_case = std::string(*row.bull_case);
+  if (row.last_updated) out.last_updated = std::string(*row.last_updated);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

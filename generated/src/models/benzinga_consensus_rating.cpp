@@ -3,6 +3,7 @@
 #include "massive/models/benzinga_consensus_rating.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/benzinga_consensus_rating.hpp"
 #include "models/benzinga_consensus_rating_decode.hpp"
 
 namespace massive {
@@ -28,6 +29,24 @@ void write_json(json_writer& w, const benzinga_consensus_rating& row) {
   w.field("strong_sell_ratings", row.strong_sell_ratings);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::benzinga_consensus_rating to_owned(const benzinga_consensus_rating& row) {
+  owned::benzinga_consensus_rating out;
+  if (row.buy_ratings) out.buy_ratings = *row.buy_ratings;
+  if (row.consensus_price_target) out.consensus_price_target = *row.consensus_price_target;
+  if (row.consensus_rating) out.consensus_rating = std::string(*row.consensus_rating);
+  if (row.consensus_rating_value) out.consensus_rating_value = *row.consensus_rating_value;
+  if (row.high_price_target) out.high_price_target = *row.high_price_target;
+  if (row.hold_ratings) out.hold_ratings = *row.hold_ratings;
+  if (row.low_price_target) out.low_price_target = *row.low_price_target;
+  if (row.price_target_contributors) out.price_target_contributors = *row.price_target_contributors;
+  if (row.ratings_contributors) out.ratings_contributors = *row.ratings_contributors;
+  if (row.sell_ratings) out.sell_ratings = *row.sell_ratings;
+  if (row.strong_buy_ratings) out.strong_buy_ratings = *row.strong_buy_ratings;
+  if (row.strong_sell_ratings) out.strong_sell_ratings = *row.strong_sell_ratings;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

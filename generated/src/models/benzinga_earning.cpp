@@ -3,6 +3,7 @@
 #include "massive/models/benzinga_earning.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/benzinga_earning.hpp"
 #include "models/benzinga_earning_decode.hpp"
 
 namespace massive {
@@ -39,6 +40,35 @@ void write_json(json_writer& w, const benzinga_earning& row) {
   w.field("ticker", row.ticker);
   w.field("time", row.time);
   w.end_object();
+}
+
+owned::benzinga_earning to_owned(const benzinga_earning& row) {
+  owned::benzinga_earning out;
+  if (row.actual_eps) out.actual_eps = *row.actual_eps;
+  if (row.actual_revenue) out.actual_revenue = *row.actual_revenue;
+  if (row.benzinga_id) out.benzinga_id = std::string(*row.benzinga_id);
+  if (row.company_name) out.company_name = std::string(*row.company_name);
+  if (row.currency) out.currency = std::string(*row.currency);
+  if (row.date) out.date = std::string(*row.date);
+  if (row.date_status) out.date_status = std::string(*row.date_status);
+  if (row.eps_method) out.eps_method = std::string(*row.eps_method);
+  if (row.eps_surprise) out.eps_surprise = *row.eps_surprise;
+  if (row.eps_surprise_percent) out.eps_surprise_percent = *row.eps_surprise_percent;
+  if (row.estimated_eps) out.estimated_eps = *row.estimated_eps;
+  if (row.estimated_revenue) out.estimated_revenue = *row.estimated_revenue;
+  if (row.fiscal_period) out.fiscal_period = std::string(*row.fiscal_period);
+  if (row.fiscal_year) out.fiscal_year = *row.fiscal_year;
+  if (row.importance) out.importance = *row.importance;
+  if (row.last_updated) out.last_updated = std::string(*row.last_updated);
+  if (row.notes) out.notes = std::string(*row.notes);
+  if (row.previous_eps) out.previous_eps = *row.previous_eps;
+  if (row.previous_revenue) out.previous_revenue = *row.previous_revenue;
+  if (row.revenue_method) out.revenue_method = std::string(*row.revenue_method);
+  if (row.revenue_surprise) out.revenue_surprise = *row.revenue_surprise;
+  if (row.revenue_surprise_percent) out.revenue_surprise_percent = *row.revenue_surprise_percent;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.time) out.time = std::string(*row.time);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/benzinga_firm.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/benzinga_firm.hpp"
 #include "models/benzinga_firm_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,15 @@ void write_json(json_writer& w, const benzinga_firm& row) {
   w.field("last_updated", row.last_updated);
   w.field("name", row.name);
   w.end_object();
+}
+
+owned::benzinga_firm to_owned(const benzinga_firm& row) {
+  owned::benzinga_firm out;
+  if (row.benzinga_id) out.benzinga_id = std::string(*row.benzinga_id);
+  if (row.currency) out.currency = std::string(*row.currency);
+  if (row.last_updated) out.last_updated = std::string(*row.last_updated);
+  if (row.name) out.name = std::string(*row.name);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/benzinga_guidance.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/benzinga_guidance.hpp"
 #include "models/benzinga_guidance_decode.hpp"
 
 namespace massive {
@@ -40,6 +41,36 @@ void write_json(json_writer& w, const benzinga_guidance& row) {
   w.field("ticker", row.ticker);
   w.field("time", row.time);
   w.end_object();
+}
+
+owned::benzinga_guidance to_owned(const benzinga_guidance& row) {
+  owned::benzinga_guidance out;
+  if (row.benzinga_id) out.benzinga_id = std::string(*row.benzinga_id);
+  if (row.company_name) out.company_name = std::string(*row.company_name);
+  if (row.currency) out.currency = std::string(*row.currency);
+  if (row.date) out.date = std::string(*row.date);
+  if (row.eps_method) out.eps_method = std::string(*row.eps_method);
+  if (row.estimated_eps_guidance) out.estimated_eps_guidance = *row.estimated_eps_guidance;
+  if (row.estimated_revenue_guidance) out.estimated_revenue_guidance = *row.estimated_revenue_guidance;
+  if (row.fiscal_period) out.fiscal_period = std::string(*row.fiscal_period);
+  if (row.fiscal_year) out.fiscal_year = *row.fiscal_year;
+  if (row.importance) out.importance = *row.importance;
+  if (row.last_updated) out.last_updated = std::string(*row.last_updated);
+  if (row.max_eps_guidance) out.max_eps_guidance = *row.max_eps_guidance;
+  if (row.max_revenue_guidance) out.max_revenue_guidance = *row.max_revenue_guidance;
+  if (row.min_eps_guidance) out.min_eps_guidance = *row.min_eps_guidance;
+  if (row.min_revenue_guidance) out.min_revenue_guidance = *row.min_revenue_guidance;
+  if (row.notes) out.notes = std::string(*row.notes);
+  if (row.positioning) out.positioning = std::string(*row.positioning);
+  if (row.previous_max_eps_guidance) out.previous_max_eps_guidance = *row.previous_max_eps_guidance;
+  if (row.previous_max_revenue_guidance) out.previous_max_revenue_guidance = *row.previous_max_revenue_guidance;
+  if (row.previous_min_eps_guidance) out.previous_min_eps_guidance = *row.previous_min_eps_guidance;
+  if (row.previous_min_revenue_guidance) out.previous_min_revenue_guidance = *row.previous_min_revenue_guidance;
+  if (row.release_type) out.release_type = std::string(*row.release_type);
+  if (row.revenue_method) out.revenue_method = std::string(*row.revenue_method);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.time) out.time = std::string(*row.time);
+  return out;
 }
 
 }  // namespace massive

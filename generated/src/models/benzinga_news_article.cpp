@@ -3,6 +3,7 @@
 #include "massive/models/benzinga_news_article.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/benzinga_news_article.hpp"
 #include "models/benzinga_news_article_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,27 @@ void write_json(json_writer& w, const benzinga_news_article& row) {
   w.field("title", row.title);
   w.field("url", row.url);
   w.end_object();
+}
+
+owned::benzinga_news_article to_owned(const benzinga_news_article& row) {
+  owned::benzinga_news_article out;
+  if (row.author) out.author = std::string(*row.author);
+  if (row.benzinga_id) out.benzinga_id = *row.benzinga_id;
+  if (row.body) out.body = std::string(*row.body);
+  out.channels.reserve(row.channels.size());
+  for (const auto& x : row.channels) out.channels.push_back(std::string(x));
+  out.images.reserve(row.images.size());
+  for (const auto& x : row.images) out.images.push_back(std::string(x));
+  if (row.last_updated) out.last_updated = std::string(*row.last_updated);
+  if (row.published) out.published = std::string(*row.published);
+  out.tags.reserve(row.tags.size());
+  for (const auto& x : row.tags) out.tags.push_back(std::string(x));
+  if (row.teaser) out.teaser = std::string(*row.teaser);
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(std::string(x));
+  if (row.title) out.title = std::string(*row.title);
+  if (row.url) out.url = std::string(*row.url);
+  return out;
 }
 
 }  // namespace massive

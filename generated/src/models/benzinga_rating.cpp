@@ -3,6 +3,7 @@
 #include "massive/models/benzinga_rating.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/benzinga_rating.hpp"
 #include "models/benzinga_rating_decode.hpp"
 
 namespace massive {
@@ -39,6 +40,35 @@ void write_json(json_writer& w, const benzinga_rating& row) {
   w.field("ticker", row.ticker);
   w.field("time", row.time);
   w.end_object();
+}
+
+owned::benzinga_rating to_owned(const benzinga_rating& row) {
+  owned::benzinga_rating out;
+  if (row.adjusted_price_target) out.adjusted_price_target = *row.adjusted_price_target;
+  if (row.analyst) out.analyst = std::string(*row.analyst);
+  if (row.benzinga_analyst_id) out.benzinga_analyst_id = std::string(*row.benzinga_analyst_id);
+  if (row.benzinga_calendar_url) out.benzinga_calendar_url = std::string(*row.benzinga_calendar_url);
+  if (row.benzinga_firm_id) out.benzinga_firm_id = std::string(*row.benzinga_firm_id);
+  if (row.benzinga_id) out.benzinga_id = std::string(*row.benzinga_id);
+  if (row.benzinga_news_url) out.benzinga_news_url = std::string(*row.benzinga_news_url);
+  if (row.company_name) out.company_name = std::string(*row.company_name);
+  if (row.currency) out.currency = std::string(*row.currency);
+  if (row.date) out.date = std::string(*row.date);
+  if (row.firm) out.firm = std::string(*row.firm);
+  if (row.importance) out.importance = *row.importance;
+  if (row.last_updated) out.last_updated = std::string(*row.last_updated);
+  if (row.notes) out.notes = std::string(*row.notes);
+  if (row.previous_adjusted_price_target) out.previous_adjusted_price_target = *row.previous_adjusted_price_target;
+  if (row.previous_price_target) out.previous_price_target = *row.previous_price_target;
+  if (row.previous_rating) out.previous_rating = std::string(*row.previous_rating);
+  if (row.price_percent_change) out.price_percent_change = *row.price_percent_change;
+  if (row.price_target) out.price_target = *row.price_target;
+  if (row.price_target_action) out.price_target_action = std::string(*row.price_target_action);
+  if (row.rating) out.rating = std::string(*row.rating);
+  if (row.rating_action) out.rating_action = std::string(*row.rating_action);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.time) out.time = std::string(*row.time);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/cash_flow_statement.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/cash_flow_statement.hpp"
 #include "models/cash_flow_statement_decode.hpp"
 
 namespace massive {
@@ -47,6 +48,44 @@ void write_json(json_writer& w, const cash_flow_statement& row) {
   w.field("tickers", row.tickers);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+owned::cash_flow_statement to_owned(const cash_flow_statement& row) {
+  owned::cash_flow_statement out;
+  if (row.cash_from_operating_activities_continuing_operations) out.cash_from_operating_activities_continuing_operations = *row.cash_from_operating_activities_continuing_operations;
+  if (row.change_in_cash_and_equivalents) out.change_in_cash_and_equivalents = *row.change_in_cash_and_equivalents;
+  if (row.change_in_other_operating_assets_and_liabilities_net) out.change_in_other_operating_assets_and_liabilities_net = *row.change_in_other_operating_assets_and_liabilities_net;
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.depreciation_depletion_and_amortization) out.depreciation_depletion_and_amortization = *row.depreciation_depletion_and_amortization;
+  if (row.dividends) out.dividends = *row.dividends;
+  if (row.effect_of_currency_exchange_rate) out.effect_of_currency_exchange_rate = *row.effect_of_currency_exchange_rate;
+  if (row.filing_date) out.filing_date = *row.filing_date;
+  if (row.fiscal_quarter) out.fiscal_quarter = *row.fiscal_quarter;
+  if (row.fiscal_year) out.fiscal_year = *row.fiscal_year;
+  if (row.income_loss_from_discontinued_operations) out.income_loss_from_discontinued_operations = *row.income_loss_from_discontinued_operations;
+  if (row.long_term_debt_issuances_repayments) out.long_term_debt_issuances_repayments = *row.long_term_debt_issuances_repayments;
+  if (row.net_cash_from_financing_activities) out.net_cash_from_financing_activities = *row.net_cash_from_financing_activities;
+  if (row.net_cash_from_financing_activities_continuing_operations) out.net_cash_from_financing_activities_continuing_operations = *row.net_cash_from_financing_activities_continuing_operations;
+  if (row.net_cash_from_financing_activities_discontinued_operations) out.net_cash_from_financing_activities_discontinued_operations = *row.net_cash_from_financing_activities_discontinued_operations;
+  if (row.net_cash_from_investing_activities) out.net_cash_from_investing_activities = *row.net_cash_from_investing_activities;
+  if (row.net_cash_from_investing_activities_continuing_operations) out.net_cash_from_investing_activities_continuing_operations = *row.net_cash_from_investing_activities_continuing_operations;
+  if (row.net_cash_from_investing_activities_discontinued_operations) out.net_cash_from_investing_activities_discontinued_operations = *row.net_cash_from_investing_activities_discontinued_operations;
+  if (row.net_cash_from_operating_activities) out.net_cash_from_operating_activities = *row.net_cash_from_operating_activities;
+  if (row.net_cash_from_operating_activities_discontinued_operations) out.net_cash_from_operating_activities_discontinued_operations = *row.net_cash_from_operating_activities_discontinued_operations;
+  if (row.net_income) out.net_income = *row.net_income;
+  if (row.noncontrolling_interests) out.noncontrolling_interests = *row.noncontrolling_interests;
+  if (row.other_cash_adjustments) out.other_cash_adjustments = *row.other_cash_adjustments;
+  if (row.other_financing_activities) out.other_financing_activities = *row.other_financing_activities;
+  if (row.other_investing_activities) out.other_investing_activities = *row.other_investing_activities;
+  if (row.other_operating_activities) out.other_operating_activities = *row.other_operating_activities;
+  if (row.period_end) out.period_end = *row.period_end;
+  if (row.purchase_of_property_plant_and_equipment) out.purchase_of_property_plant_and_equipment = *row.purchase_of_property_plant_and_equipment;
+  if (row.sale_of_property_plant_and_equipment) out.sale_of_property_plant_and_equipment = *row.sale_of_property_plant_and_equipment;
+  if (row.short_term_debt_issuances_repayments) out.short_term_debt_issuances_repayments = *row.short_term_debt_issuances_repayments;
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(std::string(x));
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/condition.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/condition.hpp"
 #include "models/condition_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,23 @@ void write_json(json_writer& w, const condition& row) {
   w.field("type", row.type);
   w.field("update_rules", row.update_rules);
   w.end_object();
+}
+
+owned::condition to_owned(const condition& row) {
+  owned::condition out;
+  if (row.abbreviation) out.abbreviation = std::string(*row.abbreviation);
+  if (row.asset_class) out.asset_class = std::string(*row.asset_class);
+  out.data_types.reserve(row.data_types.size());
+  for (const auto& x : row.data_types) out.data_types.push_back(std::string(x));
+  if (row.description) out.description = std::string(*row.description);
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.id) out.id = *row.id;
+  if (row.legacy) out.legacy = *row.legacy;
+  if (row.name) out.name = std::string(*row.name);
+  if (row.sip_mapping) out.sip_mapping = to_owned(*row.sip_mapping);
+  if (row.type) out.type = std::string(*row.type);
+  if (row.update_rules) out.update_rules = to_owned(*row.update_rules);
+  return out;
 }
 
 }  // namespace massive

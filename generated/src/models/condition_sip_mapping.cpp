@@ -3,6 +3,7 @@
 #include "massive/models/condition_sip_mapping.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/condition_sip_mapping.hpp"
 
 namespace massive {
 
@@ -12,6 +13,14 @@ void write_json(json_writer& w, const condition_sip_mapping& row) {
   w.field("OPRA", row.opra);
   w.field("UTP", row.utp);
   w.end_object();
+}
+
+owned::condition_sip_mapping to_owned(const condition_sip_mapping& row) {
+  owned::condition_sip_mapping out;
+  if (row.cta) out.cta = std::string(*row.cta);
+  if (row.opra) out.opra = std::string(*row.opra);
+  if (row.utp) out.utp = std::string(*row.utp);
+  return out;
 }
 
 }  // namespace massive

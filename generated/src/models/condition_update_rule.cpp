@@ -3,6 +3,7 @@
 #include "massive/models/condition_update_rule.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/condition_update_rule.hpp"
 
 namespace massive {
 
@@ -12,6 +13,14 @@ void write_json(json_writer& w, const condition_update_rule& row) {
   w.field("updates_open_close", row.updates_open_close);
   w.field("updates_volume", row.updates_volume);
   w.end_object();
+}
+
+owned::condition_update_rule to_owned(const condition_update_rule& row) {
+  owned::condition_update_rule out;
+  if (row.updates_high_low) out.updates_high_low = *row.updates_high_low;
+  if (row.updates_open_close) out.updates_open_close = *row.updates_open_close;
+  if (row.updates_volume) out.updates_volume = *row.updates_volume;
+  return out;
 }
 
 }  // namespace massive

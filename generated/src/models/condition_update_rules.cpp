@@ -3,6 +3,7 @@
 #include "massive/models/condition_update_rules.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/condition_update_rules.hpp"
 
 namespace massive {
 
@@ -11,6 +12,13 @@ void write_json(json_writer& w, const condition_update_rules& row) {
   w.field("consolidated", row.consolidated);
   w.field("market_center", row.market_center);
   w.end_object();
+}
+
+owned::condition_update_rules to_owned(const condition_update_rules& row) {
+  owned::condition_update_rules out;
+  if (row.consolidated) out.consolidated = to_owned(*row.consolidated);
+  if (row.market_center) out.market_center = to_owned(*row.market_center);
+  return out;
 }
 
 }  // namespace massive

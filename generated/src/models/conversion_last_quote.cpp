@@ -3,6 +3,7 @@
 #include "massive/models/conversion_last_quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/conversion_last_quote.hpp"
 
 namespace massive {
 
@@ -13,6 +14,15 @@ void write_json(json_writer& w, const conversion_last_quote& row) {
   w.field("exchange", row.exchange);
   w.field("timestamp", row.timestamp);
   w.end_object();
+}
+
+owned::conversion_last_quote to_owned(const conversion_last_quote& row) {
+  owned::conversion_last_quote out;
+  if (row.ask) out.ask = *row.ask;
+  if (row.bid) out.bid = *row.bid;
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  return out;
 }
 
 }  // namespace massive

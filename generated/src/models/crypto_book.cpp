@@ -3,6 +3,7 @@
 #include "massive/models/crypto_book.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_book.hpp"
 #include "models/crypto_book_decode.hpp"
 
 namespace massive {
@@ -17,6 +18,13 @@ void write_json(json_writer& w, const crypto_book& row) {
   w.field("data", row.data);
   w.field("status", row.status);
   w.end_object();
+}
+
+owned::crypto_book to_owned(const crypto_book& row) {
+  owned::crypto_book out;
+  if (row.data) out.data = to_owned(*row.data);
+  if (row.status) out.status = std::string(*row.status);
+  return out;
 }
 
 }  // namespace massive

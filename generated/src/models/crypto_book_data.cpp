@@ -3,6 +3,7 @@
 #include "massive/models/crypto_book_data.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_book_data.hpp"
 
 namespace massive {
 
@@ -16,6 +17,20 @@ void write_json(json_writer& w, const crypto_book_data& row) {
   w.field("ticker", row.ticker);
   w.field("updated", row.updated);
   w.end_object();
+}
+
+owned::crypto_book_data to_owned(const crypto_book_data& row) {
+  owned::crypto_book_data out;
+  if (row.ask_count) out.ask_count = *row.ask_count;
+  out.asks.reserve(row.asks.size());
+  for (const auto& x : row.asks) out.asks.push_back(to_owned(x));
+  if (row.bid_count) out.bid_count = *row.bid_count;
+  out.bids.reserve(row.bids.size());
+  for (const auto& x : row.bids) out.bids.push_back(to_owned(x));
+  if (row.spread) out.spread = *row.spread;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.updated) out.updated = *row.updated;
+  return out;
 }
 
 }  // namespace massive

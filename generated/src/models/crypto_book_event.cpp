@@ -3,6 +3,7 @@
 #include "massive/models/crypto_book_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_book_event.hpp"
 
 namespace massive {
 
@@ -15,6 +16,17 @@ void write_json(json_writer& w, const crypto_book_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+owned::crypto_book_event to_owned(const crypto_book_event& row) {
+  owned::crypto_book_event out;
+  out.asks = std::string(row.asks.text());
+  out.bids = std::string(row.bids.text());
+  out.pair = std::string(row.pair);
+  if (row.received_timestamp) out.received_timestamp = *row.received_timestamp;
+  out.timestamp = row.timestamp;
+  if (row.exchange) out.exchange = *row.exchange;
+  return out;
 }
 
 }  // namespace massive

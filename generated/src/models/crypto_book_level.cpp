@@ -3,6 +3,7 @@
 #include "massive/models/crypto_book_level.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_book_level.hpp"
 
 namespace massive {
 
@@ -11,6 +12,13 @@ void write_json(json_writer& w, const crypto_book_level& row) {
   w.field("p", row.price);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+owned::crypto_book_level to_owned(const crypto_book_level& row) {
+  owned::crypto_book_level out;
+  if (row.price) out.price = *row.price;
+  out.exchange = std::string(row.exchange.text());
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/crypto_exchange.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_exchange.hpp"
 #include "models/crypto_exchange_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,15 @@ void write_json(json_writer& w, const crypto_exchange& row) {
   w.field("type", row.type);
   w.field("url", row.url);
   w.end_object();
+}
+
+owned::crypto_exchange to_owned(const crypto_exchange& row) {
+  owned::crypto_exchange out;
+  if (row.id) out.id = std::string(*row.id);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.type) out.type = std::string(*row.type);
+  if (row.url) out.url = std::string(*row.url);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/crypto_fmv_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_fmv_event.hpp"
 
 namespace massive {
 
@@ -12,6 +13,14 @@ void write_json(json_writer& w, const crypto_fmv_event& row) {
   w.field("sym", row.ticker);
   w.field("t", row.timestamp);
   w.end_object();
+}
+
+owned::crypto_fmv_event to_owned(const crypto_fmv_event& row) {
+  owned::crypto_fmv_event out;
+  if (row.fair_market_value) out.fair_market_value = *row.fair_market_value;
+  out.ticker = std::string(row.ticker);
+  out.timestamp = row.timestamp;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/crypto_grouped_agg.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_grouped_agg.hpp"
 #include "models/crypto_grouped_agg_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,20 @@ void write_json(json_writer& w, const crypto_grouped_agg& row) {
   w.field("v", row.volume);
   w.field("vw", row.vw);
   w.end_object();
+}
+
+owned::crypto_grouped_agg to_owned(const crypto_grouped_agg& row) {
+  owned::crypto_grouped_agg out;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.transactions) out.transactions = *row.transactions;
+  if (row.open) out.open = *row.open;
+  if (row.volume) out.volume = *row.volume;
+  if (row.vw) out.vw = *row.vw;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/crypto_movers.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_movers.hpp"
 #include "models/crypto_movers_decode.hpp"
 
 namespace massive {
@@ -17,6 +18,14 @@ void write_json(json_writer& w, const crypto_movers& row) {
   w.field("tickers", row.tickers);
   w.field("status", row.status);
   w.end_object();
+}
+
+owned::crypto_movers to_owned(const crypto_movers& row) {
+  owned::crypto_movers out;
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(to_owned(x));
+  if (row.status) out.status = std::string(*row.status);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/crypto_open_close.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_open_close.hpp"
 #include "models/crypto_open_close_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,20 @@ void write_json(json_writer& w, const crypto_open_close& row) {
   w.field("openTrades", row.open_trades);
   w.field("symbol", row.symbol);
   w.end_object();
+}
+
+owned::crypto_open_close to_owned(const crypto_open_close& row) {
+  owned::crypto_open_close out;
+  if (row.close) out.close = *row.close;
+  out.closing_trades.reserve(row.closing_trades.size());
+  for (const auto& x : row.closing_trades) out.closing_trades.push_back(to_owned(x));
+  if (row.day) out.day = *row.day;
+  if (row.is_utc) out.is_utc = *row.is_utc;
+  if (row.open) out.open = *row.open;
+  out.open_trades.reserve(row.open_trades.size());
+  for (const auto& x : row.open_trades) out.open_trades.push_back(to_owned(x));
+  if (row.symbol) out.symbol = std::string(*row.symbol);
+  return out;
 }
 
 }  // namespace massive

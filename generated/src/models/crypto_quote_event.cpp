@@ -3,6 +3,7 @@
 #include "massive/models/crypto_quote_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_quote_event.hpp"
 
 namespace massive {
 
@@ -17,6 +18,19 @@ void write_json(json_writer& w, const crypto_quote_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+owned::crypto_quote_event to_owned(const crypto_quote_event& row) {
+  owned::crypto_quote_event out;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  out.pair = std::string(row.pair);
+  if (row.received_timestamp) out.received_timestamp = *row.received_timestamp;
+  out.timestamp = row.timestamp;
+  if (row.exchange) out.exchange = *row.exchange;
+  return out;
 }
 
 }  // namespace massive

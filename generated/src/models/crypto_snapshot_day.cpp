@@ -3,6 +3,7 @@
 #include "massive/models/crypto_snapshot_day.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_snapshot_day.hpp"
 
 namespace massive {
 
@@ -15,6 +16,17 @@ void write_json(json_writer& w, const crypto_snapshot_day& row) {
   w.field("v", row.volume);
   w.field("vw", row.vw);
   w.end_object();
+}
+
+owned::crypto_snapshot_day to_owned(const crypto_snapshot_day& row) {
+  owned::crypto_snapshot_day out;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.volume) out.volume = *row.volume;
+  if (row.vw) out.vw = *row.vw;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/crypto_snapshot_single.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_snapshot_single.hpp"
 #include "models/crypto_snapshot_single_decode.hpp"
 
 namespace massive {
@@ -18,6 +19,14 @@ void write_json(json_writer& w, const crypto_snapshot_single& row) {
   w.field("request_id", row.request_id);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::crypto_snapshot_single to_owned(const crypto_snapshot_single& row) {
+  owned::crypto_snapshot_single out;
+  if (row.status) out.status = std::string(*row.status);
+  if (row.request_id) out.request_id = std::string(*row.request_id);
+  if (row.ticker) out.ticker = to_owned(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

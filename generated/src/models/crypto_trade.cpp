@@ -3,6 +3,7 @@
 #include "massive/models/crypto_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_trade.hpp"
 #include "models/crypto_trade_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,19 @@ void write_json(json_writer& w, const crypto_trade& row) {
   w.field("received_timestamp", row.received_timestamp);
   w.field("size", row.size);
   w.end_object();
+}
+
+owned::crypto_trade to_owned(const crypto_trade& row) {
+  owned::crypto_trade out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.id) out.id = std::string(*row.id);
+  if (row.participant_timestamp) out.participant_timestamp = *row.participant_timestamp;
+  if (row.price) out.price = *row.price;
+  if (row.received_timestamp) out.received_timestamp = *row.received_timestamp;
+  if (row.size) out.size = *row.size;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/crypto_trade_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/crypto_trade_event.hpp"
 
 namespace massive {
 
@@ -17,6 +18,20 @@ void write_json(json_writer& w, const crypto_trade_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+owned::crypto_trade_event to_owned(const crypto_trade_event& row) {
+  owned::crypto_trade_event out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.id) out.id = *row.id;
+  if (row.price) out.price = *row.price;
+  out.pair = std::string(row.pair);
+  if (row.received_timestamp) out.received_timestamp = *row.received_timestamp;
+  if (row.size) out.size = *row.size;
+  out.timestamp = row.timestamp;
+  if (row.exchange) out.exchange = *row.exchange;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/currency_conversion.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/currency_conversion.hpp"
 #include "models/currency_conversion_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,19 @@ void write_json(json_writer& w, const currency_conversion& row) {
   w.field("symbol", row.symbol);
   w.field("to", row.to);
   w.end_object();
+}
+
+owned::currency_conversion to_owned(const currency_conversion& row) {
+  owned::currency_conversion out;
+  if (row.converted) out.converted = *row.converted;
+  if (row.from) out.from = std::string(*row.from);
+  if (row.initial_amount) out.initial_amount = *row.initial_amount;
+  if (row.last) out.last = to_owned(*row.last);
+  if (row.request_id) out.request_id = std::string(*row.request_id);
+  if (row.status) out.status = std::string(*row.status);
+  if (row.symbol) out.symbol = std::string(*row.symbol);
+  if (row.to) out.to = std::string(*row.to);
+  return out;
 }
 
 }  // namespace massive

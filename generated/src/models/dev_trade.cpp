@@ -3,6 +3,7 @@
 #include "massive/models/dev_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/dev_trade.hpp"
 #include "models/dev_trade_decode.hpp"
 
 namespace massive {
@@ -29,6 +30,26 @@ void write_json(json_writer& w, const dev_trade& row) {
   w.field("trf_id", row.trf_id);
   w.field("trf_timestamp", row.trf_timestamp);
   w.end_object();
+}
+
+owned::dev_trade to_owned(const dev_trade& row) {
+  owned::dev_trade out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.correction) out.correction = *row.correction;
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.id) out.id = std::string(*row.id);
+  if (row.participant_timestamp) out.participant_timestamp = *row.participant_timestamp;
+  if (row.price) out.price = *row.price;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.sip_timestamp) out.sip_timestamp = *row.sip_timestamp;
+  if (row.size) out.size = *row.size;
+  if (row.size_fraction) out.size_fraction = *row.size_fraction;
+  if (row.tape) out.tape = *row.tape;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.trf_id) out.trf_id = *row.trf_id;
+  if (row.trf_timestamp) out.trf_timestamp = *row.trf_timestamp;
+  return out;
 }
 
 }  // namespace massive

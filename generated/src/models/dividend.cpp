@@ -3,6 +3,7 @@
 #include "massive/models/dividend.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/dividend.hpp"
 #include "models/dividend_decode.hpp"
 
 namespace massive {
@@ -25,6 +26,21 @@ void write_json(json_writer& w, const dividend& row) {
   w.field("record_date", row.record_date);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::dividend to_owned(const dividend& row) {
+  owned::dividend out;
+  if (row.cash_amount) out.cash_amount = *row.cash_amount;
+  if (row.currency) out.currency = std::string(*row.currency);
+  if (row.declaration_date) out.declaration_date = std::string(*row.declaration_date);
+  if (row.dividend_type) out.dividend_type = std::string(*row.dividend_type);
+  if (row.ex_dividend_date) out.ex_dividend_date = std::string(*row.ex_dividend_date);
+  if (row.frequency) out.frequency = *row.frequency;
+  if (row.id) out.id = std::string(*row.id);
+  if (row.pay_date) out.pay_date = std::string(*row.pay_date);
+  if (row.record_date) out.record_date = std::string(*row.record_date);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

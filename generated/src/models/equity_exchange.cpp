@@ -3,6 +3,7 @@
 #include "massive/models/equity_exchange.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/equity_exchange.hpp"
 #include "models/equity_exchange_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,20 @@ void write_json(json_writer& w, const equity_exchange& row) {
   w.field("type", row.type);
   w.field("url", row.url);
   w.end_object();
+}
+
+owned::equity_exchange to_owned(const equity_exchange& row) {
+  owned::equity_exchange out;
+  if (row.acronym) out.acronym = std::string(*row.acronym);
+  if (row.id) out.id = std::string(*row.id);
+  if (row.locale) out.locale = std::string(*row.locale);
+  if (row.mic) out.mic = std::string(*row.mic);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.operating_mic) out.operating_mic = std::string(*row.operating_mic);
+  if (row.participant_id) out.participant_id = std::string(*row.participant_id);
+  if (row.type) out.type = std::string(*row.type);
+  if (row.url) out.url = std::string(*row.url);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/etf_analytics.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/etf_analytics.hpp"
 #include "models/etf_analytics_decode.hpp"
 
 namespace massive {
@@ -49,6 +50,45 @@ void write_json(json_writer& w, const etf_analytics& row) {
   w.field("risk_total_score", row.risk_total_score);
   w.field("risk_volatility", row.risk_volatility);
   w.end_object();
+}
+
+owned::etf_analytics to_owned(const etf_analytics& row) {
+  owned::etf_analytics out;
+  if (row.composite_ticker) out.composite_ticker = std::string(*row.composite_ticker);
+  if (row.effective_date) out.effective_date = *row.effective_date;
+  if (row.processed_date) out.processed_date = *row.processed_date;
+  if (row.quant_composite_behavioral) out.quant_composite_behavioral = *row.quant_composite_behavioral;
+  if (row.quant_composite_fundamental) out.quant_composite_fundamental = *row.quant_composite_fundamental;
+  if (row.quant_composite_global) out.quant_composite_global = *row.quant_composite_global;
+  if (row.quant_composite_quality) out.quant_composite_quality = *row.quant_composite_quality;
+  if (row.quant_composite_sentiment) out.quant_composite_sentiment = *row.quant_composite_sentiment;
+  if (row.quant_composite_technical) out.quant_composite_technical = *row.quant_composite_technical;
+  if (row.quant_fundamental_div) out.quant_fundamental_div = *row.quant_fundamental_div;
+  if (row.quant_fundamental_pb) out.quant_fundamental_pb = *row.quant_fundamental_pb;
+  if (row.quant_fundamental_pcf) out.quant_fundamental_pcf = *row.quant_fundamental_pcf;
+  if (row.quant_fundamental_pe) out.quant_fundamental_pe = *row.quant_fundamental_pe;
+  if (row.quant_global_country) out.quant_global_country = *row.quant_global_country;
+  if (row.quant_global_sector) out.quant_global_sector = *row.quant_global_sector;
+  if (row.quant_grade) out.quant_grade = std::string(*row.quant_grade);
+  if (row.quant_quality_diversification) out.quant_quality_diversification = *row.quant_quality_diversification;
+  if (row.quant_quality_firm) out.quant_quality_firm = *row.quant_quality_firm;
+  if (row.quant_quality_liquidity) out.quant_quality_liquidity = *row.quant_quality_liquidity;
+  if (row.quant_sentiment_iv) out.quant_sentiment_iv = *row.quant_sentiment_iv;
+  if (row.quant_sentiment_pc) out.quant_sentiment_pc = *row.quant_sentiment_pc;
+  if (row.quant_sentiment_si) out.quant_sentiment_si = *row.quant_sentiment_si;
+  if (row.quant_technical_it) out.quant_technical_it = *row.quant_technical_it;
+  if (row.quant_technical_lt) out.quant_technical_lt = *row.quant_technical_lt;
+  if (row.quant_technical_st) out.quant_technical_st = *row.quant_technical_st;
+  if (row.quant_total_score) out.quant_total_score = *row.quant_total_score;
+  if (row.reward_score) out.reward_score = *row.reward_score;
+  if (row.risk_country) out.risk_country = *row.risk_country;
+  if (row.risk_deviation) out.risk_deviation = *row.risk_deviation;
+  if (row.risk_efficiency) out.risk_efficiency = *row.risk_efficiency;
+  if (row.risk_liquidity) out.risk_liquidity = *row.risk_liquidity;
+  if (row.risk_structure) out.risk_structure = *row.risk_structure;
+  if (row.risk_total_score) out.risk_total_score = *row.risk_total_score;
+  if (row.risk_volatility) out.risk_volatility = *row.risk_volatility;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/etf_constituent.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/etf_constituent.hpp"
 #include "models/etf_constituent_decode.hpp"
 
 namespace massive {
@@ -33,6 +34,29 @@ void write_json(json_writer& w, const etf_constituent& row) {
   w.field("us_code", row.us_code);
   w.field("weight", row.weight);
   w.end_object();
+}
+
+owned::etf_constituent to_owned(const etf_constituent& row) {
+  owned::etf_constituent out;
+  if (row.asset_class) out.asset_class = std::string(*row.asset_class);
+  if (row.composite_ticker) out.composite_ticker = std::string(*row.composite_ticker);
+  if (row.constituent_name) out.constituent_name = std::string(*row.constituent_name);
+  if (row.constituent_rank) out.constituent_rank = *row.constituent_rank;
+  if (row.constituent_ticker) out.constituent_ticker = std::string(*row.constituent_ticker);
+  if (row.country_of_exchange) out.country_of_exchange = std::string(*row.country_of_exchange);
+  if (row.currency_traded) out.currency_traded = std::string(*row.currency_traded);
+  if (row.effective_date) out.effective_date = *row.effective_date;
+  if (row.exchange) out.exchange = std::string(*row.exchange);
+  if (row.figi) out.figi = std::string(*row.figi);
+  if (row.isin) out.isin = std::string(*row.isin);
+  if (row.market_value) out.market_value = *row.market_value;
+  if (row.processed_date) out.processed_date = *row.processed_date;
+  if (row.security_type) out.security_type = std::string(*row.security_type);
+  if (row.sedol) out.sedol = std::string(*row.sedol);
+  if (row.shares_held) out.shares_held = *row.shares_held;
+  if (row.us_code) out.us_code = std::string(*row.us_code);
+  if (row.weight) out.weight = *row.weight;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/etf_coupon_exposure.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/etf_coupon_exposure.hpp"
 
 namespace massive {
 
@@ -11,6 +12,13 @@ void write_json(json_writer& w, const etf_coupon_exposure& row) {
   w.field("key", row.key);
   w.field("value", row.value);
   w.end_object();
+}
+
+owned::etf_coupon_exposure to_owned(const etf_coupon_exposure& row) {
+  owned::etf_coupon_exposure out;
+  if (row.key) out.key = std::string(*row.key);
+  if (row.value) out.value = *row.value;
+  return out;
 }
 
 }  // namespace massive

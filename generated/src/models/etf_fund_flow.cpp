@@ -3,6 +3,7 @@
 #include "massive/models/etf_fund_flow.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/etf_fund_flow.hpp"
 #include "models/etf_fund_flow_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,17 @@ void write_json(json_writer& w, const etf_fund_flow& row) {
   w.field("processed_date", row.processed_date);
   w.field("shares_outstanding", row.shares_outstanding);
   w.end_object();
+}
+
+owned::etf_fund_flow to_owned(const etf_fund_flow& row) {
+  owned::etf_fund_flow out;
+  if (row.composite_ticker) out.composite_ticker = std::string(*row.composite_ticker);
+  if (row.effective_date) out.effective_date = *row.effective_date;
+  if (row.fund_flow) out.fund_flow = *row.fund_flow;
+  if (row.nav) out.nav = *row.nav;
+  if (row.processed_date) out.processed_date = *row.processed_date;
+  if (row.shares_outstanding) out.shares_outstanding = *row.shares_outstanding;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/etf_profile.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/etf_profile.hpp"
 #include "models/etf_profile_decode.hpp"
 
 namespace massive {
@@ -71,6 +72,75 @@ void write_json(json_writer& w, const etf_profile& row) {
   w.field("transfer_agent", row.transfer_agent);
   w.field("trustee", row.trustee);
   w.end_object();
+}
+
+owned::etf_profile to_owned(const etf_profile& row) {
+  owned::etf_profile out;
+  if (row.administrator) out.administrator = std::string(*row.administrator);
+  if (row.advisor) out.advisor = std::string(*row.advisor);
+  if (row.asset_class) out.asset_class = std::string(*row.asset_class);
+  if (row.aum) out.aum = *row.aum;
+  if (row.avg_daily_trading_volume) out.avg_daily_trading_volume = *row.avg_daily_trading_volume;
+  if (row.bid_ask_spread) out.bid_ask_spread = *row.bid_ask_spread;
+  if (row.call_volume) out.call_volume = *row.call_volume;
+  if (row.category) out.category = std::string(*row.category);
+  if (row.composite_ticker) out.composite_ticker = std::string(*row.composite_ticker);
+  out.coupon_exposure.reserve(row.coupon_exposure.size());
+  for (const auto& x : row.coupon_exposure) out.coupon_exposure.push_back(to_owned(x));
+  if (row.creation_fee) out.creation_fee = *row.creation_fee;
+  if (row.creation_unit_size) out.creation_unit_size = *row.creation_unit_size;
+  out.currency_exposure.reserve(row.currency_exposure.size());
+  for (const auto& x : row.currency_exposure) out.currency_exposure.push_back(to_owned(x));
+  if (row.custodian) out.custodian = std::string(*row.custodian);
+  if (row.description) out.description = std::string(*row.description);
+  if (row.development_class) out.development_class = std::string(*row.development_class);
+  if (row.discount_premium) out.discount_premium = *row.discount_premium;
+  if (row.distribution_frequency) out.distribution_frequency = std::string(*row.distribution_frequency);
+  if (row.distributor) out.distributor = std::string(*row.distributor);
+  if (row.effective_date) out.effective_date = *row.effective_date;
+  if (row.fee_waivers) out.fee_waivers = *row.fee_waivers;
+  if (row.fiscal_year_end) out.fiscal_year_end = std::string(*row.fiscal_year_end);
+  if (row.focus) out.focus = std::string(*row.focus);
+  if (row.futures_commission_merchant) out.futures_commission_merchant = std::string(*row.futures_commission_merchant);
+  out.geographic_exposure.reserve(row.geographic_exposure.size());
+  for (const auto& x : row.geographic_exposure) out.geographic_exposure.push_back(to_owned(x));
+  if (row.inception_date) out.inception_date = *row.inception_date;
+  out.industry_exposure.reserve(row.industry_exposure.size());
+  for (const auto& x : row.industry_exposure) out.industry_exposure.push_back(to_owned(x));
+  out.industry_group_exposure.reserve(row.industry_group_exposure.size());
+  for (const auto& x : row.industry_group_exposure) out.industry_group_exposure.push_back(to_owned(x));
+  if (row.issuer) out.issuer = std::string(*row.issuer);
+  if (row.lead_market_maker) out.lead_market_maker = std::string(*row.lead_market_maker);
+  if (row.leverage_style) out.leverage_style = std::string(*row.leverage_style);
+  if (row.levered_amount) out.levered_amount = *row.levered_amount;
+  if (row.listing_exchange) out.listing_exchange = std::string(*row.listing_exchange);
+  if (row.management_classification) out.management_classification = std::string(*row.management_classification);
+  if (row.management_fee) out.management_fee = *row.management_fee;
+  out.maturity_exposure.reserve(row.maturity_exposure.size());
+  for (const auto& x : row.maturity_exposure) out.maturity_exposure.push_back(to_owned(x));
+  if (row.net_expenses) out.net_expenses = *row.net_expenses;
+  if (row.num_holdings) out.num_holdings = *row.num_holdings;
+  if (row.options_available) out.options_available = *row.options_available;
+  if (row.options_volume) out.options_volume = *row.options_volume;
+  if (row.other_expenses) out.other_expenses = *row.other_expenses;
+  if (row.portfolio_manager) out.portfolio_manager = std::string(*row.portfolio_manager);
+  if (row.primary_benchmark) out.primary_benchmark = std::string(*row.primary_benchmark);
+  if (row.processed_date) out.processed_date = *row.processed_date;
+  if (row.product_type) out.product_type = std::string(*row.product_type);
+  if (row.put_call_ratio) out.put_call_ratio = *row.put_call_ratio;
+  if (row.put_volume) out.put_volume = *row.put_volume;
+  if (row.region) out.region = std::string(*row.region);
+  out.sector_exposure.reserve(row.sector_exposure.size());
+  for (const auto& x : row.sector_exposure) out.sector_exposure.push_back(to_owned(x));
+  if (row.short_interest) out.short_interest = *row.short_interest;
+  if (row.subadvisor) out.subadvisor = std::string(*row.subadvisor);
+  out.subindustry_exposure.reserve(row.subindustry_exposure.size());
+  for (const auto& x : row.subindustry_exposure) out.subindustry_exposure.push_back(to_owned(x));
+  if (row.tax_classification) out.tax_classification = std::string(*row.tax_classification);
+  if (row.total_expenses) out.total_expenses = *row.total_expenses;
+  if (row.transfer_agent) out.transfer_agent = std::string(*row.transfer_agent);
+  if (row.trustee) out.trustee = std::string(*row.trustee);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/etf_taxonomy.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/etf_taxonomy.hpp"
 #include "models/etf_taxonomy_decode.hpp"
 
 namespace massive {
@@ -54,6 +55,50 @@ void write_json(json_writer& w, const etf_taxonomy& row) {
   w.field("us_code", row.us_code);
   w.field("weighting_methodology", row.weighting_methodology);
   w.end_object();
+}
+
+owned::etf_taxonomy to_owned(const etf_taxonomy& row) {
+  owned::etf_taxonomy out;
+  if (row.asset_class) out.asset_class = std::string(*row.asset_class);
+  if (row.category) out.category = std::string(*row.category);
+  if (row.composite_ticker) out.composite_ticker = std::string(*row.composite_ticker);
+  if (row.country) out.country = std::string(*row.country);
+  if (row.credit_quality_rating) out.credit_quality_rating = std::string(*row.credit_quality_rating);
+  if (row.description) out.description = std::string(*row.description);
+  if (row.development_class) out.development_class = std::string(*row.development_class);
+  if (row.duration) out.duration = std::string(*row.duration);
+  if (row.effective_date) out.effective_date = *row.effective_date;
+  if (row.esg) out.esg = std::string(*row.esg);
+  if (row.exposure_mechanism) out.exposure_mechanism = std::string(*row.exposure_mechanism);
+  if (row.factor) out.factor = std::string(*row.factor);
+  if (row.focus) out.focus = std::string(*row.focus);
+  if (row.hedge_reset) out.hedge_reset = std::string(*row.hedge_reset);
+  if (row.holdings_disclosure_frequency) out.holdings_disclosure_frequency = std::string(*row.holdings_disclosure_frequency);
+  if (row.inception_date) out.inception_date = *row.inception_date;
+  if (row.isin) out.isin = std::string(*row.isin);
+  if (row.issuer) out.issuer = std::string(*row.issuer);
+  if (row.leverage_reset) out.leverage_reset = std::string(*row.leverage_reset);
+  if (row.leverage_style) out.leverage_style = std::string(*row.leverage_style);
+  if (row.levered_amount) out.levered_amount = *row.levered_amount;
+  if (row.management_classification) out.management_classification = std::string(*row.management_classification);
+  if (row.management_style) out.management_style = std::string(*row.management_style);
+  if (row.maturity) out.maturity = std::string(*row.maturity);
+  if (row.objective) out.objective = std::string(*row.objective);
+  if (row.primary_benchmark) out.primary_benchmark = std::string(*row.primary_benchmark);
+  if (row.processed_date) out.processed_date = *row.processed_date;
+  if (row.product_type) out.product_type = std::string(*row.product_type);
+  if (row.rebalance_frequency) out.rebalance_frequency = std::string(*row.rebalance_frequency);
+  if (row.reconstitution_frequency) out.reconstitution_frequency = std::string(*row.reconstitution_frequency);
+  if (row.region) out.region = std::string(*row.region);
+  if (row.secondary_objective) out.secondary_objective = std::string(*row.secondary_objective);
+  if (row.selection_methodology) out.selection_methodology = std::string(*row.selection_methodology);
+  if (row.selection_universe) out.selection_universe = std::string(*row.selection_universe);
+  if (row.strategic_focus) out.strategic_focus = std::string(*row.strategic_focus);
+  if (row.targeted_focus) out.targeted_focus = std::string(*row.targeted_focus);
+  if (row.tax_classification) out.tax_classification = std::string(*row.tax_classification);
+  if (row.us_code) out.us_code = std::string(*row.us_code);
+  if (row.weighting_methodology) out.weighting_methodology = std::string(*row.weighting_methodology);
+  return out;
 }
 
 }  // namespace massive

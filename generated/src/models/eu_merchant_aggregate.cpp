@@ -3,6 +3,7 @@
 #include "massive/models/eu_merchant_aggregate.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/eu_merchant_aggregate.hpp"
 #include "models/eu_merchant_aggregate_decode.hpp"
 
 namespace massive {
@@ -40,6 +41,36 @@ void write_json(json_writer& w, const eu_merchant_aggregate& row) {
   w.field("type", row.type);
   w.field("user_country", row.user_country);
   w.end_object();
+}
+
+owned::eu_merchant_aggregate to_owned(const eu_merchant_aggregate& row) {
+  owned::eu_merchant_aggregate out;
+  if (row.channel) out.channel = std::string(*row.channel);
+  if (row.consumer_type) out.consumer_type = std::string(*row.consumer_type);
+  if (row.eight_day_rolling_category_accounts) out.eight_day_rolling_category_accounts = *row.eight_day_rolling_category_accounts;
+  if (row.eight_day_rolling_total_accounts) out.eight_day_rolling_total_accounts = *row.eight_day_rolling_total_accounts;
+  if (row.mcc_group) out.mcc_group = std::string(*row.mcc_group);
+  if (row.merchant_industry) out.merchant_industry = std::string(*row.merchant_industry);
+  if (row.merchant_ticker) out.merchant_ticker = std::string(*row.merchant_ticker);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.parent_name) out.parent_name = std::string(*row.parent_name);
+  if (row.published_date) out.published_date = *row.published_date;
+  if (row.spend_in_distinct_account_key_count) out.spend_in_distinct_account_key_count = *row.spend_in_distinct_account_key_count;
+  if (row.spend_in_spend) out.spend_in_spend = *row.spend_in_spend;
+  if (row.spend_in_transaction_count) out.spend_in_transaction_count = *row.spend_in_transaction_count;
+  if (row.spend_out_distinct_account_key_count) out.spend_out_distinct_account_key_count = *row.spend_out_distinct_account_key_count;
+  if (row.spend_out_spend) out.spend_out_spend = *row.spend_out_spend;
+  if (row.spend_out_transaction_count) out.spend_out_transaction_count = *row.spend_out_transaction_count;
+  if (row.total_accounts) out.total_accounts = *row.total_accounts;
+  if (row.total_spend) out.total_spend = *row.total_spend;
+  if (row.total_transactions) out.total_transactions = *row.total_transactions;
+  if (row.transaction_currency) out.transaction_currency = std::string(*row.transaction_currency);
+  if (row.transaction_date) out.transaction_date = *row.transaction_date;
+  if (row.twenty_eight_day_rolling_category_accounts) out.twenty_eight_day_rolling_category_accounts = *row.twenty_eight_day_rolling_category_accounts;
+  if (row.twenty_eight_day_rolling_total_accounts) out.twenty_eight_day_rolling_total_accounts = *row.twenty_eight_day_rolling_total_accounts;
+  if (row.type) out.type = std::string(*row.type);
+  if (row.user_country) out.user_country = std::string(*row.user_country);
+  return out;
 }
 
 }  // namespace massive

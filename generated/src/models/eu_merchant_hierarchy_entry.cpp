@@ -3,6 +3,7 @@
 #include "massive/models/eu_merchant_hierarchy_entry.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/eu_merchant_hierarchy_entry.hpp"
 #include "models/eu_merchant_hierarchy_entry_decode.hpp"
 
 namespace massive {
@@ -32,6 +33,28 @@ void write_json(json_writer& w, const eu_merchant_hierarchy_entry& row) {
   w.field("sub_industry", row.sub_industry);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::eu_merchant_hierarchy_entry to_owned(const eu_merchant_hierarchy_entry& row) {
+  owned::eu_merchant_hierarchy_entry out;
+  if (row.active_from) out.active_from = *row.active_from;
+  if (row.active_to) out.active_to = *row.active_to;
+  if (row.category) out.category = std::string(*row.category);
+  if (row.grandparent_name) out.grandparent_name = std::string(*row.grandparent_name);
+  if (row.grandparent_ticker) out.grandparent_ticker = std::string(*row.grandparent_ticker);
+  if (row.great_grandparent_name) out.great_grandparent_name = std::string(*row.great_grandparent_name);
+  if (row.great_grandparent_ticker) out.great_grandparent_ticker = std::string(*row.great_grandparent_ticker);
+  if (row.industry) out.industry = std::string(*row.industry);
+  if (row.industry_group) out.industry_group = std::string(*row.industry_group);
+  if (row.listing_status) out.listing_status = std::string(*row.listing_status);
+  if (row.lookup_name) out.lookup_name = std::string(*row.lookup_name);
+  if (row.normalized_name) out.normalized_name = std::string(*row.normalized_name);
+  if (row.parent_name) out.parent_name = std::string(*row.parent_name);
+  if (row.parent_ticker) out.parent_ticker = std::string(*row.parent_ticker);
+  if (row.sector) out.sector = std::string(*row.sector);
+  if (row.sub_industry) out.sub_industry = std::string(*row.sub_industry);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/exchange.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/exchange.hpp"
 #include "models/exchange_decode.hpp"
 
 namespace massive {
@@ -25,6 +26,21 @@ void write_json(json_writer& w, const exchange& row) {
   w.field("type", row.type);
   w.field("url", row.url);
   w.end_object();
+}
+
+owned::exchange to_owned(const exchange& row) {
+  owned::exchange out;
+  if (row.acronym) out.acronym = std::string(*row.acronym);
+  if (row.asset_class) out.asset_class = std::string(*row.asset_class);
+  if (row.id) out.id = *row.id;
+  if (row.locale) out.locale = std::string(*row.locale);
+  if (row.mic) out.mic = std::string(*row.mic);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.operating_mic) out.operating_mic = std::string(*row.operating_mic);
+  if (row.participant_id) out.participant_id = std::string(*row.participant_id);
+  if (row.type) out.type = std::string(*row.type);
+  if (row.url) out.url = std::string(*row.url);
+  return out;
 }
 
 }  // namespace massive

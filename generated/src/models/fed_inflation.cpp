@@ -3,6 +3,7 @@
 #include "massive/models/fed_inflation.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/fed_inflation.hpp"
 #include "models/fed_inflation_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,18 @@ void write_json(json_writer& w, const fed_inflation& row) {
   w.field("pce_core", row.pce_core);
   w.field("pce_spending", row.pce_spending);
   w.end_object();
+}
+
+owned::fed_inflation to_owned(const fed_inflation& row) {
+  owned::fed_inflation out;
+  if (row.cpi) out.cpi = *row.cpi;
+  if (row.cpi_core) out.cpi_core = *row.cpi_core;
+  if (row.cpi_year_over_year) out.cpi_year_over_year = *row.cpi_year_over_year;
+  if (row.date) out.date = std::string(*row.date);
+  if (row.pce) out.pce = *row.pce;
+  if (row.pce_core) out.pce_core = *row.pce_core;
+  if (row.pce_spending) out.pce_spending = *row.pce_spending;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/fed_inflation_expectations.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/fed_inflation_expectations.hpp"
 #include "models/fed_inflation_expectations_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,19 @@ void write_json(json_writer& w, const fed_inflation_expectations& row) {
   w.field("model_30_year", row.model_30_year);
   w.field("model_5_year", row.model_5_year);
   w.end_object();
+}
+
+owned::fed_inflation_expectations to_owned(const fed_inflation_expectations& row) {
+  owned::fed_inflation_expectations out;
+  if (row.date) out.date = std::string(*row.date);
+  if (row.forward_years_5_to_10) out.forward_years_5_to_10 = *row.forward_years_5_to_10;
+  if (row.market_10_year) out.market_10_year = *row.market_10_year;
+  if (row.market_5_year) out.market_5_year = *row.market_5_year;
+  if (row.model_10_year) out.model_10_year = *row.model_10_year;
+  if (row.model_1_year) out.model_1_year = *row.model_1_year;
+  if (row.model_30_year) out.model_30_year = *row.model_30_year;
+  if (row.model_5_year) out.model_5_year = *row.model_5_year;
+  return out;
 }
 
 }  // namespace massive

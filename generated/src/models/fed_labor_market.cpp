@@ -3,6 +3,7 @@
 #include "massive/models/fed_labor_market.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/fed_labor_market.hpp"
 #include "models/fed_labor_market_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,16 @@ void write_json(json_writer& w, const fed_labor_market& row) {
   w.field("labor_force_participation_rate", row.labor_force_participation_rate);
   w.field("unemployment_rate", row.unemployment_rate);
   w.end_object();
+}
+
+owned::fed_labor_market to_owned(const fed_labor_market& row) {
+  owned::fed_labor_market out;
+  if (row.avg_hourly_earnings) out.avg_hourly_earnings = *row.avg_hourly_earnings;
+  if (row.date) out.date = std::string(*row.date);
+  if (row.job_openings) out.job_openings = *row.job_openings;
+  if (row.labor_force_participation_rate) out.labor_force_participation_rate = *row.labor_force_participation_rate;
+  if (row.unemployment_rate) out.unemployment_rate = *row.unemployment_rate;
+  return out;
 }
 
 }  // namespace massive

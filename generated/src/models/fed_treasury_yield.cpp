@@ -3,6 +3,7 @@
 #include "massive/models/fed_treasury_yield.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/fed_treasury_yield.hpp"
 #include "models/fed_treasury_yield_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,23 @@ void write_json(json_writer& w, const fed_treasury_yield& row) {
   w.field("yield_6_month", row.yield_6_month);
   w.field("yield_7_year", row.yield_7_year);
   w.end_object();
+}
+
+owned::fed_treasury_yield to_owned(const fed_treasury_yield& row) {
+  owned::fed_treasury_yield out;
+  if (row.date) out.date = std::string(*row.date);
+  if (row.yield_10_year) out.yield_10_year = *row.yield_10_year;
+  if (row.yield_1_month) out.yield_1_month = *row.yield_1_month;
+  if (row.yield_1_year) out.yield_1_year = *row.yield_1_year;
+  if (row.yield_20_year) out.yield_20_year = *row.yield_20_year;
+  if (row.yield_2_year) out.yield_2_year = *row.yield_2_year;
+  if (row.yield_30_year) out.yield_30_year = *row.yield_30_year;
+  if (row.yield_3_month) out.yield_3_month = *row.yield_3_month;
+  if (row.yield_3_year) out.yield_3_year = *row.yield_3_year;
+  if (row.yield_5_year) out.yield_5_year = *row.yield_5_year;
+  if (row.yield_6_month) out.yield_6_month = *row.yield_6_month;
+  if (row.yield_7_year) out.yield_7_year = *row.yield_7_year;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/filing_10k_section.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/filing_10k_section.hpp"
 #include "models/filing_10k_section_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,18 @@ void write_json(json_writer& w, const filing_10k_section& row) {
   w.field("text", row.text);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::filing_10k_section to_owned(const filing_10k_section& row) {
+  owned::filing_10k_section out;
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.filing_date) out.filing_date = *row.filing_date;
+  if (row.filing_url) out.filing_url = std::string(*row.filing_url);
+  if (row.period_end) out.period_end = *row.period_end;
+  if (row.section) out.section = std::string(*row.section);
+  if (row.text) out.text = std::string(*row.text);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/filing_13f_holding.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/filing_13f_holding.hpp"
 #include "models/filing_13f_holding_decode.hpp"
 
 namespace massive {
@@ -35,6 +36,32 @@ void write_json(json_writer& w, const filing_13f_holding& row) {
   w.field("voting_authority_shared", row.voting_authority_shared);
   w.field("voting_authority_sole", row.voting_authority_sole);
   w.end_object();
+}
+
+owned::filing_13f_holding to_owned(const filing_13f_holding& row) {
+  owned::filing_13f_holding out;
+  if (row.accession_number) out.accession_number = std::string(*row.accession_number);
+  if (row.cusip) out.cusip = std::string(*row.cusip);
+  if (row.file_number) out.file_number = std::string(*row.file_number);
+  if (row.filer_cik) out.filer_cik = std::string(*row.filer_cik);
+  if (row.filing_date) out.filing_date = *row.filing_date;
+  if (row.filing_url) out.filing_url = std::string(*row.filing_url);
+  if (row.film_number) out.film_number = std::string(*row.film_number);
+  if (row.form_type) out.form_type = std::string(*row.form_type);
+  if (row.investment_discretion) out.investment_discretion = std::string(*row.investment_discretion);
+  if (row.issuer_name) out.issuer_name = std::string(*row.issuer_name);
+  if (row.market_value) out.market_value = *row.market_value;
+  out.other_managers.reserve(row.other_managers.size());
+  for (const auto& x : row.other_managers) out.other_managers.push_back(std::string(x));
+  if (row.period) out.period = *row.period;
+  if (row.put_call) out.put_call = std::string(*row.put_call);
+  if (row.shares_or_principal_amount) out.shares_or_principal_amount = *row.shares_or_principal_amount;
+  if (row.shares_or_principal_type) out.shares_or_principal_type = std::string(*row.shares_or_principal_type);
+  if (row.title_of_class) out.title_of_class = std::string(*row.title_of_class);
+  if (row.voting_authority_none) out.voting_authority_none = *row.voting_authority_none;
+  if (row.voting_authority_shared) out.voting_authority_shared = *row.voting_authority_shared;
+  if (row.voting_authority_sole) out.voting_authority_sole = *row.voting_authority_sole;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/filing_8k_disclosure.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/filing_8k_disclosure.hpp"
 #include "models/filing_8k_disclosure_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,21 @@ void write_json(json_writer& w, const filing_8k_disclosure& row) {
   w.field("tertiary_category", row.tertiary_category);
   w.field("tickers", row.tickers);
   w.end_object();
+}
+
+owned::filing_8k_disclosure to_owned(const filing_8k_disclosure& row) {
+  owned::filing_8k_disclosure out;
+  if (row.accession_number) out.accession_number = std::string(*row.accession_number);
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.filing_date) out.filing_date = std::string(*row.filing_date);
+  if (row.filing_url) out.filing_url = std::string(*row.filing_url);
+  if (row.primary_category) out.primary_category = std::string(*row.primary_category);
+  if (row.secondary_category) out.secondary_category = std::string(*row.secondary_category);
+  if (row.supporting_text) out.supporting_text = std::string(*row.supporting_text);
+  if (row.tertiary_category) out.tertiary_category = std::string(*row.tertiary_category);
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(std::string(x));
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/filing_8k_text.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/filing_8k_text.hpp"
 #include "models/filing_8k_text_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,18 @@ void write_json(json_writer& w, const filing_8k_text& row) {
   w.field("items_text", row.items_text);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::filing_8k_text to_owned(const filing_8k_text& row) {
+  owned::filing_8k_text out;
+  if (row.accession_number) out.accession_number = std::string(*row.accession_number);
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.filing_date) out.filing_date = *row.filing_date;
+  if (row.filing_url) out.filing_url = std::string(*row.filing_url);
+  if (row.form_type) out.form_type = std::string(*row.form_type);
+  if (row.items_text) out.items_text = std::string(*row.items_text);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

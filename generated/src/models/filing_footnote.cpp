@@ -3,6 +3,7 @@
 #include "massive/models/filing_footnote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/filing_footnote.hpp"
 
 namespace massive {
 
@@ -11,6 +12,13 @@ void write_json(json_writer& w, const filing_footnote& row) {
   w.field("description", row.description);
   w.field("id", row.id);
   w.end_object();
+}
+
+owned::filing_footnote to_owned(const filing_footnote& row) {
+  owned::filing_footnote out;
+  if (row.description) out.description = std::string(*row.description);
+  if (row.id) out.id = std::string(*row.id);
+  return out;
 }
 
 }  // namespace massive

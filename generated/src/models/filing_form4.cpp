@@ -3,6 +3,7 @@
 #include "massive/models/filing_form4.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/filing_form4.hpp"
 #include "models/filing_form4_decode.hpp"
 
 namespace massive {
@@ -55,6 +56,53 @@ void write_json(json_writer& w, const filing_form4& row) {
   w.field("underlying_security_shares", row.underlying_security_shares);
   w.field("underlying_security_title", row.underlying_security_title);
   w.end_object();
+}
+
+owned::filing_form4 to_owned(const filing_form4& row) {
+  owned::filing_form4 out;
+  if (row.accession_number) out.accession_number = std::string(*row.accession_number);
+  if (row.aff_10b5_one) out.aff_10b5_one = *row.aff_10b5_one;
+  if (row.date_of_original_submission) out.date_of_original_submission = *row.date_of_original_submission;
+  if (row.deemed_execution_date) out.deemed_execution_date = *row.deemed_execution_date;
+  if (row.direct_or_indirect) out.direct_or_indirect = std::string(*row.direct_or_indirect);
+  if (row.equity_swap_involved) out.equity_swap_involved = *row.equity_swap_involved;
+  if (row.exercise_date) out.exercise_date = *row.exercise_date;
+  if (row.exercise_price) out.exercise_price = *row.exercise_price;
+  if (row.expiration_date) out.expiration_date = *row.expiration_date;
+  if (row.filing_date) out.filing_date = *row.filing_date;
+  if (row.filing_url) out.filing_url = std::string(*row.filing_url);
+  out.footnotes.reserve(row.footnotes.size());
+  for (const auto& x : row.footnotes) out.footnotes.push_back(to_owned(x));
+  if (row.form_type) out.form_type = std::string(*row.form_type);
+  if (row.is_director) out.is_director = *row.is_director;
+  if (row.is_officer) out.is_officer = *row.is_officer;
+  if (row.is_other) out.is_other = *row.is_other;
+  if (row.is_ten_percent_owner) out.is_ten_percent_owner = *row.is_ten_percent_owner;
+  if (row.issuer_cik) out.issuer_cik = std::string(*row.issuer_cik);
+  if (row.issuer_name) out.issuer_name = std::string(*row.issuer_name);
+  if (row.nature_of_ownership) out.nature_of_ownership = std::string(*row.nature_of_ownership);
+  if (row.not_subject_to_section_16) out.not_subject_to_section_16 = *row.not_subject_to_section_16;
+  if (row.officer_title) out.officer_title = std::string(*row.officer_title);
+  if (row.owner_cik) out.owner_cik = std::string(*row.owner_cik);
+  if (row.owner_name) out.owner_name = std::string(*row.owner_name);
+  if (row.period_of_report) out.period_of_report = *row.period_of_report;
+  if (row.record_type) out.record_type = std::string(*row.record_type);
+  if (row.remarks) out.remarks = std::string(*row.remarks);
+  if (row.security_title) out.security_title = std::string(*row.security_title);
+  if (row.security_type) out.security_type = std::string(*row.security_type);
+  if (row.shares_owned_following_transaction) out.shares_owned_following_transaction = *row.shares_owned_following_transaction;
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(std::string(x));
+  if (row.transaction_acquired_disposed) out.transaction_acquired_disposed = std::string(*row.transaction_acquired_disposed);
+  if (row.transaction_code) out.transaction_code = std::string(*row.transaction_code);
+  if (row.transaction_date) out.transaction_date = *row.transaction_date;
+  if (row.transaction_price_per_share) out.transaction_price_per_share = *row.transaction_price_per_share;
+  if (row.transaction_shares) out.transaction_shares = *row.transaction_shares;
+  if (row.transaction_timeliness) out.transaction_timeliness = std::string(*row.transaction_timeliness);
+  if (row.transaction_value) out.transaction_value = *row.transaction_value;
+  if (row.underlying_security_shares) out.underlying_security_shares = *row.underlying_security_shares;
+  if (row.underlying_security_title) out.underlying_security_title = std::string(*row.underlying_security_title);
+  return out;
 }
 
 }  // namespace massive

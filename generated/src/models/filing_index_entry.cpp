@@ -3,6 +3,7 @@
 #include "massive/models/filing_index_entry.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/filing_index_entry.hpp"
 #include "models/filing_index_entry_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,18 @@ void write_json(json_writer& w, const filing_index_entry& row) {
   w.field("issuer_name", row.issuer_name);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::filing_index_entry to_owned(const filing_index_entry& row) {
+  owned::filing_index_entry out;
+  if (row.accession_number) out.accession_number = std::string(*row.accession_number);
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.filing_date) out.filing_date = *row.filing_date;
+  if (row.filing_url) out.filing_url = std::string(*row.filing_url);
+  if (row.form_type) out.form_type = std::string(*row.form_type);
+  if (row.issuer_name) out.issuer_name = std::string(*row.issuer_name);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

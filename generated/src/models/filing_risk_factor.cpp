@@ -3,6 +3,7 @@
 #include "massive/models/filing_risk_factor.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/filing_risk_factor.hpp"
 #include "models/filing_risk_factor_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,18 @@ void write_json(json_writer& w, const filing_risk_factor& row) {
   w.field("tertiary_category", row.tertiary_category);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::filing_risk_factor to_owned(const filing_risk_factor& row) {
+  owned::filing_risk_factor out;
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.filing_date) out.filing_date = std::string(*row.filing_date);
+  if (row.primary_category) out.primary_category = std::string(*row.primary_category);
+  if (row.secondary_category) out.secondary_category = std::string(*row.secondary_category);
+  if (row.supporting_text) out.supporting_text = std::string(*row.supporting_text);
+  if (row.tertiary_category) out.tertiary_category = std::string(*row.tertiary_category);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/financial_data_point.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/financial_data_point.hpp"
 
 namespace massive {
 
@@ -17,6 +18,20 @@ void write_json(json_writer& w, const financial_data_point& row) {
   w.field("value", row.value);
   w.field("xpath", row.xpath);
   w.end_object();
+}
+
+owned::financial_data_point to_owned(const financial_data_point& row) {
+  owned::financial_data_point out;
+  out.derived_from.reserve(row.derived_from.size());
+  for (const auto& x : row.derived_from) out.derived_from.push_back(std::string(x));
+  if (row.formula) out.formula = std::string(*row.formula);
+  if (row.label) out.label = std::string(*row.label);
+  if (row.order) out.order = *row.order;
+  if (row.source) out.source = std::string(*row.source);
+  if (row.unit) out.unit = std::string(*row.unit);
+  if (row.value) out.value = *row.value;
+  if (row.xpath) out.xpath = std::string(*row.xpath);
+  return out;
 }
 
 }  // namespace massive

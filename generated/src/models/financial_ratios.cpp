@@ -3,6 +3,7 @@
 #include "massive/models/financial_ratios.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/financial_ratios.hpp"
 #include "models/financial_ratios_decode.hpp"
 
 namespace massive {
@@ -38,6 +39,34 @@ void write_json(json_writer& w, const financial_ratios& row) {
   w.field("return_on_equity", row.return_on_equity);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::financial_ratios to_owned(const financial_ratios& row) {
+  owned::financial_ratios out;
+  if (row.average_volume) out.average_volume = *row.average_volume;
+  if (row.cash) out.cash = *row.cash;
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.current) out.current = *row.current;
+  if (row.date) out.date = std::string(*row.date);
+  if (row.debt_to_equity) out.debt_to_equity = *row.debt_to_equity;
+  if (row.dividend_yield) out.dividend_yield = *row.dividend_yield;
+  if (row.earnings_per_share) out.earnings_per_share = *row.earnings_per_share;
+  if (row.enterprise_value) out.enterprise_value = *row.enterprise_value;
+  if (row.ev_to_ebitda) out.ev_to_ebitda = *row.ev_to_ebitda;
+  if (row.ev_to_sales) out.ev_to_sales = *row.ev_to_sales;
+  if (row.free_cash_flow) out.free_cash_flow = *row.free_cash_flow;
+  if (row.market_cap) out.market_cap = *row.market_cap;
+  if (row.price) out.price = *row.price;
+  if (row.price_to_book) out.price_to_book = *row.price_to_book;
+  if (row.price_to_cash_flow) out.price_to_cash_flow = *row.price_to_cash_flow;
+  if (row.price_to_earnings) out.price_to_earnings = *row.price_to_earnings;
+  if (row.price_to_free_cash_flow) out.price_to_free_cash_flow = *row.price_to_free_cash_flow;
+  if (row.price_to_sales) out.price_to_sales = *row.price_to_sales;
+  if (row.quick) out.quick = *row.quick;
+  if (row.return_on_assets) out.return_on_assets = *row.return_on_assets;
+  if (row.return_on_equity) out.return_on_equity = *row.return_on_equity;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

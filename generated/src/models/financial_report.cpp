@@ -3,6 +3,7 @@
 #include "massive/models/financial_report.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/financial_report.hpp"
 #include "models/financial_report_decode.hpp"
 
 namespace massive {
@@ -29,6 +30,26 @@ void write_json(json_writer& w, const financial_report& row) {
   w.field("tickers", row.tickers);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+owned::financial_report to_owned(const financial_report& row) {
+  owned::financial_report out;
+  if (row.acceptance_datetime) out.acceptance_datetime = std::string(*row.acceptance_datetime);
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.company_name) out.company_name = std::string(*row.company_name);
+  if (row.end_date) out.end_date = std::string(*row.end_date);
+  if (row.filing_date) out.filing_date = std::string(*row.filing_date);
+  if (row.financials) out.financials = to_owned(*row.financials);
+  if (row.fiscal_period) out.fiscal_period = std::string(*row.fiscal_period);
+  if (row.fiscal_year) out.fiscal_year = std::string(*row.fiscal_year);
+  if (row.sic) out.sic = std::string(*row.sic);
+  if (row.source_filing_file_url) out.source_filing_file_url = std::string(*row.source_filing_file_url);
+  if (row.source_filing_url) out.source_filing_url = std::string(*row.source_filing_url);
+  if (row.start_date) out.start_date = std::string(*row.start_date);
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(std::string(x));
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/financials.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/financials.hpp"
 
 namespace massive {
 
@@ -13,6 +14,16 @@ void write_json(json_writer& w, const financials& row) {
   w.field("comprehensive_income", row.comprehensive_income);
   w.field("income_statement", row.income_statement);
   w.end_object();
+}
+
+owned::financials to_owned(const financials& row) {
+  owned::financials out;
+  out.balance_sheet.reserve(row.balance_sheet.size());
+  for (const auto& e : row.balance_sheet) out.balance_sheet.emplace_back(std::string(e.key), to_owned(e.value));
+  out.cash_flow_statement = std::string(row.cash_flow_statement.text());
+  out.comprehensive_income = std::string(row.comprehensive_income.text());
+  out.income_statement = std::string(row.income_statement.text());
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/forex_exchange.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/forex_exchange.hpp"
 #include "models/forex_exchange_decode.hpp"
 
 namespace massive {
@@ -18,6 +19,14 @@ void write_json(json_writer& w, const forex_exchange& row) {
   w.field("name", row.name);
   w.field("type", row.type);
   w.end_object();
+}
+
+owned::forex_exchange to_owned(const forex_exchange& row) {
+  owned::forex_exchange out;
+  if (row.id) out.id = std::string(*row.id);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.type) out.type = std::string(*row.type);
+  return out;
 }
 
 }  // namespace massive

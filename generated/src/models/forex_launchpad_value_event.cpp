@@ -3,6 +3,7 @@
 #include "massive/models/forex_launchpad_value_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/forex_launchpad_value_event.hpp"
 
 namespace massive {
 
@@ -12,6 +13,14 @@ void write_json(json_writer& w, const forex_launchpad_value_event& row) {
   w.field("t", row.timestamp);
   w.field("val", row.value);
   w.end_object();
+}
+
+owned::forex_launchpad_value_event to_owned(const forex_launchpad_value_event& row) {
+  owned::forex_launchpad_value_event out;
+  out.ticker = std::string(row.ticker);
+  out.timestamp = row.timestamp;
+  if (row.value) out.value = *row.value;
+  return out;
 }
 
 }  // namespace massive

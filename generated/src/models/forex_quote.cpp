@@ -3,6 +3,7 @@
 #include "massive/models/forex_quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/forex_quote.hpp"
 #include "models/forex_quote_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,16 @@ void write_json(json_writer& w, const forex_quote& row) {
   w.field("bid_price", row.bid_price);
   w.field("participant_timestamp", row.participant_timestamp);
   w.end_object();
+}
+
+owned::forex_quote to_owned(const forex_quote& row) {
+  owned::forex_quote out;
+  if (row.ask_exchange) out.ask_exchange = *row.ask_exchange;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.bid_exchange) out.bid_exchange = *row.bid_exchange;
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.participant_timestamp) out.participant_timestamp = *row.participant_timestamp;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/forex_quote_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/forex_quote_event.hpp"
 
 namespace massive {
 
@@ -14,6 +15,16 @@ void write_json(json_writer& w, const forex_quote_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+owned::forex_quote_event to_owned(const forex_quote_event& row) {
+  owned::forex_quote_event out;
+  if (row.ask) out.ask = *row.ask;
+  if (row.bid) out.bid = *row.bid;
+  out.pair = std::string(row.pair);
+  out.timestamp = row.timestamp;
+  if (row.exchange) out.exchange = *row.exchange;
+  return out;
 }
 
 }  // namespace massive

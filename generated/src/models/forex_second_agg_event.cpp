@@ -3,6 +3,7 @@
 #include "massive/models/forex_second_agg_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/forex_second_agg_event.hpp"
 
 namespace massive {
 
@@ -17,6 +18,19 @@ void write_json(json_writer& w, const forex_second_agg_event& row) {
   w.field("s", row.start);
   w.field("v", row.volume);
   w.end_object();
+}
+
+owned::forex_second_agg_event to_owned(const forex_second_agg_event& row) {
+  owned::forex_second_agg_event out;
+  if (row.close) out.close = *row.close;
+  if (row.end) out.end = *row.end;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  out.pair = std::string(row.pair);
+  if (row.start) out.start = *row.start;
+  if (row.volume) out.volume = *row.volume;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/forex_snapshot_day.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/forex_snapshot_day.hpp"
 
 namespace massive {
 
@@ -14,6 +15,16 @@ void write_json(json_writer& w, const forex_snapshot_day& row) {
   w.field("o", row.open);
   w.field("v", row.volume);
   w.end_object();
+}
+
+owned::forex_snapshot_day to_owned(const forex_snapshot_day& row) {
+  owned::forex_snapshot_day out;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.volume) out.volume = *row.volume;
+  return out;
 }
 
 }  // namespace massive

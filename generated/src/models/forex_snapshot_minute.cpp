@@ -3,6 +3,7 @@
 #include "massive/models/forex_snapshot_minute.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/forex_snapshot_minute.hpp"
 
 namespace massive {
 
@@ -16,6 +17,18 @@ void write_json(json_writer& w, const forex_snapshot_minute& row) {
   w.field("o", row.open);
   w.field("v", row.volume);
   w.end_object();
+}
+
+owned::forex_snapshot_minute to_owned(const forex_snapshot_minute& row) {
+  owned::forex_snapshot_minute out;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.transactions) out.transactions = *row.transactions;
+  if (row.open) out.open = *row.open;
+  if (row.volume) out.volume = *row.volume;
+  return out;
 }
 
 }  // namespace massive

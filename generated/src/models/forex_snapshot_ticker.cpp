@@ -3,6 +3,7 @@
 #include "massive/models/forex_snapshot_ticker.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/forex_snapshot_ticker.hpp"
 
 namespace massive {
 
@@ -18,6 +19,20 @@ void write_json(json_writer& w, const forex_snapshot_ticker& row) {
   w.field("todaysChangePerc", row.todays_change_perc);
   w.field("updated", row.updated);
   w.end_object();
+}
+
+owned::forex_snapshot_ticker to_owned(const forex_snapshot_ticker& row) {
+  owned::forex_snapshot_ticker out;
+  if (row.day) out.day = to_owned(*row.day);
+  if (row.fmv) out.fmv = *row.fmv;
+  if (row.last_quote) out.last_quote = to_owned(*row.last_quote);
+  if (row.min) out.min = to_owned(*row.min);
+  if (row.prev_day) out.prev_day = to_owned(*row.prev_day);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.todays_change) out.todays_change = *row.todays_change;
+  if (row.todays_change_perc) out.todays_change_perc = *row.todays_change_perc;
+  if (row.updated) out.updated = *row.updated;
+  return out;
 }
 
 }  // namespace massive

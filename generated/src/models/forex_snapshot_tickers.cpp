@@ -3,6 +3,7 @@
 #include "massive/models/forex_snapshot_tickers.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/forex_snapshot_tickers.hpp"
 #include "models/forex_snapshot_tickers_decode.hpp"
 
 namespace massive {
@@ -17,6 +18,14 @@ void write_json(json_writer& w, const forex_snapshot_tickers& row) {
   w.field("status", row.status);
   w.field("tickers", row.tickers);
   w.end_object();
+}
+
+owned::forex_snapshot_tickers to_owned(const forex_snapshot_tickers& row) {
+  owned::forex_snapshot_tickers out;
+  if (row.status) out.status = std::string(*row.status);
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(to_owned(x));
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/free_float.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/free_float.hpp"
 #include "models/free_float_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,15 @@ void write_json(json_writer& w, const free_float& row) {
   w.field("free_float_percent", row.free_float_percent);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::free_float to_owned(const free_float& row) {
+  owned::free_float out;
+  if (row.effective_date) out.effective_date = *row.effective_date;
+  if (row.free_float) out.free_float = *row.free_float;
+  if (row.free_float_percent) out.free_float_percent = *row.free_float_percent;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

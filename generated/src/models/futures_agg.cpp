@@ -3,6 +3,7 @@
 #include "massive/models/futures_agg.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_agg.hpp"
 #include "models/futures_agg_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,22 @@ void write_json(json_writer& w, const futures_agg& row) {
   w.field("volume", row.volume);
   w.field("window_start", row.window_start);
   w.end_object();
+}
+
+owned::futures_agg to_owned(const futures_agg& row) {
+  owned::futures_agg out;
+  if (row.close) out.close = *row.close;
+  if (row.dollar_volume) out.dollar_volume = *row.dollar_volume;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.session_end_date) out.session_end_date = std::string(*row.session_end_date);
+  if (row.settlement_price) out.settlement_price = *row.settlement_price;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.transactions) out.transactions = *row.transactions;
+  if (row.volume) out.volume = *row.volume;
+  if (row.window_start) out.window_start = *row.window_start;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/futures_contract.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_contract.hpp"
 #include "models/futures_contract_decode.hpp"
 
 namespace massive {
@@ -32,6 +33,28 @@ void write_json(json_writer& w, const futures_contract& row) {
   w.field("trading_venue", row.trading_venue);
   w.field("type", row.type);
   w.end_object();
+}
+
+owned::futures_contract to_owned(const futures_contract& row) {
+  owned::futures_contract out;
+  if (row.active) out.active = *row.active;
+  if (row.date) out.date = *row.date;
+  if (row.days_to_maturity) out.days_to_maturity = *row.days_to_maturity;
+  if (row.first_trade_date) out.first_trade_date = *row.first_trade_date;
+  if (row.group_code) out.group_code = std::string(*row.group_code);
+  if (row.last_trade_date) out.last_trade_date = *row.last_trade_date;
+  if (row.max_order_quantity) out.max_order_quantity = *row.max_order_quantity;
+  if (row.min_order_quantity) out.min_order_quantity = *row.min_order_quantity;
+  if (row.name) out.name = std::string(*row.name);
+  if (row.product_code) out.product_code = std::string(*row.product_code);
+  if (row.settlement_date) out.settlement_date = *row.settlement_date;
+  if (row.settlement_tick_size) out.settlement_tick_size = *row.settlement_tick_size;
+  if (row.spread_tick_size) out.spread_tick_size = *row.spread_tick_size;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.trade_tick_size) out.trade_tick_size = *row.trade_tick_size;
+  if (row.trading_venue) out.trading_venue = std::string(*row.trading_venue);
+  if (row.type) out.type = std::string(*row.type);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/futures_exchange.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_exchange.hpp"
 #include "models/futures_exchange_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,19 @@ void write_json(json_writer& w, const futures_exchange& row) {
   w.field("type", row.type);
   w.field("url", row.url);
   w.end_object();
+}
+
+owned::futures_exchange to_owned(const futures_exchange& row) {
+  owned::futures_exchange out;
+  if (row.acronym) out.acronym = std::string(*row.acronym);
+  if (row.id) out.id = std::string(*row.id);
+  if (row.locale) out.locale = std::string(*row.locale);
+  if (row.mic) out.mic = std::string(*row.mic);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.operating_mic) out.operating_mic = std::string(*row.operating_mic);
+  if (row.type) out.type = std::string(*row.type);
+  if (row.url) out.url = std::string(*row.url);
+  return out;
 }
 
 }  // namespace massive

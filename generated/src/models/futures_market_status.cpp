@@ -3,6 +3,7 @@
 #include "massive/models/futures_market_status.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_market_status.hpp"
 #include "models/futures_market_status_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,17 @@ void write_json(json_writer& w, const futures_market_status& row) {
   w.field("timestamp", row.timestamp);
   w.field("trading_venue", row.trading_venue);
   w.end_object();
+}
+
+owned::futures_market_status to_owned(const futures_market_status& row) {
+  owned::futures_market_status out;
+  if (row.market_event) out.market_event = std::string(*row.market_event);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.product_code) out.product_code = std::string(*row.product_code);
+  if (row.session_end_date) out.session_end_date = *row.session_end_date;
+  if (row.timestamp) out.timestamp = std::string(*row.timestamp);
+  if (row.trading_venue) out.trading_venue = std::string(*row.trading_venue);
+  return out;
 }
 
 }  // namespace massive

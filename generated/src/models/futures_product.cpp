@@ -3,6 +3,7 @@
 #include "massive/models/futures_product.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_product.hpp"
 #include "models/futures_product_decode.hpp"
 
 namespace massive {
@@ -32,6 +33,28 @@ void write_json(json_writer& w, const futures_product& row) {
   w.field("unit_of_measure", row.unit_of_measure);
   w.field("unit_of_measure_qty", row.unit_of_measure_qty);
   w.end_object();
+}
+
+owned::futures_product to_owned(const futures_product& row) {
+  owned::futures_product out;
+  if (row.asset_class) out.asset_class = std::string(*row.asset_class);
+  if (row.asset_sub_class) out.asset_sub_class = std::string(*row.asset_sub_class);
+  if (row.date) out.date = *row.date;
+  if (row.last_updated) out.last_updated = std::string(*row.last_updated);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.price_quotation) out.price_quotation = std::string(*row.price_quotation);
+  if (row.product_code) out.product_code = std::string(*row.product_code);
+  if (row.sector) out.sector = std::string(*row.sector);
+  if (row.settlement_currency_code) out.settlement_currency_code = std::string(*row.settlement_currency_code);
+  if (row.settlement_method) out.settlement_method = std::string(*row.settlement_method);
+  if (row.settlement_type) out.settlement_type = std::string(*row.settlement_type);
+  if (row.sub_sector) out.sub_sector = std::string(*row.sub_sector);
+  if (row.trade_currency_code) out.trade_currency_code = std::string(*row.trade_currency_code);
+  if (row.trading_venue) out.trading_venue = std::string(*row.trading_venue);
+  if (row.type) out.type = std::string(*row.type);
+  if (row.unit_of_measure) out.unit_of_measure = std::string(*row.unit_of_measure);
+  if (row.unit_of_measure_qty) out.unit_of_measure_qty = *row.unit_of_measure_qty;
+  return out;
 }
 
 }  // namespace massive

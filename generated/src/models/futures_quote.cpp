@@ -3,6 +3,7 @@
 #include "massive/models/futures_quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_quote.hpp"
 #include "models/futures_quote_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,23 @@ void write_json(json_writer& w, const futures_quote& row) {
   w.field("ticker", row.ticker);
   w.field("timestamp", row.timestamp);
   w.end_object();
+}
+
+owned::futures_quote to_owned(const futures_quote& row) {
+  owned::futures_quote out;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.ask_timestamp) out.ask_timestamp = *row.ask_timestamp;
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.bid_timestamp) out.bid_timestamp = *row.bid_timestamp;
+  if (row.channel) out.channel = *row.channel;
+  if (row.report_sequence) out.report_sequence = *row.report_sequence;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.session_end_date) out.session_end_date = std::string(*row.session_end_date);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/futures_quote_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_quote_event.hpp"
 
 namespace massive {
 
@@ -17,6 +18,19 @@ void write_json(json_writer& w, const futures_quote_event& row) {
   w.field("at", row.ask_timestamp);
   w.field("t", row.timestamp);
   w.end_object();
+}
+
+owned::futures_quote_event to_owned(const futures_quote_event& row) {
+  owned::futures_quote_event out;
+  out.ticker = std::string(row.ticker);
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.bid_timestamp) out.bid_timestamp = *row.bid_timestamp;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.ask_timestamp) out.ask_timestamp = *row.ask_timestamp;
+  out.timestamp = row.timestamp;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/futures_schedule.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_schedule.hpp"
 #include "models/futures_schedule_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,17 @@ void write_json(json_writer& w, const futures_schedule& row) {
   w.field("timestamp", row.timestamp);
   w.field("trading_venue", row.trading_venue);
   w.end_object();
+}
+
+owned::futures_schedule to_owned(const futures_schedule& row) {
+  owned::futures_schedule out;
+  if (row.event) out.event = std::string(*row.event);
+  if (row.product_code) out.product_code = std::string(*row.product_code);
+  if (row.product_name) out.product_name = std::string(*row.product_name);
+  if (row.session_end_date) out.session_end_date = *row.session_end_date;
+  if (row.timestamp) out.timestamp = std::string(*row.timestamp);
+  if (row.trading_venue) out.trading_venue = std::string(*row.trading_venue);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/futures_second_agg_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_second_agg_event.hpp"
 
 namespace massive {
 
@@ -19,6 +20,21 @@ void write_json(json_writer& w, const futures_second_agg_event& row) {
   w.field("s", row.start);
   w.field("e", row.end);
   w.end_object();
+}
+
+owned::futures_second_agg_event to_owned(const futures_second_agg_event& row) {
+  owned::futures_second_agg_event out;
+  out.ticker = std::string(row.ticker);
+  if (row.volume) out.volume = *row.volume;
+  if (row.total_value) out.total_value = *row.total_value;
+  if (row.open) out.open = *row.open;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.transactions) out.transactions = *row.transactions;
+  if (row.start) out.start = *row.start;
+  if (row.end) out.end = *row.end;
+  return out;
 }
 
 }  // namespace massive

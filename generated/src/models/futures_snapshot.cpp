@@ -3,6 +3,7 @@
 #include "massive/models/futures_snapshot.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_snapshot.hpp"
 #include "models/futures_snapshot_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,18 @@ void write_json(json_writer& w, const futures_snapshot& row) {
   w.field("product_code", row.product_code);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::futures_snapshot to_owned(const futures_snapshot& row) {
+  owned::futures_snapshot out;
+  if (row.details) out.details = to_owned(*row.details);
+  if (row.last_minute) out.last_minute = to_owned(*row.last_minute);
+  if (row.last_quote) out.last_quote = to_owned(*row.last_quote);
+  if (row.last_trade) out.last_trade = to_owned(*row.last_trade);
+  if (row.session) out.session = to_owned(*row.session);
+  if (row.product_code) out.product_code = std::string(*row.product_code);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/futures_snapshot_details.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_snapshot_details.hpp"
 
 namespace massive {
 
@@ -12,6 +13,14 @@ void write_json(json_writer& w, const futures_snapshot_details& row) {
   w.field("settlement_date", row.settlement_date);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::futures_snapshot_details to_owned(const futures_snapshot_details& row) {
+  owned::futures_snapshot_details out;
+  if (row.product_code) out.product_code = std::string(*row.product_code);
+  if (row.settlement_date) out.settlement_date = *row.settlement_date;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

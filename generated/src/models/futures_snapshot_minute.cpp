@@ -3,6 +3,7 @@
 #include "massive/models/futures_snapshot_minute.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_snapshot_minute.hpp"
 
 namespace massive {
 
@@ -16,6 +17,18 @@ void write_json(json_writer& w, const futures_snapshot_minute& row) {
   w.field("timeframe", row.timeframe);
   w.field("volume", row.volume);
   w.end_object();
+}
+
+owned::futures_snapshot_minute to_owned(const futures_snapshot_minute& row) {
+  owned::futures_snapshot_minute out;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  if (row.volume) out.volume = *row.volume;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/futures_snapshot_quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_snapshot_quote.hpp"
 
 namespace massive {
 
@@ -17,6 +18,19 @@ void write_json(json_writer& w, const futures_snapshot_quote& row) {
   w.field("last_updated", row.last_updated);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+owned::futures_snapshot_quote to_owned(const futures_snapshot_quote& row) {
+  owned::futures_snapshot_quote out;
+  if (row.ask) out.ask = *row.ask;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.ask_timestamp) out.ask_timestamp = *row.ask_timestamp;
+  if (row.bid) out.bid = *row.bid;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.bid_timestamp) out.bid_timestamp = *row.bid_timestamp;
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  return out;
 }
 
 }  // namespace massive

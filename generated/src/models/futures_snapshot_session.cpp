@@ -3,6 +3,7 @@
 #include "massive/models/futures_snapshot_session.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_snapshot_session.hpp"
 
 namespace massive {
 
@@ -18,6 +19,20 @@ void write_json(json_writer& w, const futures_snapshot_session& row) {
   w.field("settlement_price", row.settlement_price);
   w.field("volume", row.volume);
   w.end_object();
+}
+
+owned::futures_snapshot_session to_owned(const futures_snapshot_session& row) {
+  owned::futures_snapshot_session out;
+  if (row.change) out.change = *row.change;
+  if (row.change_percent) out.change_percent = *row.change_percent;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.previous_settlement) out.previous_settlement = *row.previous_settlement;
+  if (row.settlement_price) out.settlement_price = *row.settlement_price;
+  if (row.volume) out.volume = *row.volume;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/futures_snapshot_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_snapshot_trade.hpp"
 
 namespace massive {
 
@@ -13,6 +14,15 @@ void write_json(json_writer& w, const futures_snapshot_trade& row) {
   w.field("size", row.size);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+owned::futures_snapshot_trade to_owned(const futures_snapshot_trade& row) {
+  owned::futures_snapshot_trade out;
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.price) out.price = *row.price;
+  if (row.size) out.size = *row.size;
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  return out;
 }
 
 }  // namespace massive

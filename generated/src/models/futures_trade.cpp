@@ -3,6 +3,7 @@
 #include "massive/models/futures_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_trade.hpp"
 #include "models/futures_trade_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,19 @@ void write_json(json_writer& w, const futures_trade& row) {
   w.field("ticker", row.ticker);
   w.field("timestamp", row.timestamp);
   w.end_object();
+}
+
+owned::futures_trade to_owned(const futures_trade& row) {
+  owned::futures_trade out;
+  if (row.channel) out.channel = *row.channel;
+  if (row.price) out.price = *row.price;
+  if (row.report_sequence) out.report_sequence = *row.report_sequence;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.session_end_date) out.session_end_date = std::string(*row.session_end_date);
+  if (row.size) out.size = *row.size;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  return out;
 }
 
 }  // namespace massive

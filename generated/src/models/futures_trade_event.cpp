@@ -3,6 +3,7 @@
 #include "massive/models/futures_trade_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/futures_trade_event.hpp"
 
 namespace massive {
 
@@ -14,6 +15,16 @@ void write_json(json_writer& w, const futures_trade_event& row) {
   w.field("t", row.timestamp);
   w.field("q", row.sequence_number);
   w.end_object();
+}
+
+owned::futures_trade_event to_owned(const futures_trade_event& row) {
+  owned::futures_trade_event out;
+  out.ticker = std::string(row.ticker);
+  if (row.price) out.price = *row.price;
+  if (row.size) out.size = *row.size;
+  out.timestamp = row.timestamp;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/greeks.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/greeks.hpp"
 
 namespace massive {
 
@@ -13,6 +14,15 @@ void write_json(json_writer& w, const greeks& row) {
   w.field("theta", row.theta);
   w.field("vega", row.vega);
   w.end_object();
+}
+
+owned::greeks to_owned(const greeks& row) {
+  owned::greeks out;
+  if (row.delta) out.delta = *row.delta;
+  if (row.gamma) out.gamma = *row.gamma;
+  if (row.theta) out.theta = *row.theta;
+  if (row.vega) out.vega = *row.vega;
+  return out;
 }
 
 }  // namespace massive

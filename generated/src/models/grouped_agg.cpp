@@ -3,6 +3,7 @@
 #include "massive/models/grouped_agg.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/grouped_agg.hpp"
 #include "models/grouped_agg_decode.hpp"
 
 namespace massive {
@@ -25,6 +26,21 @@ void write_json(json_writer& w, const grouped_agg& row) {
   w.field("v", row.volume);
   w.field("vw", row.vw);
   w.end_object();
+}
+
+owned::grouped_agg to_owned(const grouped_agg& row) {
+  owned::grouped_agg out;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.transactions) out.transactions = *row.transactions;
+  if (row.open) out.open = *row.open;
+  if (row.otc) out.otc = *row.otc;
+  if (row.volume) out.volume = *row.volume;
+  if (row.vw) out.vw = *row.vw;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/historic_crypto_tick.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/historic_crypto_tick.hpp"
 
 namespace massive {
 
@@ -15,6 +16,18 @@ void write_json(json_writer& w, const historic_crypto_tick& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+owned::historic_crypto_tick to_owned(const historic_crypto_tick& row) {
+  owned::historic_crypto_tick out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.id) out.id = std::string(*row.id);
+  if (row.price) out.price = *row.price;
+  if (row.size) out.size = *row.size;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.exchange) out.exchange = *row.exchange;
+  return out;
 }
 
 }  // namespace massive

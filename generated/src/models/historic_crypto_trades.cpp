@@ -3,6 +3,7 @@
 #include "massive/models/historic_crypto_trades.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/historic_crypto_trades.hpp"
 #include "models/historic_crypto_trades_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,19 @@ void write_json(json_writer& w, const historic_crypto_trades& row) {
   w.field("status", row.status);
   w.field("type", row.type);
   w.end_object();
+}
+
+owned::historic_crypto_trades to_owned(const historic_crypto_trades& row) {
+  owned::historic_crypto_trades out;
+  if (row.day) out.day = *row.day;
+  out.map = std::string(row.map.text());
+  if (row.ms_latency) out.ms_latency = *row.ms_latency;
+  if (row.symbol) out.symbol = std::string(*row.symbol);
+  out.ticks.reserve(row.ticks.size());
+  for (const auto& x : row.ticks) out.ticks.push_back(to_owned(x));
+  if (row.status) out.status = std::string(*row.status);
+  if (row.type) out.type = std::string(*row.type);
+  return out;
 }
 
 }  // namespace massive

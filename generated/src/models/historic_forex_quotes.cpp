@@ -3,6 +3,7 @@
 #include "massive/models/historic_forex_quotes.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/historic_forex_quotes.hpp"
 #include "models/historic_forex_quotes_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,19 @@ void write_json(json_writer& w, const historic_forex_quotes& row) {
   w.field("ticks", row.ticks);
   w.field("type", row.type);
   w.end_object();
+}
+
+owned::historic_forex_quotes to_owned(const historic_forex_quotes& row) {
+  owned::historic_forex_quotes out;
+  if (row.status) out.status = std::string(*row.status);
+  if (row.day) out.day = *row.day;
+  out.map = std::string(row.map.text());
+  if (row.ms_latency) out.ms_latency = *row.ms_latency;
+  if (row.pair) out.pair = std::string(*row.pair);
+  out.ticks.reserve(row.ticks.size());
+  for (const auto& x : row.ticks) out.ticks.push_back(to_owned(x));
+  if (row.type) out.type = std::string(*row.type);
+  return out;
 }
 
 }  // namespace massive

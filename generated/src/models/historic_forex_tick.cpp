@@ -3,6 +3,7 @@
 #include "massive/models/historic_forex_tick.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/historic_forex_tick.hpp"
 
 namespace massive {
 
@@ -16,6 +17,18 @@ void write_json(json_writer& w, const historic_forex_tick& row) {
   w.field("bp", row.bp);
   w.field("i", row.id);
   w.end_object();
+}
+
+owned::historic_forex_tick to_owned(const historic_forex_tick& row) {
+  owned::historic_forex_tick out;
+  if (row.ask) out.ask = *row.ask;
+  if (row.bid) out.bid = *row.bid;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.ap) out.ap = *row.ap;
+  if (row.bp) out.bp = *row.bp;
+  if (row.id) out.id = *row.id;
+  return out;
 }
 
 }  // namespace massive

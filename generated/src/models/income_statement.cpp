@@ -3,6 +3,7 @@
 #include "massive/models/income_statement.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/income_statement.hpp"
 #include "models/income_statement_decode.hpp"
 
 namespace massive {
@@ -49,6 +50,46 @@ void write_json(json_writer& w, const income_statement& row) {
   w.field("total_operating_expenses", row.total_operating_expenses);
   w.field("total_other_income_expense", row.total_other_income_expense);
   w.end_object();
+}
+
+owned::income_statement to_owned(const income_statement& row) {
+  owned::income_statement out;
+  if (row.basic_earnings_per_share) out.basic_earnings_per_share = *row.basic_earnings_per_share;
+  if (row.basic_shares_outstanding) out.basic_shares_outstanding = *row.basic_shares_outstanding;
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.consolidated_net_income_loss) out.consolidated_net_income_loss = *row.consolidated_net_income_loss;
+  if (row.cost_of_revenue) out.cost_of_revenue = *row.cost_of_revenue;
+  if (row.depreciation_depletion_amortization) out.depreciation_depletion_amortization = *row.depreciation_depletion_amortization;
+  if (row.diluted_earnings_per_share) out.diluted_earnings_per_share = *row.diluted_earnings_per_share;
+  if (row.diluted_shares_outstanding) out.diluted_shares_outstanding = *row.diluted_shares_outstanding;
+  if (row.discontinued_operations) out.discontinued_operations = *row.discontinued_operations;
+  if (row.ebitda) out.ebitda = *row.ebitda;
+  if (row.equity_in_affiliates) out.equity_in_affiliates = *row.equity_in_affiliates;
+  if (row.extraordinary_items) out.extraordinary_items = *row.extraordinary_items;
+  if (row.filing_date) out.filing_date = *row.filing_date;
+  if (row.fiscal_quarter) out.fiscal_quarter = *row.fiscal_quarter;
+  if (row.fiscal_year) out.fiscal_year = *row.fiscal_year;
+  if (row.gross_profit) out.gross_profit = *row.gross_profit;
+  if (row.income_before_income_taxes) out.income_before_income_taxes = *row.income_before_income_taxes;
+  if (row.income_taxes) out.income_taxes = *row.income_taxes;
+  if (row.interest_expense) out.interest_expense = *row.interest_expense;
+  if (row.interest_income) out.interest_income = *row.interest_income;
+  if (row.net_income_loss_attributable_common_shareholders) out.net_income_loss_attributable_common_shareholders = *row.net_income_loss_attributable_common_shareholders;
+  if (row.noncontrolling_interest) out.noncontrolling_interest = *row.noncontrolling_interest;
+  if (row.operating_income) out.operating_income = *row.operating_income;
+  if (row.other_income_expense) out.other_income_expense = *row.other_income_expense;
+  if (row.other_operating_expenses) out.other_operating_expenses = *row.other_operating_expenses;
+  if (row.period_end) out.period_end = *row.period_end;
+  if (row.preferred_stock_dividends_declared) out.preferred_stock_dividends_declared = *row.preferred_stock_dividends_declared;
+  if (row.research_development) out.research_development = *row.research_development;
+  if (row.revenue) out.revenue = *row.revenue;
+  if (row.selling_general_administrative) out.selling_general_administrative = *row.selling_general_administrative;
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(std::string(x));
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  if (row.total_operating_expenses) out.total_operating_expenses = *row.total_operating_expenses;
+  if (row.total_other_income_expense) out.total_other_income_expense = *row.total_other_income_expense;
+  return out;
 }
 
 }  // namespace massive

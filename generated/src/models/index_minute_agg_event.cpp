@@ -3,6 +3,7 @@
 #include "massive/models/index_minute_agg_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/index_minute_agg_event.hpp"
 
 namespace massive {
 
@@ -17,6 +18,19 @@ void write_json(json_writer& w, const index_minute_agg_event& row) {
   w.field("s", row.start);
   w.field("sym", row.ticker);
   w.end_object();
+}
+
+owned::index_minute_agg_event to_owned(const index_minute_agg_event& row) {
+  owned::index_minute_agg_event out;
+  if (row.close) out.close = *row.close;
+  if (row.end) out.end = *row.end;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.official_open) out.official_open = *row.official_open;
+  if (row.start) out.start = *row.start;
+  out.ticker = std::string(row.ticker);
+  return out;
 }
 
 }  // namespace massive

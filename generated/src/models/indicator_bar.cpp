@@ -3,6 +3,7 @@
 #include "massive/models/indicator_bar.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/indicator_bar.hpp"
 #include "models/indicator_bar_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,20 @@ void write_json(json_writer& w, const indicator_bar& row) {
   w.field("otc", row.otc);
   w.field("v", row.volume);
   w.end_object();
+}
+
+owned::indicator_bar to_owned(const indicator_bar& row) {
+  owned::indicator_bar out;
+  if (row.vwap) out.vwap = *row.vwap;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.transactions) out.transactions = *row.transactions;
+  if (row.open) out.open = *row.open;
+  if (row.otc) out.otc = *row.otc;
+  if (row.volume) out.volume = *row.volume;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/indicator_value.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/indicator_value.hpp"
 #include "models/indicator_value_decode.hpp"
 
 namespace massive {
@@ -17,6 +18,13 @@ void write_json(json_writer& w, const indicator_value& row) {
   w.field("timestamp", row.timestamp);
   w.field("value", row.value);
   w.end_object();
+}
+
+owned::indicator_value to_owned(const indicator_value& row) {
+  owned::indicator_value out;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.value) out.value = *row.value;
+  return out;
 }
 
 }  // namespace massive

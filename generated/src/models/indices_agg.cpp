@@ -3,6 +3,7 @@
 #include "massive/models/indices_agg.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/indices_agg.hpp"
 #include "models/indices_agg_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,17 @@ void write_json(json_writer& w, const indices_agg& row) {
   w.field("o", row.open);
   w.field("T", row.ticker);
   w.end_object();
+}
+
+owned::indices_agg to_owned(const indices_agg& row) {
+  owned::indices_agg out;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

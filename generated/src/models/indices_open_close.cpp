@@ -3,6 +3,7 @@
 #include "massive/models/indices_open_close.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/indices_open_close.hpp"
 #include "models/indices_open_close_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,20 @@ void write_json(json_writer& w, const indices_open_close& row) {
   w.field("status", row.status);
   w.field("symbol", row.symbol);
   w.end_object();
+}
+
+owned::indices_open_close to_owned(const indices_open_close& row) {
+  owned::indices_open_close out;
+  if (row.after_hours) out.after_hours = *row.after_hours;
+  if (row.close) out.close = *row.close;
+  if (row.from) out.from = *row.from;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.pre_market) out.pre_market = *row.pre_market;
+  if (row.status) out.status = std::string(*row.status);
+  if (row.symbol) out.symbol = std::string(*row.symbol);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/indices_snapshot.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/indices_snapshot.hpp"
 #include "models/indices_snapshot_decode.hpp"
 
 namespace massive {
@@ -25,6 +26,21 @@ void write_json(json_writer& w, const indices_snapshot& row) {
   w.field("type", row.type);
   w.field("value", row.value);
   w.end_object();
+}
+
+owned::indices_snapshot to_owned(const indices_snapshot& row) {
+  owned::indices_snapshot out;
+  if (row.error) out.error = std::string(*row.error);
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.market_status) out.market_status = std::string(*row.market_status);
+  if (row.message) out.message = std::string(*row.message);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.session) out.session = to_owned(*row.session);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  if (row.type) out.type = std::string(*row.type);
+  if (row.value) out.value = *row.value;
+  return out;
 }
 
 }  // namespace massive

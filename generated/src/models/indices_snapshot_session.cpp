@@ -3,6 +3,7 @@
 #include "massive/models/indices_snapshot_session.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/indices_snapshot_session.hpp"
 
 namespace massive {
 
@@ -16,6 +17,18 @@ void write_json(json_writer& w, const indices_snapshot_session& row) {
   w.field("open", row.open);
   w.field("previous_close", row.previous_close);
   w.end_object();
+}
+
+owned::indices_snapshot_session to_owned(const indices_snapshot_session& row) {
+  owned::indices_snapshot_session out;
+  if (row.change) out.change = *row.change;
+  if (row.change_percent) out.change_percent = *row.change_percent;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.previous_close) out.previous_close = *row.previous_close;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/ipo_v1.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/ipo_v1.hpp"
 #include "models/ipo_v1_decode.hpp"
 
 namespace massive {
@@ -35,6 +36,31 @@ void write_json(json_writer& w, const ipo_v1& row) {
   w.field("total_offer_size", row.total_offer_size);
   w.field("us_code", row.us_code);
   w.end_object();
+}
+
+owned::ipo_v1 to_owned(const ipo_v1& row) {
+  owned::ipo_v1 out;
+  if (row.announced_date) out.announced_date = *row.announced_date;
+  if (row.currency_code) out.currency_code = std::string(*row.currency_code);
+  if (row.final_issue_price) out.final_issue_price = *row.final_issue_price;
+  if (row.highest_offer_price) out.highest_offer_price = *row.highest_offer_price;
+  if (row.ipo_status) out.ipo_status = std::string(*row.ipo_status);
+  if (row.isin) out.isin = std::string(*row.isin);
+  if (row.issuer_name) out.issuer_name = std::string(*row.issuer_name);
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.listing_date) out.listing_date = *row.listing_date;
+  if (row.lot_size) out.lot_size = *row.lot_size;
+  if (row.lowest_offer_price) out.lowest_offer_price = *row.lowest_offer_price;
+  if (row.max_shares_offered) out.max_shares_offered = *row.max_shares_offered;
+  if (row.min_shares_offered) out.min_shares_offered = *row.min_shares_offered;
+  if (row.primary_exchange) out.primary_exchange = std::string(*row.primary_exchange);
+  if (row.security_description) out.security_description = std::string(*row.security_description);
+  if (row.security_type) out.security_type = std::string(*row.security_type);
+  if (row.shares_outstanding) out.shares_outstanding = *row.shares_outstanding;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.total_offer_size) out.total_offer_size = *row.total_offer_size;
+  if (row.us_code) out.us_code = std::string(*row.us_code);
+  return out;
 }
 
 }  // namespace massive

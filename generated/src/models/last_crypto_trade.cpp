@@ -3,6 +3,7 @@
 #include "massive/models/last_crypto_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/last_crypto_trade.hpp"
 #include "models/last_crypto_trade_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,15 @@ void write_json(json_writer& w, const last_crypto_trade& row) {
   w.field("status", row.status);
   w.field("symbol", row.symbol);
   w.end_object();
+}
+
+owned::last_crypto_trade to_owned(const last_crypto_trade& row) {
+  owned::last_crypto_trade out;
+  if (row.last) out.last = to_owned(*row.last);
+  if (row.request_id) out.request_id = std::string(*row.request_id);
+  if (row.status) out.status = std::string(*row.status);
+  if (row.symbol) out.symbol = std::string(*row.symbol);
+  return out;
 }
 
 }  // namespace massive

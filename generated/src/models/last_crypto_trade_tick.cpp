@@ -3,6 +3,7 @@
 #include "massive/models/last_crypto_trade_tick.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/last_crypto_trade_tick.hpp"
 
 namespace massive {
 
@@ -14,6 +15,17 @@ void write_json(json_writer& w, const last_crypto_trade_tick& row) {
   w.field("size", row.size);
   w.field("timestamp", row.timestamp);
   w.end_object();
+}
+
+owned::last_crypto_trade_tick to_owned(const last_crypto_trade_tick& row) {
+  owned::last_crypto_trade_tick out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.price) out.price = *row.price;
+  if (row.size) out.size = *row.size;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  return out;
 }
 
 }  // namespace massive

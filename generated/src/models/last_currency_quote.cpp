@@ -3,6 +3,7 @@
 #include "massive/models/last_currency_quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/last_currency_quote.hpp"
 #include "models/last_currency_quote_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,15 @@ void write_json(json_writer& w, const last_currency_quote& row) {
   w.field("status", row.status);
   w.field("symbol", row.symbol);
   w.end_object();
+}
+
+owned::last_currency_quote to_owned(const last_currency_quote& row) {
+  owned::last_currency_quote out;
+  if (row.last) out.last = to_owned(*row.last);
+  if (row.request_id) out.request_id = std::string(*row.request_id);
+  if (row.status) out.status = std::string(*row.status);
+  if (row.symbol) out.symbol = std::string(*row.symbol);
+  return out;
 }
 
 }  // namespace massive

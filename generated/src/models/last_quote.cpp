@@ -3,6 +3,7 @@
 #include "massive/models/last_quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/last_quote.hpp"
 #include "models/last_quote_decode.hpp"
 
 namespace massive {
@@ -29,6 +30,27 @@ void write_json(json_writer& w, const last_quote& row) {
   w.field("q", row.sequence_number);
   w.field("z", row.tape);
   w.end_object();
+}
+
+owned::last_quote to_owned(const last_quote& row) {
+  owned::last_quote out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  out.indicators.reserve(row.indicators.size());
+  for (const auto& x : row.indicators) out.indicators.push_back(x);
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.bid_exchange) out.bid_exchange = *row.bid_exchange;
+  if (row.sip_timestamp) out.sip_timestamp = *row.sip_timestamp;
+  if (row.participant_timestamp) out.participant_timestamp = *row.participant_timestamp;
+  if (row.trf_timestamp) out.trf_timestamp = *row.trf_timestamp;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.ask_exchange) out.ask_exchange = *row.ask_exchange;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.tape) out.tape = *row.tape;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/last_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/last_trade.hpp"
 #include "models/last_trade_decode.hpp"
 
 namespace massive {
@@ -29,6 +30,26 @@ void write_json(json_writer& w, const last_trade& row) {
   w.field("x", row.exchange);
   w.field("z", row.tape);
   w.end_object();
+}
+
+owned::last_trade to_owned(const last_trade& row) {
+  owned::last_trade out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.sip_timestamp) out.sip_timestamp = *row.sip_timestamp;
+  if (row.participant_timestamp) out.participant_timestamp = *row.participant_timestamp;
+  if (row.trf_timestamp) out.trf_timestamp = *row.trf_timestamp;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.ds) out.ds = std::string(*row.ds);
+  if (row.correction) out.correction = *row.correction;
+  if (row.id) out.id = std::string(*row.id);
+  if (row.price) out.price = *row.price;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.trf_id) out.trf_id = *row.trf_id;
+  if (row.size) out.size = *row.size;
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.tape) out.tape = *row.tape;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/macd_value.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/macd_value.hpp"
 #include "models/macd_value_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,15 @@ void write_json(json_writer& w, const macd_value& row) {
   w.field("timestamp", row.timestamp);
   w.field("value", row.value);
   w.end_object();
+}
+
+owned::macd_value to_owned(const macd_value& row) {
+  owned::macd_value out;
+  if (row.histogram) out.histogram = *row.histogram;
+  if (row.signal) out.signal = *row.signal;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.value) out.value = *row.value;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/market_holiday.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/market_holiday.hpp"
 #include "models/market_holiday_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,17 @@ void write_json(json_writer& w, const market_holiday& row) {
   w.field("open", row.open);
   w.field("status", row.status);
   w.end_object();
+}
+
+owned::market_holiday to_owned(const market_holiday& row) {
+  owned::market_holiday out;
+  if (row.close) out.close = std::string(*row.close);
+  if (row.date) out.date = std::string(*row.date);
+  if (row.exchange) out.exchange = std::string(*row.exchange);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.open) out.open = std::string(*row.open);
+  if (row.status) out.status = std::string(*row.status);
+  return out;
 }
 
 }  // namespace massive

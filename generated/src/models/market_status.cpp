@@ -3,6 +3,7 @@
 #include "massive/models/market_status.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/market_status.hpp"
 #include "models/market_status_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,18 @@ void write_json(json_writer& w, const market_status& row) {
   w.field("market", row.market);
   w.field("serverTime", row.server_time);
   w.end_object();
+}
+
+owned::market_status to_owned(const market_status& row) {
+  owned::market_status out;
+  if (row.after_hours) out.after_hours = *row.after_hours;
+  if (row.currencies) out.currencies = to_owned(*row.currencies);
+  if (row.early_hours) out.early_hours = *row.early_hours;
+  if (row.exchanges) out.exchanges = to_owned(*row.exchanges);
+  if (row.indices_groups) out.indices_groups = to_owned(*row.indices_groups);
+  if (row.market) out.market = std::string(*row.market);
+  if (row.server_time) out.server_time = std::string(*row.server_time);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/market_status_currencies.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/market_status_currencies.hpp"
 
 namespace massive {
 
@@ -11,6 +12,13 @@ void write_json(json_writer& w, const market_status_currencies& row) {
   w.field("crypto", row.crypto);
   w.field("fx", row.fx);
   w.end_object();
+}
+
+owned::market_status_currencies to_owned(const market_status_currencies& row) {
+  owned::market_status_currencies out;
+  if (row.crypto) out.crypto = std::string(*row.crypto);
+  if (row.fx) out.fx = std::string(*row.fx);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/market_status_exchanges.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/market_status_exchanges.hpp"
 
 namespace massive {
 
@@ -12,6 +13,14 @@ void write_json(json_writer& w, const market_status_exchanges& row) {
   w.field("nyse", row.nyse);
   w.field("otc", row.otc);
   w.end_object();
+}
+
+owned::market_status_exchanges to_owned(const market_status_exchanges& row) {
+  owned::market_status_exchanges out;
+  if (row.nasdaq) out.nasdaq = std::string(*row.nasdaq);
+  if (row.nyse) out.nyse = std::string(*row.nyse);
+  if (row.otc) out.otc = std::string(*row.otc);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/market_status_indices_groups.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/market_status_indices_groups.hpp"
 
 namespace massive {
 
@@ -19,6 +20,21 @@ void write_json(json_writer& w, const market_status_indices_groups& row) {
   w.field("s_and_p", row.s_and_p);
   w.field("societe_generale", row.societe_generale);
   w.end_object();
+}
+
+owned::market_status_indices_groups to_owned(const market_status_indices_groups& row) {
+  owned::market_status_indices_groups out;
+  if (row.cccy) out.cccy = std::string(*row.cccy);
+  if (row.cgi) out.cgi = std::string(*row.cgi);
+  if (row.dow_jones) out.dow_jones = std::string(*row.dow_jones);
+  if (row.ftse_russell) out.ftse_russell = std::string(*row.ftse_russell);
+  if (row.msci) out.msci = std::string(*row.msci);
+  if (row.mstar) out.mstar = std::string(*row.mstar);
+  if (row.mstarc) out.mstarc = std::string(*row.mstarc);
+  if (row.nasdaq) out.nasdaq = std::string(*row.nasdaq);
+  if (row.s_and_p) out.s_and_p = std::string(*row.s_and_p);
+  if (row.societe_generale) out.societe_generale = std::string(*row.societe_generale);
+  return out;
 }
 
 }  // namespace massive

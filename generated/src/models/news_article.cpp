@@ -3,6 +3,7 @@
 #include "massive/models/news_article.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/news_article.hpp"
 #include "models/news_article_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,26 @@ void write_json(json_writer& w, const news_article& row) {
   w.field("tickers", row.tickers);
   w.field("title", row.title);
   w.end_object();
+}
+
+owned::news_article to_owned(const news_article& row) {
+  owned::news_article out;
+  if (row.amp_url) out.amp_url = std::string(*row.amp_url);
+  if (row.article_url) out.article_url = std::string(*row.article_url);
+  if (row.author) out.author = std::string(*row.author);
+  if (row.description) out.description = std::string(*row.description);
+  if (row.id) out.id = std::string(*row.id);
+  if (row.image_url) out.image_url = std::string(*row.image_url);
+  out.insights.reserve(row.insights.size());
+  for (const auto& x : row.insights) out.insights.push_back(to_owned(x));
+  out.keywords.reserve(row.keywords.size());
+  for (const auto& x : row.keywords) out.keywords.push_back(std::string(x));
+  if (row.published_utc) out.published_utc = std::string(*row.published_utc);
+  if (row.publisher) out.publisher = to_owned(*row.publisher);
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(std::string(x));
+  if (row.title) out.title = std::string(*row.title);
+  return out;
 }
 
 }  // namespace massive

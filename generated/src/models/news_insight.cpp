@@ -3,6 +3,7 @@
 #include "massive/models/news_insight.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/news_insight.hpp"
 
 namespace massive {
 
@@ -12,6 +13,14 @@ void write_json(json_writer& w, const news_insight& row) {
   w.field("sentiment_reasoning", row.sentiment_reasoning);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::news_insight to_owned(const news_insight& row) {
+  owned::news_insight out;
+  if (row.sentiment) out.sentiment = std::string(*row.sentiment);
+  if (row.sentiment_reasoning) out.sentiment_reasoning = std::string(*row.sentiment_reasoning);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/news_publisher.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/news_publisher.hpp"
 
 namespace massive {
 
@@ -13,6 +14,15 @@ void write_json(json_writer& w, const news_publisher& row) {
   w.field("logo_url", row.logo_url);
   w.field("name", row.name);
   w.end_object();
+}
+
+owned::news_publisher to_owned(const news_publisher& row) {
+  owned::news_publisher out;
+  if (row.favicon_url) out.favicon_url = std::string(*row.favicon_url);
+  if (row.homepage_url) out.homepage_url = std::string(*row.homepage_url);
+  if (row.logo_url) out.logo_url = std::string(*row.logo_url);
+  if (row.name) out.name = std::string(*row.name);
+  return out;
 }
 
 }  // namespace massive

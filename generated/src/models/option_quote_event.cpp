@@ -3,6 +3,7 @@
 #include "massive/models/option_quote_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/option_quote_event.hpp"
 
 namespace massive {
 
@@ -18,6 +19,20 @@ void write_json(json_writer& w, const option_quote_event& row) {
   w.field("sym", row.ticker);
   w.field("t", row.timestamp);
   w.end_object();
+}
+
+owned::option_quote_event to_owned(const option_quote_event& row) {
+  owned::option_quote_event out;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.ask_exchange) out.ask_exchange = *row.ask_exchange;
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.bid_exchange) out.bid_exchange = *row.bid_exchange;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  out.ticker = std::string(row.ticker);
+  out.timestamp = row.timestamp;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/option_snapshot.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/option_snapshot.hpp"
 #include "models/option_snapshot_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,22 @@ void write_json(json_writer& w, const option_snapshot& row) {
   w.field("open_interest", row.open_interest);
   w.field("underlying_asset", row.underlying_asset);
   w.end_object();
+}
+
+owned::option_snapshot to_owned(const option_snapshot& row) {
+  owned::option_snapshot out;
+  if (row.break_even_price) out.break_even_price = *row.break_even_price;
+  if (row.day) out.day = to_owned(*row.day);
+  if (row.details) out.details = to_owned(*row.details);
+  if (row.fmv) out.fmv = *row.fmv;
+  if (row.fmv_last_updated) out.fmv_last_updated = *row.fmv_last_updated;
+  if (row.greeks) out.greeks = to_owned(*row.greeks);
+  if (row.implied_volatility) out.implied_volatility = *row.implied_volatility;
+  if (row.last_quote) out.last_quote = to_owned(*row.last_quote);
+  if (row.last_trade) out.last_trade = to_owned(*row.last_trade);
+  if (row.open_interest) out.open_interest = *row.open_interest;
+  if (row.underlying_asset) out.underlying_asset = to_owned(*row.underlying_asset);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/option_snapshot_day.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/option_snapshot_day.hpp"
 
 namespace massive {
 
@@ -19,6 +20,21 @@ void write_json(json_writer& w, const option_snapshot_day& row) {
   w.field("volume", row.volume);
   w.field("vwap", row.vwap);
   w.end_object();
+}
+
+owned::option_snapshot_day to_owned(const option_snapshot_day& row) {
+  owned::option_snapshot_day out;
+  if (row.change) out.change = *row.change;
+  if (row.change_percent) out.change_percent = *row.change_percent;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.previous_close) out.previous_close = *row.previous_close;
+  if (row.volume) out.volume = *row.volume;
+  if (row.vwap) out.vwap = *row.vwap;
+  return out;
 }
 
 }  // namespace massive

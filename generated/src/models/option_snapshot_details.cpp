@@ -3,6 +3,7 @@
 #include "massive/models/option_snapshot_details.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/option_snapshot_details.hpp"
 
 namespace massive {
 
@@ -15,6 +16,17 @@ void write_json(json_writer& w, const option_snapshot_details& row) {
   w.field("strike_price", row.strike_price);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::option_snapshot_details to_owned(const option_snapshot_details& row) {
+  owned::option_snapshot_details out;
+  if (row.contract_type) out.contract_type = std::string(*row.contract_type);
+  if (row.exercise_style) out.exercise_style = std::string(*row.exercise_style);
+  if (row.expiration_date) out.expiration_date = *row.expiration_date;
+  if (row.shares_per_contract) out.shares_per_contract = *row.shares_per_contract;
+  if (row.strike_price) out.strike_price = *row.strike_price;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

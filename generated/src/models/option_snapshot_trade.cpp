@@ -3,6 +3,7 @@
 #include "massive/models/option_snapshot_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/option_snapshot_trade.hpp"
 
 namespace massive {
 
@@ -16,6 +17,19 @@ void write_json(json_writer& w, const option_snapshot_trade& row) {
   w.field("timeframe", row.timeframe);
   w.field("decimal_size", row.decimal_size);
   w.end_object();
+}
+
+owned::option_snapshot_trade to_owned(const option_snapshot_trade& row) {
+  owned::option_snapshot_trade out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.price) out.price = *row.price;
+  if (row.sip_timestamp) out.sip_timestamp = *row.sip_timestamp;
+  if (row.size) out.size = *row.size;
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  if (row.decimal_size) out.decimal_size = *row.decimal_size;
+  return out;
 }
 
 }  // namespace massive

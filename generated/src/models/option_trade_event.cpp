@@ -3,6 +3,7 @@
 #include "massive/models/option_trade_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/option_trade_event.hpp"
 
 namespace massive {
 
@@ -16,6 +17,19 @@ void write_json(json_writer& w, const option_trade_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+owned::option_trade_event to_owned(const option_trade_event& row) {
+  owned::option_trade_event out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.price) out.price = *row.price;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.size) out.size = *row.size;
+  out.ticker = std::string(row.ticker);
+  out.timestamp = row.timestamp;
+  if (row.exchange) out.exchange = *row.exchange;
+  return out;
 }
 
 }  // namespace massive

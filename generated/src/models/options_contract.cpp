@@ -3,6 +3,7 @@
 #include "massive/models/options_contract.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/options_contract.hpp"
 #include "models/options_contract_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,23 @@ void write_json(json_writer& w, const options_contract& row) {
   w.field("ticker", row.ticker);
   w.field("underlying_ticker", row.underlying_ticker);
   w.end_object();
+}
+
+owned::options_contract to_owned(const options_contract& row) {
+  owned::options_contract out;
+  out.additional_underlyings.reserve(row.additional_underlyings.size());
+  for (const auto& x : row.additional_underlyings) out.additional_underlyings.push_back(to_owned(x));
+  if (row.cfi) out.cfi = std::string(*row.cfi);
+  if (row.contract_type) out.contract_type = std::string(*row.contract_type);
+  if (row.correction) out.correction = *row.correction;
+  if (row.exercise_style) out.exercise_style = std::string(*row.exercise_style);
+  if (row.expiration_date) out.expiration_date = *row.expiration_date;
+  if (row.primary_exchange) out.primary_exchange = std::string(*row.primary_exchange);
+  if (row.shares_per_contract) out.shares_per_contract = *row.shares_per_contract;
+  if (row.strike_price) out.strike_price = *row.strike_price;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.underlying_ticker) out.underlying_ticker = std::string(*row.underlying_ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/options_open_close.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/options_open_close.hpp"
 #include "models/options_open_close_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,22 @@ void write_json(json_writer& w, const options_open_close& row) {
   w.field("symbol", row.symbol);
   w.field("volume", row.volume);
   w.end_object();
+}
+
+owned::options_open_close to_owned(const options_open_close& row) {
+  owned::options_open_close out;
+  if (row.after_hours) out.after_hours = *row.after_hours;
+  if (row.close) out.close = *row.close;
+  if (row.from) out.from = *row.from;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.otc) out.otc = *row.otc;
+  if (row.pre_market) out.pre_market = *row.pre_market;
+  if (row.status) out.status = std::string(*row.status);
+  if (row.symbol) out.symbol = std::string(*row.symbol);
+  if (row.volume) out.volume = *row.volume;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/options_quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/options_quote.hpp"
 #include "models/options_quote_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,19 @@ void write_json(json_writer& w, const options_quote& row) {
   w.field("sequence_number", row.sequence_number);
   w.field("sip_timestamp", row.sip_timestamp);
   w.end_object();
+}
+
+owned::options_quote to_owned(const options_quote& row) {
+  owned::options_quote out;
+  if (row.ask_exchange) out.ask_exchange = *row.ask_exchange;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.bid_exchange) out.bid_exchange = *row.bid_exchange;
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.sip_timestamp) out.sip_timestamp = *row.sip_timestamp;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/options_quote_v3.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/options_quote_v3.hpp"
 #include "models/options_quote_v3_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,20 @@ void write_json(json_writer& w, const options_quote_v3& row) {
   w.field("sip_timestamp", row.sip_timestamp);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::options_quote_v3 to_owned(const options_quote_v3& row) {
+  owned::options_quote_v3 out;
+  if (row.ask_exchange) out.ask_exchange = *row.ask_exchange;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.bid_exchange) out.bid_exchange = *row.bid_exchange;
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.sip_timestamp) out.sip_timestamp = *row.sip_timestamp;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/options_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/options_trade.hpp"
 #include "models/options_trade_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,20 @@ void write_json(json_writer& w, const options_trade& row) {
   w.field("sip_timestamp", row.sip_timestamp);
   w.field("size", row.size);
   w.end_object();
+}
+
+owned::options_trade to_owned(const options_trade& row) {
+  owned::options_trade out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.correction) out.correction = *row.correction;
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.participant_timestamp) out.participant_timestamp = *row.participant_timestamp;
+  if (row.price) out.price = *row.price;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.sip_timestamp) out.sip_timestamp = *row.sip_timestamp;
+  if (row.size) out.size = *row.size;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/quote.hpp"
 #include "models/quote_decode.hpp"
 
 namespace massive {
@@ -28,6 +29,26 @@ void write_json(json_writer& w, const quote& row) {
   w.field("tape", row.tape);
   w.field("trf_timestamp", row.trf_timestamp);
   w.end_object();
+}
+
+owned::quote to_owned(const quote& row) {
+  owned::quote out;
+  out.sip_timestamp = row.sip_timestamp;
+  out.participant_timestamp = row.participant_timestamp;
+  out.sequence_number = row.sequence_number;
+  if (row.ask_exchange) out.ask_exchange = *row.ask_exchange;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.bid_exchange) out.bid_exchange = *row.bid_exchange;
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  out.indicators.reserve(row.indicators.size());
+  for (const auto& x : row.indicators) out.indicators.push_back(x);
+  if (row.tape) out.tape = *row.tape;
+  if (row.trf_timestamp) out.trf_timestamp = *row.trf_timestamp;
+  return out;
 }
 
 }  // namespace massive

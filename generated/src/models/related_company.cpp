@@ -3,6 +3,7 @@
 #include "massive/models/related_company.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/related_company.hpp"
 #include "models/related_company_decode.hpp"
 
 namespace massive {
@@ -16,6 +17,12 @@ void write_json(json_writer& w, const related_company& row) {
   w.begin_object();
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::related_company to_owned(const related_company& row) {
+  owned::related_company out;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

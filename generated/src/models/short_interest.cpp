@@ -3,6 +3,7 @@
 #include "massive/models/short_interest.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/short_interest.hpp"
 #include "models/short_interest_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,16 @@ void write_json(json_writer& w, const short_interest& row) {
   w.field("short_interest", row.short_interest);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::short_interest to_owned(const short_interest& row) {
+  owned::short_interest out;
+  if (row.avg_daily_volume) out.avg_daily_volume = *row.avg_daily_volume;
+  if (row.days_to_cover) out.days_to_cover = *row.days_to_cover;
+  if (row.settlement_date) out.settlement_date = std::string(*row.settlement_date);
+  if (row.short_interest) out.short_interest = *row.short_interest;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/short_volume.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/short_volume.hpp"
 #include "models/short_volume_decode.hpp"
 
 namespace massive {
@@ -30,6 +31,26 @@ void write_json(json_writer& w, const short_volume& row) {
   w.field("ticker", row.ticker);
   w.field("total_volume", row.total_volume);
   w.end_object();
+}
+
+owned::short_volume to_owned(const short_volume& row) {
+  owned::short_volume out;
+  if (row.adf_short_volume) out.adf_short_volume = *row.adf_short_volume;
+  if (row.adf_short_volume_exempt) out.adf_short_volume_exempt = *row.adf_short_volume_exempt;
+  if (row.date) out.date = std::string(*row.date);
+  if (row.exempt_volume) out.exempt_volume = *row.exempt_volume;
+  if (row.nasdaq_carteret_short_volume) out.nasdaq_carteret_short_volume = *row.nasdaq_carteret_short_volume;
+  if (row.nasdaq_carteret_short_volume_exempt) out.nasdaq_carteret_short_volume_exempt = *row.nasdaq_carteret_short_volume_exempt;
+  if (row.nasdaq_chicago_short_volume) out.nasdaq_chicago_short_volume = *row.nasdaq_chicago_short_volume;
+  if (row.nasdaq_chicago_short_volume_exempt) out.nasdaq_chicago_short_volume_exempt = *row.nasdaq_chicago_short_volume_exempt;
+  if (row.non_exempt_volume) out.non_exempt_volume = *row.non_exempt_volume;
+  if (row.nyse_short_volume) out.nyse_short_volume = *row.nyse_short_volume;
+  if (row.nyse_short_volume_exempt) out.nyse_short_volume_exempt = *row.nyse_short_volume_exempt;
+  if (row.short_volume) out.short_volume = *row.short_volume;
+  if (row.short_volume_ratio) out.short_volume_ratio = *row.short_volume_ratio;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.total_volume) out.total_volume = *row.total_volume;
+  return out;
 }
 
 }  // namespace massive

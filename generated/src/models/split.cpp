@@ -3,6 +3,7 @@
 #include "massive/models/split.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/split.hpp"
 #include "models/split_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,16 @@ void write_json(json_writer& w, const split& row) {
   w.field("split_to", row.split_to);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::split to_owned(const split& row) {
+  owned::split out;
+  if (row.execution_date) out.execution_date = std::string(*row.execution_date);
+  if (row.id) out.id = std::string(*row.id);
+  if (row.split_from) out.split_from = *row.split_from;
+  if (row.split_to) out.split_to = *row.split_to;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/status_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/status_event.hpp"
 
 namespace massive {
 
@@ -11,6 +12,13 @@ void write_json(json_writer& w, const status_event& row) {
   w.field("message", row.message);
   w.field("status", row.status);
   w.end_object();
+}
+
+owned::status_event to_owned(const status_event& row) {
+  owned::status_event out;
+  if (row.message) out.message = std::string(*row.message);
+  out.status = std::string(row.status);
+  return out;
 }
 
 }  // namespace massive

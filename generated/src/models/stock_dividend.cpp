@@ -3,6 +3,7 @@
 #include "massive/models/stock_dividend.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stock_dividend.hpp"
 #include "models/stock_dividend_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,23 @@ void write_json(json_writer& w, const stock_dividend& row) {
   w.field("split_adjusted_cash_amount", row.split_adjusted_cash_amount);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::stock_dividend to_owned(const stock_dividend& row) {
+  owned::stock_dividend out;
+  if (row.cash_amount) out.cash_amount = *row.cash_amount;
+  if (row.currency) out.currency = std::string(*row.currency);
+  if (row.declaration_date) out.declaration_date = *row.declaration_date;
+  if (row.distribution_type) out.distribution_type = std::string(*row.distribution_type);
+  if (row.ex_dividend_date) out.ex_dividend_date = *row.ex_dividend_date;
+  if (row.frequency) out.frequency = *row.frequency;
+  if (row.historical_adjustment_factor) out.historical_adjustment_factor = *row.historical_adjustment_factor;
+  if (row.id) out.id = std::string(*row.id);
+  if (row.pay_date) out.pay_date = *row.pay_date;
+  if (row.record_date) out.record_date = *row.record_date;
+  if (row.split_adjusted_cash_amount) out.split_adjusted_cash_amount = *row.split_adjusted_cash_amount;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

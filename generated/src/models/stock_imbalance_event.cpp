@@ -3,6 +3,7 @@
 #include "massive/models/stock_imbalance_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stock_imbalance_event.hpp"
 
 namespace massive {
 
@@ -18,6 +19,20 @@ void write_json(json_writer& w, const stock_imbalance_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+owned::stock_imbalance_event to_owned(const stock_imbalance_event& row) {
+  owned::stock_imbalance_event out;
+  out.ticker = std::string(row.ticker);
+  if (row.auction_type) out.auction_type = std::string(*row.auction_type);
+  if (row.auction_time) out.auction_time = *row.auction_time;
+  if (row.book_clearing_price) out.book_clearing_price = *row.book_clearing_price;
+  if (row.symbol_sequence) out.symbol_sequence = *row.symbol_sequence;
+  if (row.imbalance_quantity) out.imbalance_quantity = *row.imbalance_quantity;
+  if (row.paired_quantity) out.paired_quantity = *row.paired_quantity;
+  out.timestamp = row.timestamp;
+  if (row.exchange) out.exchange = *row.exchange;
+  return out;
 }
 
 }  // namespace massive

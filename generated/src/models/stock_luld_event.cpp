@@ -3,6 +3,7 @@
 #include "massive/models/stock_luld_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stock_luld_event.hpp"
 
 namespace massive {
 
@@ -16,6 +17,19 @@ void write_json(json_writer& w, const stock_luld_event& row) {
   w.field("t", row.timestamp);
   w.field("z", row.tape);
   w.end_object();
+}
+
+owned::stock_luld_event to_owned(const stock_luld_event& row) {
+  owned::stock_luld_event out;
+  out.ticker = std::string(row.ticker);
+  if (row.limit_up) out.limit_up = *row.limit_up;
+  out.indicators.reserve(row.indicators.size());
+  for (const auto& x : row.indicators) out.indicators.push_back(x);
+  if (row.limit_down) out.limit_down = *row.limit_down;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  out.timestamp = row.timestamp;
+  if (row.tape) out.tape = *row.tape;
+  return out;
 }
 
 }  // namespace massive

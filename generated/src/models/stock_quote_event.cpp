@@ -3,6 +3,7 @@
 #include "massive/models/stock_quote_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stock_quote_event.hpp"
 
 namespace massive {
 
@@ -21,6 +22,24 @@ void write_json(json_writer& w, const stock_quote_event& row) {
   w.field("t", row.timestamp);
   w.field("z", row.tape);
   w.end_object();
+}
+
+owned::stock_quote_event to_owned(const stock_quote_event& row) {
+  owned::stock_quote_event out;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.ask_exchange) out.ask_exchange = *row.ask_exchange;
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.bid_exchange) out.bid_exchange = *row.bid_exchange;
+  if (row.condition) out.condition = *row.condition;
+  out.indicators.reserve(row.indicators.size());
+  for (const auto& x : row.indicators) out.indicators.push_back(x);
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  out.ticker = std::string(row.ticker);
+  out.timestamp = row.timestamp;
+  if (row.tape) out.tape = *row.tape;
+  return out;
 }
 
 }  // namespace massive

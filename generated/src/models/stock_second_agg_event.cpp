@@ -3,6 +3,7 @@
 #include "massive/models/stock_second_agg_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stock_second_agg_event.hpp"
 
 namespace massive {
 
@@ -23,6 +24,25 @@ void write_json(json_writer& w, const stock_second_agg_event& row) {
   w.field("vw", row.vwap);
   w.field("z", row.average_size);
   w.end_object();
+}
+
+owned::stock_second_agg_event to_owned(const stock_second_agg_event& row) {
+  owned::stock_second_agg_event out;
+  if (row.today_vwap) out.today_vwap = *row.today_vwap;
+  if (row.accumulated_volume) out.accumulated_volume = *row.accumulated_volume;
+  if (row.close) out.close = *row.close;
+  if (row.end) out.end = *row.end;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.official_open) out.official_open = *row.official_open;
+  if (row.otc) out.otc = *row.otc;
+  if (row.start) out.start = *row.start;
+  out.ticker = std::string(row.ticker);
+  if (row.volume) out.volume = *row.volume;
+  if (row.vwap) out.vwap = *row.vwap;
+  if (row.average_size) out.average_size = *row.average_size;
+  return out;
 }
 
 }  // namespace massive

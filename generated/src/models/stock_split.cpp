@@ -3,6 +3,7 @@
 #include "massive/models/stock_split.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stock_split.hpp"
 #include "models/stock_split_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,18 @@ void write_json(json_writer& w, const stock_split& row) {
   w.field("split_to", row.split_to);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+owned::stock_split to_owned(const stock_split& row) {
+  owned::stock_split out;
+  if (row.adjustment_type) out.adjustment_type = std::string(*row.adjustment_type);
+  if (row.execution_date) out.execution_date = *row.execution_date;
+  if (row.historical_adjustment_factor) out.historical_adjustment_factor = *row.historical_adjustment_factor;
+  if (row.id) out.id = std::string(*row.id);
+  if (row.split_from) out.split_from = *row.split_from;
+  if (row.split_to) out.split_to = *row.split_to;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/stock_trade_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stock_trade_event.hpp"
 
 namespace massive {
 
@@ -20,6 +21,23 @@ void write_json(json_writer& w, const stock_trade_event& row) {
   w.field("x", row.exchange);
   w.field("z", row.tape);
   w.end_object();
+}
+
+owned::stock_trade_event to_owned(const stock_trade_event& row) {
+  owned::stock_trade_event out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.id) out.id = std::string(*row.id);
+  if (row.price) out.price = *row.price;
+  if (row.sequence_number) out.sequence_number = *row.sequence_number;
+  if (row.size) out.size = *row.size;
+  out.ticker = std::string(row.ticker);
+  out.timestamp = row.timestamp;
+  if (row.trf_id) out.trf_id = *row.trf_id;
+  if (row.trf_timestamp) out.trf_timestamp = *row.trf_timestamp;
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.tape) out.tape = *row.tape;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/stocks_movers.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stocks_movers.hpp"
 #include "models/stocks_movers_decode.hpp"
 
 namespace massive {
@@ -17,6 +18,14 @@ void write_json(json_writer& w, const stocks_movers& row) {
   w.field("status", row.status);
   w.field("tickers", row.tickers);
   w.end_object();
+}
+
+owned::stocks_movers to_owned(const stocks_movers& row) {
+  owned::stocks_movers out;
+  if (row.status) out.status = std::string(*row.status);
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(to_owned(x));
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/stocks_snapshot_last_quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stocks_snapshot_last_quote.hpp"
 
 namespace massive {
 
@@ -14,6 +15,16 @@ void write_json(json_writer& w, const stocks_snapshot_last_quote& row) {
   w.field("P", row.ask_price);
   w.field("S", row.ask_size);
   w.end_object();
+}
+
+owned::stocks_snapshot_last_quote to_owned(const stocks_snapshot_last_quote& row) {
+  owned::stocks_snapshot_last_quote out;
+  if (row.bid_price) out.bid_price = *row.bid_price;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.ask_price) out.ask_price = *row.ask_price;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  return out;
 }
 
 }  // namespace massive

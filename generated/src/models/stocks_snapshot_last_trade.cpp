@@ -3,6 +3,7 @@
 #include "massive/models/stocks_snapshot_last_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stocks_snapshot_last_trade.hpp"
 
 namespace massive {
 
@@ -16,6 +17,19 @@ void write_json(json_writer& w, const stocks_snapshot_last_trade& row) {
   w.field("s", row.size);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+owned::stocks_snapshot_last_trade to_owned(const stocks_snapshot_last_trade& row) {
+  owned::stocks_snapshot_last_trade out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.ds) out.ds = std::string(*row.ds);
+  if (row.id) out.id = std::string(*row.id);
+  if (row.price) out.price = *row.price;
+  if (row.size) out.size = *row.size;
+  if (row.exchange) out.exchange = *row.exchange;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/stocks_snapshot_minute.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stocks_snapshot_minute.hpp"
 
 namespace massive {
 
@@ -21,6 +22,23 @@ void write_json(json_writer& w, const stocks_snapshot_minute& row) {
   w.field("v", row.volume);
   w.field("vw", row.vw);
   w.end_object();
+}
+
+owned::stocks_snapshot_minute to_owned(const stocks_snapshot_minute& row) {
+  owned::stocks_snapshot_minute out;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.av) out.av = *row.av;
+  if (row.close) out.close = *row.close;
+  if (row.dav) out.dav = std::string(*row.dav);
+  if (row.dv) out.dv = std::string(*row.dv);
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.transactions) out.transactions = *row.transactions;
+  if (row.open) out.open = *row.open;
+  if (row.otc) out.otc = *row.otc;
+  if (row.volume) out.volume = *row.volume;
+  if (row.vw) out.vw = *row.vw;
+  return out;
 }
 
 }  // namespace massive

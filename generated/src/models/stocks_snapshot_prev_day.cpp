@@ -3,6 +3,7 @@
 #include "massive/models/stocks_snapshot_prev_day.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stocks_snapshot_prev_day.hpp"
 
 namespace massive {
 
@@ -16,6 +17,18 @@ void write_json(json_writer& w, const stocks_snapshot_prev_day& row) {
   w.field("v", row.volume);
   w.field("vw", row.vw);
   w.end_object();
+}
+
+owned::stocks_snapshot_prev_day to_owned(const stocks_snapshot_prev_day& row) {
+  owned::stocks_snapshot_prev_day out;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.otc) out.otc = *row.otc;
+  if (row.volume) out.volume = *row.volume;
+  if (row.vw) out.vw = *row.vw;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/stocks_snapshot_tickers.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/stocks_snapshot_tickers.hpp"
 #include "models/stocks_snapshot_tickers_decode.hpp"
 
 namespace massive {
@@ -18,6 +19,15 @@ void write_json(json_writer& w, const stocks_snapshot_tickers& row) {
   w.field("status", row.status);
   w.field("tickers", row.tickers);
   w.end_object();
+}
+
+owned::stocks_snapshot_tickers to_owned(const stocks_snapshot_tickers& row) {
+  owned::stocks_snapshot_tickers out;
+  if (row.count) out.count = *row.count;
+  if (row.status) out.status = std::string(*row.status);
+  out.tickers.reserve(row.tickers.size());
+  for (const auto& x : row.tickers) out.tickers.push_back(to_owned(x));
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/summary.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/summary.hpp"
 #include "models/summary_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,22 @@ void write_json(json_writer& w, const summary& row) {
   w.field("ticker", row.ticker);
   w.field("type", row.type);
   w.end_object();
+}
+
+owned::summary to_owned(const summary& row) {
+  owned::summary out;
+  if (row.branding) out.branding = to_owned(*row.branding);
+  if (row.error) out.error = std::string(*row.error);
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.market_status) out.market_status = std::string(*row.market_status);
+  if (row.message) out.message = std::string(*row.message);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.options) out.options = to_owned(*row.options);
+  if (row.price) out.price = *row.price;
+  if (row.session) out.session = to_owned(*row.session);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.type) out.type = std::string(*row.type);
+  return out;
 }
 
 }  // namespace massive

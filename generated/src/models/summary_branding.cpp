@@ -3,6 +3,7 @@
 #include "massive/models/summary_branding.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/summary_branding.hpp"
 
 namespace massive {
 
@@ -11,6 +12,13 @@ void write_json(json_writer& w, const summary_branding& row) {
   w.field("icon_url", row.icon_url);
   w.field("logo_url", row.logo_url);
   w.end_object();
+}
+
+owned::summary_branding to_owned(const summary_branding& row) {
+  owned::summary_branding out;
+  if (row.icon_url) out.icon_url = std::string(*row.icon_url);
+  if (row.logo_url) out.logo_url = std::string(*row.logo_url);
+  return out;
 }
 
 }  // namespace massive

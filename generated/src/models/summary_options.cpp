@@ -3,6 +3,7 @@
 #include "massive/models/summary_options.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/summary_options.hpp"
 
 namespace massive {
 
@@ -15,6 +16,17 @@ void write_json(json_writer& w, const summary_options& row) {
   w.field("strike_price", row.strike_price);
   w.field("underlying_ticker", row.underlying_ticker);
   w.end_object();
+}
+
+owned::summary_options to_owned(const summary_options& row) {
+  owned::summary_options out;
+  if (row.contract_type) out.contract_type = std::string(*row.contract_type);
+  if (row.exercise_style) out.exercise_style = std::string(*row.exercise_style);
+  if (row.expiration_date) out.expiration_date = *row.expiration_date;
+  if (row.shares_per_contract) out.shares_per_contract = *row.shares_per_contract;
+  if (row.strike_price) out.strike_price = *row.strike_price;
+  if (row.underlying_ticker) out.underlying_ticker = std::string(*row.underlying_ticker);
+  return out;
 }
 
 }  // namespace massive

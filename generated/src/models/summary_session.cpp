@@ -3,6 +3,7 @@
 #include "massive/models/summary_session.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/summary_session.hpp"
 
 namespace massive {
 
@@ -25,6 +26,27 @@ void write_json(json_writer& w, const summary_session& row) {
   w.field("regular_trading_change_percent", row.regular_trading_change_percent);
   w.field("volume", row.volume);
   w.end_object();
+}
+
+owned::summary_session to_owned(const summary_session& row) {
+  owned::summary_session out;
+  if (row.change) out.change = *row.change;
+  if (row.change_percent) out.change_percent = *row.change_percent;
+  if (row.close) out.close = *row.close;
+  if (row.decimal_volume) out.decimal_volume = std::string(*row.decimal_volume);
+  if (row.early_trading_change) out.early_trading_change = *row.early_trading_change;
+  if (row.early_trading_change_percent) out.early_trading_change_percent = *row.early_trading_change_percent;
+  if (row.high) out.high = *row.high;
+  if (row.late_trading_change) out.late_trading_change = *row.late_trading_change;
+  if (row.late_trading_change_percent) out.late_trading_change_percent = *row.late_trading_change_percent;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.previous_close) out.previous_close = *row.previous_close;
+  if (row.price) out.price = *row.price;
+  if (row.regular_trading_change) out.regular_trading_change = *row.regular_trading_change;
+  if (row.regular_trading_change_percent) out.regular_trading_change_percent = *row.regular_trading_change_percent;
+  if (row.volume) out.volume = *row.volume;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/taxonomy_disclosure.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/taxonomy_disclosure.hpp"
 #include "models/taxonomy_disclosure_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,16 @@ void write_json(json_writer& w, const taxonomy_disclosure& row) {
   w.field("taxonomy", row.taxonomy);
   w.field("tertiary_category", row.tertiary_category);
   w.end_object();
+}
+
+owned::taxonomy_disclosure to_owned(const taxonomy_disclosure& row) {
+  owned::taxonomy_disclosure out;
+  if (row.description) out.description = std::string(*row.description);
+  if (row.primary_category) out.primary_category = std::string(*row.primary_category);
+  if (row.secondary_category) out.secondary_category = std::string(*row.secondary_category);
+  if (row.taxonomy) out.taxonomy = std::string(*row.taxonomy);
+  if (row.tertiary_category) out.tertiary_category = std::string(*row.tertiary_category);
+  return out;
 }
 
 }  // namespace massive

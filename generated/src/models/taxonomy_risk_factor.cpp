@@ -3,6 +3,7 @@
 #include "massive/models/taxonomy_risk_factor.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/taxonomy_risk_factor.hpp"
 #include "models/taxonomy_risk_factor_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,16 @@ void write_json(json_writer& w, const taxonomy_risk_factor& row) {
   w.field("taxonomy", row.taxonomy);
   w.field("tertiary_category", row.tertiary_category);
   w.end_object();
+}
+
+owned::taxonomy_risk_factor to_owned(const taxonomy_risk_factor& row) {
+  owned::taxonomy_risk_factor out;
+  if (row.description) out.description = std::string(*row.description);
+  if (row.primary_category) out.primary_category = std::string(*row.primary_category);
+  if (row.secondary_category) out.secondary_category = std::string(*row.secondary_category);
+  if (row.taxonomy) out.taxonomy = *row.taxonomy;
+  if (row.tertiary_category) out.tertiary_category = std::string(*row.tertiary_category);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/ticker.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/ticker.hpp"
 #include "models/ticker_decode.hpp"
 
 namespace massive {
@@ -31,6 +32,27 @@ void write_json(json_writer& w, const ticker& row) {
   w.field("ticker", row.ticker);
   w.field("type", row.type);
   w.end_object();
+}
+
+owned::ticker to_owned(const ticker& row) {
+  owned::ticker out;
+  if (row.active) out.active = *row.active;
+  if (row.base_currency_name) out.base_currency_name = std::string(*row.base_currency_name);
+  if (row.base_currency_symbol) out.base_currency_symbol = std::string(*row.base_currency_symbol);
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.composite_figi) out.composite_figi = std::string(*row.composite_figi);
+  if (row.currency_name) out.currency_name = std::string(*row.currency_name);
+  if (row.currency_symbol) out.currency_symbol = std::string(*row.currency_symbol);
+  if (row.delisted_utc) out.delisted_utc = std::string(*row.delisted_utc);
+  if (row.last_updated_utc) out.last_updated_utc = std::string(*row.last_updated_utc);
+  if (row.locale) out.locale = std::string(*row.locale);
+  if (row.market) out.market = std::string(*row.market);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.primary_exchange) out.primary_exchange = std::string(*row.primary_exchange);
+  if (row.share_class_figi) out.share_class_figi = std::string(*row.share_class_figi);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.type) out.type = std::string(*row.type);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/ticker_address.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/ticker_address.hpp"
 
 namespace massive {
 
@@ -14,6 +15,16 @@ void write_json(json_writer& w, const ticker_address& row) {
   w.field("postal_code", row.postal_code);
   w.field("state", row.state);
   w.end_object();
+}
+
+owned::ticker_address to_owned(const ticker_address& row) {
+  owned::ticker_address out;
+  if (row.address1) out.address1 = std::string(*row.address1);
+  if (row.address2) out.address2 = std::string(*row.address2);
+  if (row.city) out.city = std::string(*row.city);
+  if (row.postal_code) out.postal_code = std::string(*row.postal_code);
+  if (row.state) out.state = std::string(*row.state);
+  return out;
 }
 
 }  // namespace massive

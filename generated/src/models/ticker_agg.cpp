@@ -3,6 +3,7 @@
 #include "massive/models/ticker_agg.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/ticker_agg.hpp"
 #include "models/ticker_agg_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,20 @@ void write_json(json_writer& w, const ticker_agg& row) {
   w.field("vw", row.vw);
   w.field("T", row.ticker);
   w.end_object();
+}
+
+owned::ticker_agg to_owned(const ticker_agg& row) {
+  owned::ticker_agg out;
+  if (row.timestamp) out.timestamp = *row.timestamp;
+  if (row.close) out.close = *row.close;
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.transactions) out.transactions = *row.transactions;
+  if (row.open) out.open = *row.open;
+  if (row.volume) out.volume = *row.volume;
+  if (row.vw) out.vw = *row.vw;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/ticker_details.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/ticker_details.hpp"
 #include "models/ticker_details_decode.hpp"
 
 namespace massive {
@@ -42,6 +43,38 @@ void write_json(json_writer& w, const ticker_details& row) {
   w.field("type", row.type);
   w.field("weighted_shares_outstanding", row.weighted_shares_outstanding);
   w.end_object();
+}
+
+owned::ticker_details to_owned(const ticker_details& row) {
+  owned::ticker_details out;
+  if (row.active) out.active = *row.active;
+  if (row.address) out.address = to_owned(*row.address);
+  if (row.branding) out.branding = to_owned(*row.branding);
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.composite_figi) out.composite_figi = std::string(*row.composite_figi);
+  if (row.currency_name) out.currency_name = std::string(*row.currency_name);
+  if (row.delisted_utc) out.delisted_utc = std::string(*row.delisted_utc);
+  if (row.description) out.description = std::string(*row.description);
+  if (row.homepage_url) out.homepage_url = std::string(*row.homepage_url);
+  if (row.list_date) out.list_date = std::string(*row.list_date);
+  if (row.locale) out.locale = std::string(*row.locale);
+  if (row.market) out.market = std::string(*row.market);
+  if (row.market_cap) out.market_cap = *row.market_cap;
+  if (row.name) out.name = std::string(*row.name);
+  if (row.phone_number) out.phone_number = std::string(*row.phone_number);
+  if (row.primary_exchange) out.primary_exchange = std::string(*row.primary_exchange);
+  if (row.round_lot) out.round_lot = *row.round_lot;
+  if (row.share_class_figi) out.share_class_figi = std::string(*row.share_class_figi);
+  if (row.share_class_shares_outstanding) out.share_class_shares_outstanding = *row.share_class_shares_outstanding;
+  if (row.sic_code) out.sic_code = std::string(*row.sic_code);
+  if (row.sic_description) out.sic_description = std::string(*row.sic_description);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.ticker_root) out.ticker_root = std::string(*row.ticker_root);
+  if (row.ticker_suffix) out.ticker_suffix = std::string(*row.ticker_suffix);
+  if (row.total_employees) out.total_employees = *row.total_employees;
+  if (row.type) out.type = std::string(*row.type);
+  if (row.weighted_shares_outstanding) out.weighted_shares_outstanding = *row.weighted_shares_outstanding;
+  return out;
 }
 
 }  // namespace massive

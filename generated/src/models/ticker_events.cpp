@@ -3,6 +3,7 @@
 #include "massive/models/ticker_events.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/ticker_events.hpp"
 #include "models/ticker_events_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,15 @@ void write_json(json_writer& w, const ticker_events& row) {
   w.field("cik", row.cik);
   w.field("composite_figi", row.composite_figi);
   w.end_object();
+}
+
+owned::ticker_events to_owned(const ticker_events& row) {
+  owned::ticker_events out;
+  out.events = std::string(row.events.text());
+  if (row.name) out.name = std::string(*row.name);
+  if (row.cik) out.cik = std::string(*row.cik);
+  if (row.composite_figi) out.composite_figi = std::string(*row.composite_figi);
+  return out;
 }
 
 }  // namespace massive

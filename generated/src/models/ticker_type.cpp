@@ -3,6 +3,7 @@
 #include "massive/models/ticker_type.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/ticker_type.hpp"
 #include "models/ticker_type_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,15 @@ void write_json(json_writer& w, const ticker_type& row) {
   w.field("description", row.description);
   w.field("locale", row.locale);
   w.end_object();
+}
+
+owned::ticker_type to_owned(const ticker_type& row) {
+  owned::ticker_type out;
+  if (row.asset_class) out.asset_class = std::string(*row.asset_class);
+  if (row.code) out.code = std::string(*row.code);
+  if (row.description) out.description = std::string(*row.description);
+  if (row.locale) out.locale = std::string(*row.locale);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/tmx_corporate_event.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/tmx_corporate_event.hpp"
 #include "models/tmx_corporate_event_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,22 @@ void write_json(json_writer& w, const tmx_corporate_event& row) {
   w.field("type", row.type);
   w.field("url", row.url);
   w.end_object();
+}
+
+owned::tmx_corporate_event to_owned(const tmx_corporate_event& row) {
+  owned::tmx_corporate_event out;
+  if (row.company_name) out.company_name = std::string(*row.company_name);
+  if (row.date) out.date = std::string(*row.date);
+  if (row.isin) out.isin = std::string(*row.isin);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.status) out.status = std::string(*row.status);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.tmx_company_id) out.tmx_company_id = *row.tmx_company_id;
+  if (row.tmx_record_id) out.tmx_record_id = std::string(*row.tmx_record_id);
+  if (row.trading_venue) out.trading_venue = std::string(*row.trading_venue);
+  if (row.type) out.type = std::string(*row.type);
+  if (row.url) out.url = std::string(*row.url);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/trade.hpp"
 #include "models/trade_decode.hpp"
 
 namespace massive {
@@ -28,6 +29,25 @@ void write_json(json_writer& w, const trade& row) {
   w.field("trf_id", row.trf_id);
   w.field("trf_timestamp", row.trf_timestamp);
   w.end_object();
+}
+
+owned::trade to_owned(const trade& row) {
+  owned::trade out;
+  out.id = std::string(row.id);
+  out.sip_timestamp = row.sip_timestamp;
+  out.participant_timestamp = row.participant_timestamp;
+  out.price = row.price;
+  out.size = row.size;
+  out.exchange = row.exchange;
+  out.sequence_number = row.sequence_number;
+  if (row.decimal_size) out.decimal_size = *row.decimal_size;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.correction) out.correction = *row.correction;
+  if (row.tape) out.tape = *row.tape;
+  if (row.trf_id) out.trf_id = *row.trf_id;
+  if (row.trf_timestamp) out.trf_timestamp = *row.trf_timestamp;
+  return out;
 }
 
 }  // namespace massive

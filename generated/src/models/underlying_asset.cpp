@@ -3,6 +3,7 @@
 #include "massive/models/underlying_asset.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/underlying_asset.hpp"
 
 namespace massive {
 
@@ -15,6 +16,17 @@ void write_json(json_writer& w, const underlying_asset& row) {
   w.field("timeframe", row.timeframe);
   w.field("value", row.value);
   w.end_object();
+}
+
+owned::underlying_asset to_owned(const underlying_asset& row) {
+  owned::underlying_asset out;
+  if (row.change_to_break_even) out.change_to_break_even = *row.change_to_break_even;
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.price) out.price = *row.price;
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  if (row.value) out.value = *row.value;
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/universal_snapshot.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/universal_snapshot.hpp"
 #include "models/universal_snapshot_decode.hpp"
 
 namespace massive {
@@ -36,6 +37,32 @@ void write_json(json_writer& w, const universal_snapshot& row) {
   w.field("underlying_asset", row.underlying_asset);
   w.field("value", row.value);
   w.end_object();
+}
+
+owned::universal_snapshot to_owned(const universal_snapshot& row) {
+  owned::universal_snapshot out;
+  if (row.break_even_price) out.break_even_price = *row.break_even_price;
+  if (row.details) out.details = to_owned(*row.details);
+  if (row.error) out.error = std::string(*row.error);
+  if (row.fmv) out.fmv = *row.fmv;
+  if (row.fmv_last_updated) out.fmv_last_updated = *row.fmv_last_updated;
+  if (row.greeks) out.greeks = to_owned(*row.greeks);
+  if (row.implied_volatility) out.implied_volatility = *row.implied_volatility;
+  if (row.last_minute) out.last_minute = to_owned(*row.last_minute);
+  if (row.last_quote) out.last_quote = to_owned(*row.last_quote);
+  if (row.last_trade) out.last_trade = to_owned(*row.last_trade);
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.market_status) out.market_status = std::string(*row.market_status);
+  if (row.message) out.message = std::string(*row.message);
+  if (row.name) out.name = std::string(*row.name);
+  if (row.open_interest) out.open_interest = *row.open_interest;
+  if (row.session) out.session = to_owned(*row.session);
+  if (row.ticker) out.ticker = std::string(*row.ticker);
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  if (row.type) out.type = std::string(*row.type);
+  if (row.underlying_asset) out.underlying_asset = to_owned(*row.underlying_asset);
+  if (row.value) out.value = *row.value;
+  return out;
 }
 
 }  // namespace massive

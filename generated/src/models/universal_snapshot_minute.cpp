@@ -3,6 +3,7 @@
 #include "massive/models/universal_snapshot_minute.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/universal_snapshot_minute.hpp"
 
 namespace massive {
 
@@ -17,6 +18,19 @@ void write_json(json_writer& w, const universal_snapshot_minute& row) {
   w.field("volume", row.volume);
   w.field("vwap", row.vwap);
   w.end_object();
+}
+
+owned::universal_snapshot_minute to_owned(const universal_snapshot_minute& row) {
+  owned::universal_snapshot_minute out;
+  if (row.close) out.close = *row.close;
+  if (row.decimal_volume) out.decimal_volume = std::string(*row.decimal_volume);
+  if (row.high) out.high = *row.high;
+  if (row.low) out.low = *row.low;
+  if (row.open) out.open = *row.open;
+  if (row.transactions) out.transactions = *row.transactions;
+  if (row.volume) out.volume = *row.volume;
+  if (row.vwap) out.vwap = *row.vwap;
+  return out;
 }
 
 }  // namespace massive

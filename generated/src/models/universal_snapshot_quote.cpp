@@ -3,6 +3,7 @@
 #include "massive/models/universal_snapshot_quote.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/universal_snapshot_quote.hpp"
 
 namespace massive {
 
@@ -18,6 +19,20 @@ void write_json(json_writer& w, const universal_snapshot_quote& row) {
   w.field("midpoint", row.midpoint);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+owned::universal_snapshot_quote to_owned(const universal_snapshot_quote& row) {
+  owned::universal_snapshot_quote out;
+  if (row.ask) out.ask = *row.ask;
+  if (row.ask_exchange) out.ask_exchange = *row.ask_exchange;
+  if (row.ask_size) out.ask_size = *row.ask_size;
+  if (row.bid) out.bid = *row.bid;
+  if (row.bid_exchange) out.bid_exchange = *row.bid_exchange;
+  if (row.bid_size) out.bid_size = *row.bid_size;
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.midpoint) out.midpoint = *row.midpoint;
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  return out;
 }
 
 }  // namespace massive

@@ -3,6 +3,7 @@
 #include "massive/models/universal_snapshot_trade.hpp"
 
 #include "massive/json_writer.hpp"
+#include "massive/owned/universal_snapshot_trade.hpp"
 
 namespace massive {
 
@@ -19,6 +20,22 @@ void write_json(json_writer& w, const universal_snapshot_trade& row) {
   w.field("size", row.size);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+owned::universal_snapshot_trade to_owned(const universal_snapshot_trade& row) {
+  owned::universal_snapshot_trade out;
+  out.conditions.reserve(row.conditions.size());
+  for (const auto& x : row.conditions) out.conditions.push_back(x);
+  if (row.decimal_size) out.decimal_size = std::string(*row.decimal_size);
+  if (row.exchange) out.exchange = *row.exchange;
+  if (row.id) out.id = std::string(*row.id);
+  if (row.last_updated) out.last_updated = *row.last_updated;
+  if (row.participant_timestamp) out.participant_timestamp = *row.participant_timestamp;
+  if (row.price) out.price = *row.price;
+  if (row.sip_timestamp) out.sip_timestamp = *row.sip_timestamp;
+  if (row.size) out.size = *row.size;
+  if (row.timeframe) out.timeframe = std::string(*row.timeframe);
+  return out;
 }
 
 }  // namespace massive

@@ -9,7 +9,9 @@ namespace massive {
 
 class json_writer;
 
-/// One additional_underlying object.
+/// One additional_underlying object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/additional_underlying.hpp>) copies it into
+/// massive::owned::additional_underlying, which outlives the page.
 struct additional_underlying {
   /// The number of shares per contract of the additional underlying, or the cash-in-lieu amount of
   /// the currency.

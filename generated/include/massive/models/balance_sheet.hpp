@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One balance_sheet object.
+/// One balance_sheet object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/balance_sheet.hpp>) copies it into
+/// massive::owned::balance_sheet, which outlives the page.
 struct balance_sheet {
   /// Amounts owed to suppliers and vendors for goods and services purchased on credit.
   std::optional<double> accounts_payable;

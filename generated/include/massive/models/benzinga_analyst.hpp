@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One benzinga_analyst object.
+/// One benzinga_analyst object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/benzinga_analyst.hpp>) copies it into
+/// massive::owned::benzinga_analyst, which outlives the page.
 struct benzinga_analyst {
   /// The unique identifier assigned by Benzinga to the research firm or investment bank.
   std::optional<std::string_view> benzinga_firm_id;

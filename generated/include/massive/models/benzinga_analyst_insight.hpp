@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One benzinga_analyst_insight object.
+/// One benzinga_analyst_insight object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/benzinga_analyst_insight.hpp>) copies it into
+/// massive::owned::benzinga_analyst_insight, which outlives the page.
 struct benzinga_analyst_insight {
   /// The identifier used by Benzinga for the firm record.
   std::optional<std::string_view> benzinga_firm_id;

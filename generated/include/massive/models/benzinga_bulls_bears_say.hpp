@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One benzinga_bulls_bears_say object.
+/// One benzinga_bulls_bears_say object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/benzinga_bulls_bears_say.hpp>) copies it into
+/// massive::owned::benzinga_bulls_bears_say, which outlives the page.
 struct benzinga_bulls_bears_say {
   /// A concise summary of the bearish investment thesis, highlighting potential risks, challenges,
   /// and reasons why the stock could decline in value.

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One benzinga_consensus_rating object.
+/// One benzinga_consensus_rating object. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/benzinga_consensus_rating.hpp>) copies it into
+/// massive::owned::benzinga_consensus_rating, which outlives the page.
 struct benzinga_consensus_rating {
   /// The count of 'Buy' ratings from contributing analysts.
   std::optional<std::int64_t> buy_ratings;

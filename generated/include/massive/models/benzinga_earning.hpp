@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One benzinga_earning object.
+/// One benzinga_earning object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/benzinga_earning.hpp>) copies it into
+/// massive::owned::benzinga_earning, which outlives the page.
 struct benzinga_earning {
   /// The actual earnings per share (EPS) reported by the company for the given period.
   std::optional<double> actual_eps;

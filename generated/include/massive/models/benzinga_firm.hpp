@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One benzinga_firm object.
+/// One benzinga_firm object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/benzinga_firm.hpp>) copies it into
+/// massive::owned::benzinga_firm, which outlives the page.
 struct benzinga_firm {
   /// The identifier used by Benzinga for this record.
   std::optional<std::string_view> benzinga_id;

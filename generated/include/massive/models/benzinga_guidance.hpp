@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One benzinga_guidance object.
+/// One benzinga_guidance object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/benzinga_guidance.hpp>) copies it into
+/// massive::owned::benzinga_guidance, which outlives the page.
 struct benzinga_guidance {
   /// A unique identifier assigned by Benzinga to the guidance record.
   std::optional<std::string_view> benzinga_id;

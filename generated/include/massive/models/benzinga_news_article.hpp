@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One benzinga_news_article object.
+/// One benzinga_news_article object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/benzinga_news_article.hpp>) copies it into
+/// massive::owned::benzinga_news_article, which outlives the page.
 struct benzinga_news_article {
   /// The name of the journalist or entity that authored the news article.
   std::optional<std::string_view> author;

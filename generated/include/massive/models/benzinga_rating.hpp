@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One benzinga_rating object.
+/// One benzinga_rating object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/benzinga_rating.hpp>) copies it into
+/// massive::owned::benzinga_rating, which outlives the page.
 struct benzinga_rating {
   /// The current price target adjusted for stock splits and dividends.
   std::optional<double> adjusted_price_target;

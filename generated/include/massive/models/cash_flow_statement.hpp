@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One cash_flow_statement object.
+/// One cash_flow_statement object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/cash_flow_statement.hpp>) copies it into
+/// massive::owned::cash_flow_statement, which outlives the page.
 struct cash_flow_statement {
   /// Cash generated from continuing business operations before discontinued operations.
   std::optional<double> cash_from_operating_activities_continuing_operations;

@@ -19,7 +19,10 @@ namespace detail {
 struct row_codec;
 }
 
-/// A condition generally refers to any extra information passed in a trade or a quote.
+/// A condition generally refers to any extra information passed in a trade or a quote. Its strings
+/// and arrays point into its page and die with it: massive::to_owned(row)
+/// (<massive/owned/condition.hpp>) copies it into massive::owned::condition, which outlives the
+/// page.
 struct condition {
   /// A commonly-used abbreviation for this condition.
   std::optional<std::string_view> abbreviation;

@@ -10,7 +10,9 @@ namespace massive {
 class json_writer;
 
 /// A comprehensive mapping that translates condition codes from individual SIPs (CTA, OPRA, UTP) to
-/// a unified code used by Massive.
+/// a unified code used by Massive. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/condition_sip_mapping.hpp>) copies it into
+/// massive::owned::condition_sip_mapping, which outlives the page.
 struct condition_sip_mapping {
   /// [CTA] Condition code from the Consolidated Tape Association (CTA).
   std::optional<std::string_view> cta;

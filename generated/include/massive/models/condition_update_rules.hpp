@@ -10,7 +10,9 @@ namespace massive {
 
 class json_writer;
 
-/// A list of aggregation rules.
+/// A list of aggregation rules. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/condition_update_rules.hpp>) copies it into
+/// massive::owned::condition_update_rules, which outlives the page.
 struct condition_update_rules {
   /// Describes aggregation rules on a consolidated (all exchanges) basis.
   std::optional<massive::condition_update_rule> consolidated;

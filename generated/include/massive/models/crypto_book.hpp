@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// The status of this request's response.
+/// The status of this request's response. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/crypto_book.hpp>) copies it into
+/// massive::owned::crypto_book, which outlives the page.
 struct crypto_book {
   /// Wire key data.
   std::optional<massive::crypto_book_data> data;

@@ -13,7 +13,9 @@ namespace massive {
 
 class json_writer;
 
-/// One crypto_book_data object.
+/// One crypto_book_data object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/crypto_book_data.hpp>) copies it into
+/// massive::owned::crypto_book_data, which outlives the page.
 struct crypto_book_data {
   /// [askCount] The combined total number of asks in the book.
   std::optional<double> ask_count;

@@ -13,7 +13,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a crypto level 2 book event.
+/// The WebSocket message for a crypto level 2 book event. Its strings and arrays point into its
+/// page and die with it: massive::to_owned(row) (<massive/owned/crypto_book_event.hpp>) copies it
+/// into massive::owned::crypto_book_event, which outlives the page.
 struct crypto_book_event {
   /// [a] An array of ask prices, where each entry contains two elements: the first is the ask
   /// price, and the second is the size, with a maximum depth of 100.

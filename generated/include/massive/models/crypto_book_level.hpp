@@ -10,7 +10,9 @@ namespace massive {
 
 class json_writer;
 
-/// One crypto_book_level object.
+/// One crypto_book_level object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/crypto_book_level.hpp>) copies it into
+/// massive::owned::crypto_book_level, which outlives the page.
 struct crypto_book_level {
   /// [p] The price of this book level.
   std::optional<double> price;

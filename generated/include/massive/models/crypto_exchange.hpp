@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One crypto_exchange object.
+/// One crypto_exchange object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/crypto_exchange.hpp>) copies it into
+/// massive::owned::crypto_exchange, which outlives the page.
 struct crypto_exchange {
   /// Numeric identifier for the cryptocurrency exchange or trading platform.
   std::optional<std::string_view> id;

@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a crypto per-minute aggregate event.
+/// The WebSocket message for a crypto per-minute aggregate event. Its strings and arrays point into
+/// its page and die with it: massive::to_owned(row) (<massive/owned/crypto_minute_agg_event.hpp>)
+/// copies it into massive::owned::crypto_minute_agg_event, which outlives the page.
 struct crypto_minute_agg_event {
   /// [c] The close price for this aggregate window.
   std::optional<double> close;

@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// The status of this request's response.
+/// The status of this request's response. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/crypto_movers.hpp>) copies it into
+/// massive::owned::crypto_movers, which outlives the page.
 struct crypto_movers {
   /// An array of snapshot data for the specified tickers.
   std::span<const massive::crypto_snapshot_ticker> tickers;

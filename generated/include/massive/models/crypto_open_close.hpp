@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One crypto_open_close object.
+/// One crypto_open_close object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/crypto_open_close.hpp>) copies it into
+/// massive::owned::crypto_open_close, which outlives the page.
 struct crypto_open_close {
   /// The close price for the symbol in the given time period.
   std::optional<double> close;

@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a crypto quote event.
+/// The WebSocket message for a crypto quote event. Its strings and arrays point into its page and
+/// die with it: massive::to_owned(row) (<massive/owned/crypto_quote_event.hpp>) copies it into
+/// massive::owned::crypto_quote_event, which outlives the page.
 struct crypto_quote_event {
   /// [ap] The ask price.
   std::optional<double> ask_price;

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One crypto_snapshot_single object.
+/// One crypto_snapshot_single object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/crypto_snapshot_single.hpp>) copies it into
+/// massive::owned::crypto_snapshot_single, which outlives the page.
 struct crypto_snapshot_single {
   /// The status of this request's response.
   std::optional<std::string_view> status;

@@ -14,7 +14,9 @@ namespace massive {
 
 class json_writer;
 
-/// One crypto_snapshot_ticker object.
+/// One crypto_snapshot_ticker object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/crypto_snapshot_ticker.hpp>) copies it into
+/// massive::owned::crypto_snapshot_ticker, which outlives the page.
 struct crypto_snapshot_ticker {
   /// The most recent daily bar for this ticker.
   std::optional<massive::crypto_snapshot_day> day;

@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One crypto_trade object.
+/// One crypto_trade object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/crypto_trade.hpp>) copies it into
+/// massive::owned::crypto_trade, which outlives the page.
 struct crypto_trade {
   /// A list of condition codes.
   std::span<const std::int32_t> conditions;

@@ -13,7 +13,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a crypto trade event.
+/// The WebSocket message for a crypto trade event. Its strings and arrays point into its page and
+/// die with it: massive::to_owned(row) (<massive/owned/crypto_trade_event.hpp>) copies it into
+/// massive::owned::crypto_trade_event, which outlives the page.
 struct crypto_trade_event {
   /// [c] The conditions.
   std::span<const std::int64_t> conditions;

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One currency_conversion object.
+/// One currency_conversion object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/currency_conversion.hpp>) copies it into
+/// massive::owned::currency_conversion, which outlives the page.
 struct currency_conversion {
   /// The result of the conversion.
   std::optional<double> converted;

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One dev_trade object.
+/// One dev_trade object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/dev_trade.hpp>) copies it into massive::owned::dev_trade,
+/// which outlives the page.
 struct dev_trade {
   /// A list of condition codes.
   std::span<const std::int32_t> conditions;

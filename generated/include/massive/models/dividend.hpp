@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One dividend object.
+/// One dividend object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/dividend.hpp>) copies it into massive::owned::dividend,
+/// which outlives the page.
 struct dividend {
   /// The cash amount of the dividend per share owned.
   std::optional<double> cash_amount;

@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One equity_exchange object.
+/// One equity_exchange object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/equity_exchange.hpp>) copies it into
+/// massive::owned::equity_exchange, which outlives the page.
 struct equity_exchange {
   /// Exchange acronym or short name (e.g., 'ISE', 'GEMX') - may be null for some venues.
   std::optional<std::string_view> acronym;

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One etf_analytics object.
+/// One etf_analytics object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/etf_analytics.hpp>) copies it into
+/// massive::owned::etf_analytics, which outlives the page.
 struct etf_analytics {
   /// The stock ticker symbol used to identify this ETF product on exchanges.
   std::optional<std::string_view> composite_ticker;

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One etf_constituent object.
+/// One etf_constituent object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/etf_constituent.hpp>) copies it into
+/// massive::owned::etf_constituent, which outlives the page.
 struct etf_constituent {
   /// The broad category of asset type, such as Equity, Corporate Bond, Municipal Bond, etc.
   std::optional<std::string_view> asset_class;

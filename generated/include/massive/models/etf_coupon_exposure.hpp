@@ -9,7 +9,9 @@ namespace massive {
 
 class json_writer;
 
-/// One etf_coupon_exposure object.
+/// One etf_coupon_exposure object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/etf_coupon_exposure.hpp>) copies it into
+/// massive::owned::etf_coupon_exposure, which outlives the page.
 struct etf_coupon_exposure {
   /// Wire key key.
   std::optional<std::string_view> key;

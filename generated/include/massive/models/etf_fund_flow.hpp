@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One etf_fund_flow object.
+/// One etf_fund_flow object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/etf_fund_flow.hpp>) copies it into
+/// massive::owned::etf_fund_flow, which outlives the page.
 struct etf_fund_flow {
   /// The stock ticker symbol used to identify this ETF on exchanges.
   std::optional<std::string_view> composite_ticker;

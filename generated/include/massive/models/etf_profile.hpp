@@ -19,7 +19,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One etf_profile object.
+/// One etf_profile object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/etf_profile.hpp>) copies it into
+/// massive::owned::etf_profile, which outlives the page.
 struct etf_profile {
   /// The administrator of the ETF.
   std::optional<std::string_view> administrator;

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One etf_taxonomy object.
+/// One etf_taxonomy object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/etf_taxonomy.hpp>) copies it into
+/// massive::owned::etf_taxonomy, which outlives the page.
 struct etf_taxonomy {
   /// The primary type of assets held by the ETF, such as equities, bonds, commodities, or other
   /// securities.

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One eu_merchant_aggregate object.
+/// One eu_merchant_aggregate object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/eu_merchant_aggregate.hpp>) copies it into
+/// massive::owned::eu_merchant_aggregate, which outlives the page.
 struct eu_merchant_aggregate {
   /// Transaction channel.
   std::optional<std::string_view> channel;

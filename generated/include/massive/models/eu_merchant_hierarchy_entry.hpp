@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One eu_merchant_hierarchy_entry object.
+/// One eu_merchant_hierarchy_entry object. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/eu_merchant_hierarchy_entry.hpp>) copies it into
+/// massive::owned::eu_merchant_hierarchy_entry, which outlives the page.
 struct eu_merchant_hierarchy_entry {
   /// Date this merchant hierarchy mapping became applicable.
   std::optional<std::chrono::year_month_day> active_from;

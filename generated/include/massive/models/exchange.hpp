@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// An entity that reports trades.
+/// An entity that reports trades. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/exchange.hpp>) copies it into massive::owned::exchange,
+/// which outlives the page.
 struct exchange {
   /// A commonly used abbreviation for this exchange.
   std::optional<std::string_view> acronym;

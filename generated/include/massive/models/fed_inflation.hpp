@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One fed_inflation object.
+/// One fed_inflation object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/fed_inflation.hpp>) copies it into
+/// massive::owned::fed_inflation, which outlives the page.
 struct fed_inflation {
   /// Consumer Price Index (CPI) for All Urban Consumers — a standard measure of headline
   /// inflation based on a fixed basket of goods and services, not seasonally adjusted.

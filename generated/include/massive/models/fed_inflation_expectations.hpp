@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One fed_inflation_expectations object.
+/// One fed_inflation_expectations object. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/fed_inflation_expectations.hpp>) copies it into
+/// massive::owned::fed_inflation_expectations, which outlives the page.
 struct fed_inflation_expectations {
   /// Calendar date of the observation (YYYY‑MM‑DD).
   std::optional<std::string_view> date;

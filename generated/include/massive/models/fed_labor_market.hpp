@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One fed_labor_market object.
+/// One fed_labor_market object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/fed_labor_market.hpp>) copies it into
+/// massive::owned::fed_labor_market, which outlives the page.
 struct fed_labor_market {
   /// Average hourly earnings of all employees on private nonfarm payrolls in USD (CES0500000003
   /// series from FRED).

@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One fed_treasury_yield object.
+/// One fed_treasury_yield object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/fed_treasury_yield.hpp>) copies it into
+/// massive::owned::fed_treasury_yield, which outlives the page.
 struct fed_treasury_yield {
   /// Calendar date of the yield observation (YYYY-MM-DD).
   std::optional<std::string_view> date;

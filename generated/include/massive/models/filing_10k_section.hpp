@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One filing_10k_section object.
+/// One filing_10k_section object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/filing_10k_section.hpp>) copies it into
+/// massive::owned::filing_10k_section, which outlives the page.
 struct filing_10k_section {
   /// SEC Central Index Key (10 digits, zero-padded).
   std::optional<std::string_view> cik;

@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One filing_13f_holding object.
+/// One filing_13f_holding object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/filing_13f_holding.hpp>) copies it into
+/// massive::owned::filing_13f_holding, which outlives the page.
 struct filing_13f_holding {
   /// Unique SEC accession number for the filing (e.g., '0000950123-24-011775').
   std::optional<std::string_view> accession_number;

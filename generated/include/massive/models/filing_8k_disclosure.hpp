@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One filing_8k_disclosure object.
+/// One filing_8k_disclosure object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/filing_8k_disclosure.hpp>) copies it into
+/// massive::owned::filing_8k_disclosure, which outlives the page.
 struct filing_8k_disclosure {
   /// Unique SEC accession number for the filing (e.g., '0000320193-25-000010').
   std::optional<std::string_view> accession_number;

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One filing_8k_text object.
+/// One filing_8k_text object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/filing_8k_text.hpp>) copies it into
+/// massive::owned::filing_8k_text, which outlives the page.
 struct filing_8k_text {
   /// SEC accession number uniquely identifying the filing (e.g., '0000004962-25-000002').
   std::optional<std::string_view> accession_number;

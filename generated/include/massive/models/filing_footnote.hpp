@@ -9,7 +9,9 @@ namespace massive {
 
 class json_writer;
 
-/// One filing_footnote object.
+/// One filing_footnote object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/filing_footnote.hpp>) copies it into
+/// massive::owned::filing_footnote, which outlives the page.
 struct filing_footnote {
   /// Wire key description.
   std::optional<std::string_view> description;

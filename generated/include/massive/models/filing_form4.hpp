@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One filing_form4 object.
+/// One filing_form4 object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/filing_form4.hpp>) copies it into
+/// massive::owned::filing_form4, which outlives the page.
 struct filing_form4 {
   /// Unique SEC accession number for the filing (e.g., '0001209191-25-012345').
   std::optional<std::string_view> accession_number;

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One filing_index_entry object.
+/// One filing_index_entry object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/filing_index_entry.hpp>) copies it into
+/// massive::owned::filing_index_entry, which outlives the page.
 struct filing_index_entry {
   /// SEC accession number uniquely identifying the filing (e.g., '0000320193-24-000123').
   std::optional<std::string_view> accession_number;

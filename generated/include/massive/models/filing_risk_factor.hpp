@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One filing_risk_factor object.
+/// One filing_risk_factor object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/filing_risk_factor.hpp>) copies it into
+/// massive::owned::filing_risk_factor, which outlives the page.
 struct filing_risk_factor {
   /// SEC Central Index Key (10 digits, zero-padded).
   std::optional<std::string_view> cik;

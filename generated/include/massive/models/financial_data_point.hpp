@@ -11,7 +11,9 @@ namespace massive {
 
 class json_writer;
 
-/// An individual financial data point.
+/// An individual financial data point. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/financial_data_point.hpp>) copies it into
+/// massive::owned::financial_data_point, which outlives the page.
 struct financial_data_point {
   /// The list of report IDs (or errata) which were used to derive this data point.
   std::span<const std::string_view> derived_from;

@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One financial_ratios object.
+/// One financial_ratios object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/financial_ratios.hpp>) copies it into
+/// massive::owned::financial_ratios, which outlives the page.
 struct financial_ratios {
   /// Average trading volume over the last 30 trading days, providing context for liquidity.
   std::optional<double> average_volume;

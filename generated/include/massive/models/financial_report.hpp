@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One financial_report object.
+/// One financial_report object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/financial_report.hpp>) copies it into
+/// massive::owned::financial_report, which outlives the page.
 struct financial_report {
   /// The datetime (EST timezone) the filing was accepted by EDGAR in YYYYMMDDHHMMSS format.
   std::optional<std::string_view> acceptance_datetime;

@@ -11,7 +11,9 @@ namespace massive {
 
 class json_writer;
 
-/// Structured financial statements with detailed data points and metadata.
+/// Structured financial statements with detailed data points and metadata. Its strings and arrays
+/// point into its page and die with it: massive::to_owned(row) (<massive/owned/financials.hpp>)
+/// copies it into massive::owned::financials, which outlives the page.
 struct financials {
   /// Balance sheet.
   std::span<const keyed<massive::financial_data_point>> balance_sheet;

@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One forex_exchange object.
+/// One forex_exchange object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/forex_exchange.hpp>) copies it into
+/// massive::owned::forex_exchange, which outlives the page.
 struct forex_exchange {
   /// Numeric identifier for the forex trading venue or institution.
   std::optional<std::string_view> id;

@@ -11,7 +11,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a fair market value event.
+/// The WebSocket message for a fair market value event. Its strings and arrays point into its page
+/// and die with it: massive::to_owned(row) (<massive/owned/forex_fmv_event.hpp>) copies it into
+/// massive::owned::forex_fmv_event, which outlives the page.
 struct forex_fmv_event {
   /// [fmv] Fair market value is only available on Business plans.
   std::optional<double> fair_market_value;

@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a forex quote event.
+/// The WebSocket message for a forex quote event. Its strings and arrays point into its page and
+/// die with it: massive::to_owned(row) (<massive/owned/forex_quote_event.hpp>) copies it into
+/// massive::owned::forex_quote_event, which outlives the page.
 struct forex_quote_event {
   /// [a] The ask price.
   std::optional<double> ask;

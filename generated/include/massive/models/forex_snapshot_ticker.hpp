@@ -15,7 +15,9 @@ namespace massive {
 
 class json_writer;
 
-/// One forex_snapshot_ticker object.
+/// One forex_snapshot_ticker object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/forex_snapshot_ticker.hpp>) copies it into
+/// massive::owned::forex_snapshot_ticker, which outlives the page.
 struct forex_snapshot_ticker {
   /// The most recent daily bar for this ticker.
   std::optional<massive::forex_snapshot_day> day;

@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One forex_snapshot_tickers object.
+/// One forex_snapshot_tickers object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/forex_snapshot_tickers.hpp>) copies it into
+/// massive::owned::forex_snapshot_tickers, which outlives the page.
 struct forex_snapshot_tickers {
   /// The status of this request's response.
   std::optional<std::string_view> status;

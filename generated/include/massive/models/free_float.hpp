@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One free_float object.
+/// One free_float object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/free_float.hpp>) copies it into
+/// massive::owned::free_float, which outlives the page.
 struct free_float {
   /// The effective date of the free float measurement.
   std::optional<std::chrono::year_month_day> effective_date;

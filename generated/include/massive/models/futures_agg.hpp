@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One futures_agg object.
+/// One futures_agg object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_agg.hpp>) copies it into
+/// massive::owned::futures_agg, which outlives the page.
 struct futures_agg {
   /// The last price within the timeframe.
   std::optional<double> close;

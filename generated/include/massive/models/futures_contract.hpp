@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One futures_contract object.
+/// One futures_contract object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_contract.hpp>) copies it into
+/// massive::owned::futures_contract, which outlives the page.
 struct futures_contract {
   /// Whether or not a given contract was tradeable at the given point in time.
   std::optional<bool> active;

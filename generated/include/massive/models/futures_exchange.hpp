@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One futures_exchange object.
+/// One futures_exchange object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_exchange.hpp>) copies it into
+/// massive::owned::futures_exchange, which outlives the page.
 struct futures_exchange {
   /// Well-known acronym for the exchange (e.g., 'CME', 'NYMEX', 'CBOT', 'COMEX').
   std::optional<std::string_view> acronym;

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One futures_market_status object.
+/// One futures_market_status object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_market_status.hpp>) copies it into
+/// massive::owned::futures_market_status, which outlives the page.
 struct futures_market_status {
   /// The current status of the market for the product.
   std::optional<std::string_view> market_event;

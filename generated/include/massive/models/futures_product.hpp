@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One futures_product object.
+/// One futures_product object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_product.hpp>) copies it into
+/// massive::owned::futures_product, which outlives the page.
 struct futures_product {
   /// The asset class to which the product belongs.
   std::optional<std::string_view> asset_class;

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One futures_quote object.
+/// One futures_quote object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_quote.hpp>) copies it into
+/// massive::owned::futures_quote, which outlives the page.
 struct futures_quote {
   /// The ask price is expressed per unit of the underlying asset, and you apply the contract
   /// multiplier to get the full contract value.

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One futures_schedule object.
+/// One futures_schedule object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_schedule.hpp>) copies it into
+/// massive::owned::futures_schedule, which outlives the page.
 struct futures_schedule {
   /// The type of session on the given trading date.
   std::optional<std::string_view> event;

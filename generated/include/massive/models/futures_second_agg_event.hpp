@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// One futures_second_agg_event object.
+/// One futures_second_agg_event object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_second_agg_event.hpp>) copies it into
+/// massive::owned::futures_second_agg_event, which outlives the page.
 struct futures_second_agg_event {
   /// [sym] Required. Wire key sym.
   std::string_view ticker;

@@ -20,7 +20,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One futures_snapshot object.
+/// One futures_snapshot object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_snapshot.hpp>) copies it into
+/// massive::owned::futures_snapshot, which outlives the page.
 struct futures_snapshot {
   /// Wire key details.
   std::optional<massive::futures_snapshot_details> details;

@@ -10,7 +10,9 @@ namespace massive {
 
 class json_writer;
 
-/// One futures_snapshot_details object.
+/// One futures_snapshot_details object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_snapshot_details.hpp>) copies it into
+/// massive::owned::futures_snapshot_details, which outlives the page.
 struct futures_snapshot_details {
   /// Wire key product_code.
   std::optional<std::string_view> product_code;

@@ -10,7 +10,9 @@ namespace massive {
 
 class json_writer;
 
-/// One futures_snapshot_minute object.
+/// One futures_snapshot_minute object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_snapshot_minute.hpp>) copies it into
+/// massive::owned::futures_snapshot_minute, which outlives the page.
 struct futures_snapshot_minute {
   /// The price at the end of the minute bar.
   std::optional<double> close;

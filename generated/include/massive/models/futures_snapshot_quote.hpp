@@ -10,7 +10,9 @@ namespace massive {
 
 class json_writer;
 
-/// One futures_snapshot_quote object.
+/// One futures_snapshot_quote object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_snapshot_quote.hpp>) copies it into
+/// massive::owned::futures_snapshot_quote, which outlives the page.
 struct futures_snapshot_quote {
   /// The lowest price a seller is willing to accept.
   std::optional<double> ask;

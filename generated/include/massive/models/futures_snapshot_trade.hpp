@@ -10,7 +10,9 @@ namespace massive {
 
 class json_writer;
 
-/// One futures_snapshot_trade object.
+/// One futures_snapshot_trade object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_snapshot_trade.hpp>) copies it into
+/// massive::owned::futures_snapshot_trade, which outlives the page.
 struct futures_snapshot_trade {
   /// The time when the trade was generated at the exchange to nanosecond precision.
   std::optional<std::int64_t> last_updated;

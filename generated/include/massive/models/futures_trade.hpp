@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One futures_trade object.
+/// One futures_trade object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_trade.hpp>) copies it into
+/// massive::owned::futures_trade, which outlives the page.
 struct futures_trade {
   /// The CME multicast channel this event was sourced from.
   std::optional<std::int32_t> channel;

@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// One futures_trade_event object.
+/// One futures_trade_event object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/futures_trade_event.hpp>) copies it into
+/// massive::owned::futures_trade_event, which outlives the page.
 struct futures_trade_event {
   /// [sym] Required. Wire key sym.
   std::string_view ticker;

@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One grouped_agg object.
+/// One grouped_agg object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/grouped_agg.hpp>) copies it into
+/// massive::owned::grouped_agg, which outlives the page.
 struct grouped_agg {
   /// [t] The Unix millisecond timestamp for the end of the aggregate window.
   std::optional<timestamp_ms> timestamp;

@@ -11,7 +11,9 @@ namespace massive {
 
 class json_writer;
 
-/// One historic_crypto_tick object.
+/// One historic_crypto_tick object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/historic_crypto_tick.hpp>) copies it into
+/// massive::owned::historic_crypto_tick, which outlives the page.
 struct historic_crypto_tick {
   /// [c] A list of condition codes.
   std::span<const std::int64_t> conditions;

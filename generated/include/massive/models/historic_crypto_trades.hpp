@@ -20,7 +20,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// The status of this request's response.
+/// The status of this request's response. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/historic_crypto_trades.hpp>) copies it into
+/// massive::owned::historic_crypto_trades, which outlives the page.
 struct historic_crypto_trades {
   /// The date that was evaluated from the request.
   std::optional<std::chrono::year_month_day> day;

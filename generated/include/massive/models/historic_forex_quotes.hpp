@@ -20,7 +20,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One historic_forex_quotes object.
+/// One historic_forex_quotes object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/historic_forex_quotes.hpp>) copies it into
+/// massive::owned::historic_forex_quotes, which outlives the page.
 struct historic_forex_quotes {
   /// The status of this request's response.
   std::optional<std::string_view> status;

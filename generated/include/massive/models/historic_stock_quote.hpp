@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One historic_stock_quote object.
+/// One historic_stock_quote object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/historic_stock_quote.hpp>) copies it into
+/// massive::owned::historic_stock_quote, which outlives the page.
 struct historic_stock_quote {
   /// [c] A list of condition codes.
   std::span<const std::int64_t> conditions;

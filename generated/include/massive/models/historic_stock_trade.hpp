@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One historic_stock_trade object.
+/// One historic_stock_trade object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/historic_stock_trade.hpp>) copies it into
+/// massive::owned::historic_stock_trade, which outlives the page.
 struct historic_stock_trade {
   /// [c] A list of condition codes.
   std::span<const std::int64_t> conditions;

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One income_statement object.
+/// One income_statement object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/income_statement.hpp>) copies it into
+/// massive::owned::income_statement, which outlives the page.
 struct income_statement {
   /// Earnings per share calculated using the weighted average number of basic shares outstanding.
   std::optional<double> basic_earnings_per_share;

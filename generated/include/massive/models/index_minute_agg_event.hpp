@@ -11,7 +11,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a minute aggregate event.
+/// The WebSocket message for a minute aggregate event. Its strings and arrays point into its page
+/// and die with it: massive::to_owned(row) (<massive/owned/index_minute_agg_event.hpp>) copies it
+/// into massive::owned::index_minute_agg_event, which outlives the page.
 struct index_minute_agg_event {
   /// [c] The closing index value for this aggregate window.
   std::optional<double> close;

@@ -11,7 +11,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a value event.
+/// The WebSocket message for a value event. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/index_value_event.hpp>) copies it into
+/// massive::owned::index_value_event, which outlives the page.
 struct index_value_event {
   /// [T] Required. The assigned ticker of the index.
   std::string_view ticker;

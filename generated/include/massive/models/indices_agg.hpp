@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One indices_agg object.
+/// One indices_agg object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/indices_agg.hpp>) copies it into
+/// massive::owned::indices_agg, which outlives the page.
 struct indices_agg {
   /// [t] The Unix millisecond timestamp for the start of the aggregate window.
   std::optional<timestamp_ms> timestamp;

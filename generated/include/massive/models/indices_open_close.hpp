@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One indices_open_close object.
+/// One indices_open_close object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/indices_open_close.hpp>) copies it into
+/// massive::owned::indices_open_close, which outlives the page.
 struct indices_open_close {
   /// [afterHours] The close value of the ticker symbol in after hours trading.
   std::optional<double> after_hours;

@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One indices_snapshot object.
+/// One indices_snapshot object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/indices_snapshot.hpp>) copies it into
+/// massive::owned::indices_snapshot, which outlives the page.
 struct indices_snapshot {
   /// The error while looking for this ticker.
   std::optional<std::string_view> error;

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One ipo object.
+/// One ipo object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/ipo.hpp>) copies it into massive::owned::ipo, which
+/// outlives the page.
 struct ipo {
   /// The date when the IPO event was announced.
   std::optional<std::chrono::year_month_day> announced_date;

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One ipo_v1 object.
+/// One ipo_v1 object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/ipo_v1.hpp>) copies it into massive::owned::ipo_v1, which
+/// outlives the page.
 struct ipo_v1 {
   /// The date when the IPO event was announced. The description says integer; the wire sends date
   /// (codegen/audit.tsv).

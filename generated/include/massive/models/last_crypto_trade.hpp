@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One last_crypto_trade object.
+/// One last_crypto_trade object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/last_crypto_trade.hpp>) copies it into
+/// massive::owned::last_crypto_trade, which outlives the page.
 struct last_crypto_trade {
   /// Contains the requested trade data for the specified cryptocurrency pair.
   std::optional<massive::last_crypto_trade_tick> last;

@@ -12,7 +12,10 @@ namespace massive {
 
 class json_writer;
 
-/// Contains the requested trade data for the specified cryptocurrency pair.
+/// Contains the requested trade data for the specified cryptocurrency pair. Its strings and arrays
+/// point into its page and die with it: massive::to_owned(row)
+/// (<massive/owned/last_crypto_trade_tick.hpp>) copies it into
+/// massive::owned::last_crypto_trade_tick, which outlives the page.
 struct last_crypto_trade_tick {
   /// A list of condition codes.
   std::span<const std::int32_t> conditions;

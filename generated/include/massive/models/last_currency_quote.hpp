@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One last_currency_quote object.
+/// One last_currency_quote object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/last_currency_quote.hpp>) copies it into
+/// massive::owned::last_currency_quote, which outlives the page.
 struct last_currency_quote {
   /// Contains the requested quote data for the specified forex currency pair.
   std::optional<massive::conversion_last_quote> last;

@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One last_quote object.
+/// One last_quote object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/last_quote.hpp>) copies it into
+/// massive::owned::last_quote, which outlives the page.
 struct last_quote {
   /// [c] A list of condition codes.
   std::span<const std::int32_t> conditions;

@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One last_trade object.
+/// One last_trade object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/last_trade.hpp>) copies it into
+/// massive::owned::last_trade, which outlives the page.
 struct last_trade {
   /// [c] A list of condition codes.
   std::span<const std::int32_t> conditions;

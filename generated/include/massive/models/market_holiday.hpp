@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One market_holiday object.
+/// One market_holiday object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/market_holiday.hpp>) copies it into
+/// massive::owned::market_holiday, which outlives the page.
 struct market_holiday {
   /// The market close time on the holiday (if it's not closed).
   std::optional<std::string_view> close;

@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One market_status object.
+/// One market_status object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/market_status.hpp>) copies it into
+/// massive::owned::market_status, which outlives the page.
 struct market_status {
   /// [afterHours] Whether or not the market is in post-market hours.
   std::optional<bool> after_hours;

@@ -9,7 +9,9 @@ namespace massive {
 
 class json_writer;
 
-/// Contains the status of various currency markets.
+/// Contains the status of various currency markets. Its strings and arrays point into its page and
+/// die with it: massive::to_owned(row) (<massive/owned/market_status_currencies.hpp>) copies it
+/// into massive::owned::market_status_currencies, which outlives the page.
 struct market_status_currencies {
   /// The status of the crypto market.
   std::optional<std::string_view> crypto;

@@ -9,7 +9,10 @@ namespace massive {
 
 class json_writer;
 
-/// Contains the status of different US stock exchanges (e.g., Nasdaq, NYSE).
+/// Contains the status of different US stock exchanges (e.g., Nasdaq, NYSE). Its strings and arrays
+/// point into its page and die with it: massive::to_owned(row)
+/// (<massive/owned/market_status_exchanges.hpp>) copies it into
+/// massive::owned::market_status_exchanges, which outlives the page.
 struct market_status_exchanges {
   /// The status of the Nasdaq market.
   std::optional<std::string_view> nasdaq;

@@ -9,7 +9,10 @@ namespace massive {
 
 class json_writer;
 
-/// Contains the status of various index groups (e.g., MSCI, FTSE Russell).
+/// Contains the status of various index groups (e.g., MSCI, FTSE Russell). Its strings and arrays
+/// point into its page and die with it: massive::to_owned(row)
+/// (<massive/owned/market_status_indices_groups.hpp>) copies it into
+/// massive::owned::market_status_indices_groups, which outlives the page.
 struct market_status_indices_groups {
   /// The status of Cboe Streaming Market Indices Cryptocurrency ("CCCY") indices trading hours.
   std::optional<std::string_view> cccy;

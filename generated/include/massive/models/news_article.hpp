@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One news_article object.
+/// One news_article object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/news_article.hpp>) copies it into
+/// massive::owned::news_article, which outlives the page.
 struct news_article {
   /// The mobile friendly Accelerated Mobile Page (AMP) URL.
   std::optional<std::string_view> amp_url;

@@ -9,7 +9,9 @@ namespace massive {
 
 class json_writer;
 
-/// One news_insight object.
+/// One news_insight object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/news_insight.hpp>) copies it into
+/// massive::owned::news_insight, which outlives the page.
 struct news_insight {
   /// The sentiment of the insight.
   std::optional<std::string_view> sentiment;

@@ -10,6 +10,9 @@ namespace massive {
 class json_writer;
 
 /// Details the source of the news article, including the publisher's name, logo, and homepage URLs.
+/// Its strings and arrays point into its page and die with it: massive::to_owned(row)
+/// (<massive/owned/news_publisher.hpp>) copies it into massive::owned::news_publisher, which
+/// outlives the page.
 struct news_publisher {
   /// The publisher's homepage favicon URL.
   std::optional<std::string_view> favicon_url;

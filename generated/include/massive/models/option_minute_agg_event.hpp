@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a minute aggregate event.
+/// The WebSocket message for a minute aggregate event. Its strings and arrays point into its page
+/// and die with it: massive::to_owned(row) (<massive/owned/option_minute_agg_event.hpp>) copies it
+/// into massive::owned::option_minute_agg_event, which outlives the page.
 struct option_minute_agg_event {
   /// [a] Today's volume weighted average price.
   std::optional<double> today_vwap;

@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a trade event.
+/// The WebSocket message for a trade event. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/option_quote_event.hpp>) copies it into
+/// massive::owned::option_quote_event, which outlives the page.
 struct option_quote_event {
   /// [ap] The ask price.
   std::optional<double> ask_price;

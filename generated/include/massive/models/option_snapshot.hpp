@@ -21,7 +21,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// Contains the requested snapshot data for the specified contract.
+/// Contains the requested snapshot data for the specified contract. Its strings and arrays point
+/// into its page and die with it: massive::to_owned(row) (<massive/owned/option_snapshot.hpp>)
+/// copies it into massive::owned::option_snapshot, which outlives the page.
 struct option_snapshot {
   /// The price of the underlying asset for the contract to break even.
   std::optional<double> break_even_price;

@@ -13,7 +13,9 @@ namespace massive {
 
 class json_writer;
 
-/// The most recent trade for this contract.
+/// The most recent trade for this contract. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/option_snapshot_trade.hpp>) copies it into
+/// massive::owned::option_snapshot_trade, which outlives the page.
 struct option_snapshot_trade {
   /// A list of condition codes.
   std::span<const std::int32_t> conditions;

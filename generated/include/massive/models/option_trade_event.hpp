@@ -13,7 +13,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a trade event.
+/// The WebSocket message for a trade event. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/option_trade_event.hpp>) copies it into
+/// massive::owned::option_trade_event, which outlives the page.
 struct option_trade_event {
   /// [c] The trade conditions
   std::span<const std::int64_t> conditions;

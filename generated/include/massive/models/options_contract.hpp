@@ -19,7 +19,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// Contains the requested data for the specified options contract.
+/// Contains the requested data for the specified options contract. Its strings and arrays point
+/// into its page and die with it: massive::to_owned(row) (<massive/owned/options_contract.hpp>)
+/// copies it into massive::owned::options_contract, which outlives the page.
 struct options_contract {
   /// If an option contract has additional underlyings or deliverables associated with it, they will
   /// appear here.

@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One options_last_trade object.
+/// One options_last_trade object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/options_last_trade.hpp>) copies it into
+/// massive::owned::options_last_trade, which outlives the page.
 struct options_last_trade {
   /// [c] A list of condition codes.
   std::span<const std::int32_t> conditions;

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One options_open_close object.
+/// One options_open_close object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/options_open_close.hpp>) copies it into
+/// massive::owned::options_open_close, which outlives the page.
 struct options_open_close {
   /// [afterHours] The close price of the ticker symbol in after hours trading.
   std::optional<double> after_hours;

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One options_quote_v3 object.
+/// One options_quote_v3 object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/options_quote_v3.hpp>) copies it into
+/// massive::owned::options_quote_v3, which outlives the page.
 struct options_quote_v3 {
   /// The exchange ID reporting the ask side of the quote.
   std::optional<std::int32_t> ask_exchange;

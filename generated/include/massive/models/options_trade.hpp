@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One options_trade object.
+/// One options_trade object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/options_trade.hpp>) copies it into
+/// massive::owned::options_trade, which outlives the page.
 struct options_trade {
   /// A list of condition codes.
   std::span<const std::int32_t> conditions;

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One options_trade_v3 object.
+/// One options_trade_v3 object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/options_trade_v3.hpp>) copies it into
+/// massive::owned::options_trade_v3, which outlives the page.
 struct options_trade_v3 {
   /// A list of condition codes.
   std::span<const std::int32_t> conditions;

@@ -19,7 +19,9 @@ struct row_codec;
 
 /// One NBBO quote of a stock. The price, size and exchange of each side are optional in the
 /// description; recorded quotes always carry them, but a one-sided book need not, so they stay
-/// optional. Arrays point into the page's arena.
+/// optional. Arrays point into the page's arena. Its strings and arrays point into its page and die
+/// with it: massive::to_owned(row) (<massive/owned/quote.hpp>) copies it into
+/// massive::owned::quote, which outlives the page.
 struct quote {
   /// Required. When the SIP received the quote, Unix nanoseconds (exact: beyond 2^53).
   timestamp_ns sip_timestamp;

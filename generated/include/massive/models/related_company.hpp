@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// The tickers related to the requested ticker.
+/// The tickers related to the requested ticker. Its strings and arrays point into its page and die
+/// with it: massive::to_owned(row) (<massive/owned/related_company.hpp>) copies it into
+/// massive::owned::related_company, which outlives the page.
 struct related_company {
   /// A ticker related to the requested ticker.
   std::optional<std::string_view> ticker;

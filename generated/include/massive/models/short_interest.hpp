@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One short_interest object.
+/// One short_interest object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/short_interest.hpp>) copies it into
+/// massive::owned::short_interest, which outlives the page.
 struct short_interest {
   /// The average daily trading volume for the stock over a specified period, typically used to
   /// contextualize short interest.

@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One short_volume object.
+/// One short_volume object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/short_volume.hpp>) copies it into
+/// massive::owned::short_volume, which outlives the page.
 struct short_volume {
   /// Short volume reported via the Alternative Display Facility (ADF), excluding exempt volume.
   std::optional<std::int64_t> adf_short_volume;

@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One split object.
+/// One split object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/split.hpp>) copies it into massive::owned::split, which
+/// outlives the page.
 struct split {
   /// The execution date of the stock split.
   std::optional<std::string_view> execution_date;

@@ -9,7 +9,9 @@ namespace massive {
 
 class json_writer;
 
-/// One status_event object.
+/// One status_event object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/status_event.hpp>) copies it into
+/// massive::owned::status_event, which outlives the page.
 struct status_event {
   /// The descriptive message explaining this status event.
   std::optional<std::string_view> message;

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One stock_dividend object.
+/// One stock_dividend object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/stock_dividend.hpp>) copies it into
+/// massive::owned::stock_dividend, which outlives the page.
 struct stock_dividend {
   /// Original dividend amount per share in the specified currency
   std::optional<double> cash_amount;

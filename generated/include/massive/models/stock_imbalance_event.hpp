@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for an imbalance event.
+/// The WebSocket message for an imbalance event. Its strings and arrays point into its page and die
+/// with it: massive::to_owned(row) (<massive/owned/stock_imbalance_event.hpp>) copies it into
+/// massive::owned::stock_imbalance_event, which outlives the page.
 struct stock_imbalance_event {
   /// [T] Required. The ticker symbol for the given stock.
   std::string_view ticker;

@@ -13,7 +13,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a LULD event.
+/// The WebSocket message for a LULD event. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/stock_luld_event.hpp>) copies it into
+/// massive::owned::stock_luld_event, which outlives the page.
 struct stock_luld_event {
   /// [T] Required. The ticker symbol for the given stock.
   std::string_view ticker;

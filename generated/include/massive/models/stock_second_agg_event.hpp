@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// The WebSocket message for a second aggregate event.
+/// The WebSocket message for a second aggregate event. Its strings and arrays point into its page
+/// and die with it: massive::to_owned(row) (<massive/owned/stock_second_agg_event.hpp>) copies it
+/// into massive::owned::stock_second_agg_event, which outlives the page.
 struct stock_second_agg_event {
   /// [a] Today's volume weighted average price.
   std::optional<double> today_vwap;

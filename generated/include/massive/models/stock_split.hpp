@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One stock_split object.
+/// One stock_split object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/stock_split.hpp>) copies it into
+/// massive::owned::stock_split, which outlives the page.
 struct stock_split {
   /// Classification of the share-change event.
   std::optional<std::string_view> adjustment_type;

@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One stocks_movers object.
+/// One stocks_movers object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/stocks_movers.hpp>) copies it into
+/// massive::owned::stocks_movers, which outlives the page.
 struct stocks_movers {
   /// The status of this request's response.
   std::optional<std::string_view> status;

@@ -9,7 +9,9 @@ namespace massive {
 
 class json_writer;
 
-/// The most recent daily bar for this ticker.
+/// The most recent daily bar for this ticker. Its strings and arrays point into its page and die
+/// with it: massive::to_owned(row) (<massive/owned/stocks_snapshot_day.hpp>) copies it into
+/// massive::owned::stocks_snapshot_day, which outlives the page.
 struct stocks_snapshot_day {
   /// [c] The close price for the symbol in the given time period.
   std::optional<double> close;

@@ -13,7 +13,9 @@ namespace massive {
 
 class json_writer;
 
-/// The most recent trade for this ticker.
+/// The most recent trade for this ticker. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/stocks_snapshot_last_trade.hpp>) copies it into
+/// massive::owned::stocks_snapshot_last_trade, which outlives the page.
 struct stocks_snapshot_last_trade {
   /// [c] The trade conditions.
   std::span<const std::int64_t> conditions;

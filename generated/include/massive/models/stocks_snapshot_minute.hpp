@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// The most recent minute bar for this ticker.
+/// The most recent minute bar for this ticker. Its strings and arrays point into its page and die
+/// with it: massive::to_owned(row) (<massive/owned/stocks_snapshot_minute.hpp>) copies it into
+/// massive::owned::stocks_snapshot_minute, which outlives the page.
 struct stocks_snapshot_minute {
   /// [t] The Unix millisecond timestamp for the start of the aggregate window.
   std::optional<timestamp_ms> timestamp;

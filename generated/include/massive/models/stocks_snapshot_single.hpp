@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One stocks_snapshot_single object.
+/// One stocks_snapshot_single object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/stocks_snapshot_single.hpp>) copies it into
+/// massive::owned::stocks_snapshot_single, which outlives the page.
 struct stocks_snapshot_single {
   /// The status of this request's response.
   std::optional<std::string_view> status;

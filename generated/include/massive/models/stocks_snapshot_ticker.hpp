@@ -16,7 +16,9 @@ namespace massive {
 
 class json_writer;
 
-/// One stocks_snapshot_ticker object.
+/// One stocks_snapshot_ticker object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/stocks_snapshot_ticker.hpp>) copies it into
+/// massive::owned::stocks_snapshot_ticker, which outlives the page.
 struct stocks_snapshot_ticker {
   /// The most recent daily bar for this ticker.
   std::optional<massive::stocks_snapshot_day> day;

@@ -18,7 +18,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One stocks_snapshot_tickers object.
+/// One stocks_snapshot_tickers object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/stocks_snapshot_tickers.hpp>) copies it into
+/// massive::owned::stocks_snapshot_tickers, which outlives the page.
 struct stocks_snapshot_tickers {
   /// The total number of results for this request.
   std::optional<std::int64_t> count;

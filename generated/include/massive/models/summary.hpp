@@ -19,7 +19,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One summary object.
+/// One summary object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/summary.hpp>) copies it into massive::owned::summary,
+/// which outlives the page.
 struct summary {
   /// Wire key branding.
   std::optional<massive::summary_branding> branding;

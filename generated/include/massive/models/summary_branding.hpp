@@ -9,7 +9,9 @@ namespace massive {
 
 class json_writer;
 
-/// One summary_branding object.
+/// One summary_branding object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/summary_branding.hpp>) copies it into
+/// massive::owned::summary_branding, which outlives the page.
 struct summary_branding {
   /// A link to this ticker's company's icon.
   std::optional<std::string_view> icon_url;

@@ -10,7 +10,9 @@ namespace massive {
 
 class json_writer;
 
-/// One summary_options object.
+/// One summary_options object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/summary_options.hpp>) copies it into
+/// massive::owned::summary_options, which outlives the page.
 struct summary_options {
   /// The type of contract.
   std::optional<std::string_view> contract_type;

@@ -10,7 +10,10 @@ namespace massive {
 class json_writer;
 
 /// Comprehensive trading session metrics, detailing price changes, trading volume, and key price
-/// points (open, close, high, low) for the asset within the current trading day.
+/// points (open, close, high, low) for the asset within the current trading day. Its strings and
+/// arrays point into its page and die with it: massive::to_owned(row)
+/// (<massive/owned/summary_session.hpp>) copies it into massive::owned::summary_session, which
+/// outlives the page.
 struct summary_session {
   /// The value of the price change for the asset from the previous trading day.
   std::optional<double> change;

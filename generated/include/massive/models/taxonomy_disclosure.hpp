@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One taxonomy_disclosure object.
+/// One taxonomy_disclosure object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/taxonomy_disclosure.hpp>) copies it into
+/// massive::owned::taxonomy_disclosure, which outlives the page.
 struct taxonomy_disclosure {
   /// Detailed explanation of what the disclosure category covers, including typical examples.
   std::optional<std::string_view> description;

@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One taxonomy_risk_factor object.
+/// One taxonomy_risk_factor object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/taxonomy_risk_factor.hpp>) copies it into
+/// massive::owned::taxonomy_risk_factor, which outlives the page.
 struct taxonomy_risk_factor {
   /// Detailed explanation of what this risk category encompasses, including specific examples and
   /// potential impacts

@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One ticker object.
+/// One ticker object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/ticker.hpp>) copies it into massive::owned::ticker, which
+/// outlives the page.
 struct ticker {
   /// Whether or not the asset is actively traded.
   std::optional<bool> active;

@@ -9,7 +9,9 @@ namespace massive {
 
 class json_writer;
 
-/// Company headquarters address details.
+/// Company headquarters address details. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/ticker_address.hpp>) copies it into
+/// massive::owned::ticker_address, which outlives the page.
 struct ticker_address {
   /// The first line of the company's headquarters address.
   std::optional<std::string_view> address1;

@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One ticker_agg object.
+/// One ticker_agg object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/ticker_agg.hpp>) copies it into
+/// massive::owned::ticker_agg, which outlives the page.
 struct ticker_agg {
   /// [t] The Unix millisecond timestamp for the start of the aggregate window.
   std::optional<timestamp_ms> timestamp;

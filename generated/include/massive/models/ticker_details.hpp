@@ -17,7 +17,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// Ticker with details.
+/// Ticker with details. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/ticker_details.hpp>) copies it into
+/// massive::owned::ticker_details, which outlives the page.
 struct ticker_details {
   /// Whether or not the asset is actively traded.
   std::optional<bool> active;

@@ -16,7 +16,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// Contains the requested event data for the specified ticker.
+/// Contains the requested event data for the specified ticker. Its strings and arrays point into
+/// its page and die with it: massive::to_owned(row) (<massive/owned/ticker_events.hpp>) copies it
+/// into massive::owned::ticker_events, which outlives the page.
 struct ticker_events {
   /// An array of event containing the requested data.
   json_value events;

@@ -14,7 +14,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// Describes the type of financial instrument represented by a ticker.
+/// Describes the type of financial instrument represented by a ticker. Its strings and arrays point
+/// into its page and die with it: massive::to_owned(row) (<massive/owned/ticker_type.hpp>) copies
+/// it into massive::owned::ticker_type, which outlives the page.
 struct ticker_type {
   /// An identifier for a group of similar financial instruments.
   std::optional<std::string_view> asset_class;

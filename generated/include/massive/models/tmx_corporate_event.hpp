@@ -15,7 +15,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One tmx_corporate_event object.
+/// One tmx_corporate_event object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/tmx_corporate_event.hpp>) copies it into
+/// massive::owned::tmx_corporate_event, which outlives the page.
 struct tmx_corporate_event {
   /// Full name of the company.
   std::optional<std::string_view> company_name;

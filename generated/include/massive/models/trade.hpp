@@ -19,7 +19,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One trade of a stock. Strings and arrays point into the page's arena.
+/// One trade of a stock. Strings and arrays point into the page's arena. Its strings and arrays
+/// point into its page and die with it: massive::to_owned(row) (<massive/owned/trade.hpp>) copies
+/// it into massive::owned::trade, which outlives the page.
 struct trade {
   /// Required. The trade ID: unique per ticker, exchange and TRF, not globally.
   std::string_view id;

@@ -11,7 +11,9 @@ namespace massive {
 
 class json_writer;
 
-/// Information on the underlying stock for this options contract.
+/// Information on the underlying stock for this options contract. Its strings and arrays point into
+/// its page and die with it: massive::to_owned(row) (<massive/owned/underlying_asset.hpp>) copies
+/// it into massive::owned::underlying_asset, which outlives the page.
 struct underlying_asset {
   /// The change in price for the contract to break even.
   std::optional<double> change_to_break_even;

@@ -24,7 +24,9 @@ namespace detail {
 struct row_codec;
 }
 
-/// One universal_snapshot object.
+/// One universal_snapshot object. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/universal_snapshot.hpp>) copies it into
+/// massive::owned::universal_snapshot, which outlives the page.
 struct universal_snapshot {
   /// The price of the underlying asset for the contract to break even.
   std::optional<double> break_even_price;

@@ -10,7 +10,9 @@ namespace massive {
 
 class json_writer;
 
-/// The details for this contract.
+/// The details for this contract. Its strings and arrays point into its page and die with it:
+/// massive::to_owned(row) (<massive/owned/universal_snapshot_details.hpp>) copies it into
+/// massive::owned::universal_snapshot_details, which outlives the page.
 struct universal_snapshot_details {
   /// The type of contract.
   std::optional<std::string_view> contract_type;

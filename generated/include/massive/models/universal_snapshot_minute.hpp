@@ -10,7 +10,9 @@ namespace massive {
 
 class json_writer;
 
-/// The most recent minute aggregate for this stock.
+/// The most recent minute aggregate for this stock. Its strings and arrays point into its page and
+/// die with it: massive::to_owned(row) (<massive/owned/universal_snapshot_minute.hpp>) copies it
+/// into massive::owned::universal_snapshot_minute, which outlives the page.
 struct universal_snapshot_minute {
   /// The closing value for the minute aggreate.
   std::optional<double> close;

@@ -12,7 +12,9 @@ namespace massive {
 
 class json_writer;
 
-/// The most recent quote for this contract.
+/// The most recent quote for this contract. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/universal_snapshot_quote.hpp>) copies it into
+/// massive::owned::universal_snapshot_quote, which outlives the page.
 struct universal_snapshot_quote {
   /// The ask price.
   std::optional<double> ask;

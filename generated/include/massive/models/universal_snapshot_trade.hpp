@@ -13,7 +13,9 @@ namespace massive {
 
 class json_writer;
 
-/// The most recent quote for this contract.
+/// The most recent quote for this contract. Its strings and arrays point into its page and die with
+/// it: massive::to_owned(row) (<massive/owned/universal_snapshot_trade.hpp>) copies it into
+/// massive::owned::universal_snapshot_trade, which outlives the page.
 struct universal_snapshot_trade {
   /// A list of condition codes.
   std::span<const std::int32_t> conditions;
