@@ -254,7 +254,10 @@ struct decoder_core::impl {
     *base = '[';
     window[cut] = ']';
     const std::size_t before = builder.row_count();
-    batch b{parser, base, cut - from + 2, capacity + window_padding - (from - 1), builder, path, before};
+    // Rows are named by their index in the body's array, rows left out before them included,
+    // as the framer's own errors name them.
+    batch b{parser, base, cut - from + 2, capacity + window_padding - (from - 1), builder, path,
+            before + builder.leniency().dropped_rows};
     codec->decode_batch(b);
     // `[ ]` is a valid empty array, but an empty stretch next to a separator is a stray comma.
     if (builder.row_count() == before && b.skipped_rows == 0 && (!closing || cut_at_separator)) {
