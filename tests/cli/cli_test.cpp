@@ -583,9 +583,10 @@ struct answering_server {
 }  // namespace
 
 // Issue 30, kind 1. Seen failing with builder_.mark_incomplete() removed from
-// row_context::missing: "sip_timestamp":0 was printed (1970-01-01 in the table) and the
-// report said only values were left out; with report_leniency's call removed from call.cpp:
-// stderr was empty; with `settings.strict &&` test removed from call.cpp: --strict exited 0.
+// row_context::missing: the rows "big" and "half" printed with "sip_timestamp":0 (1970 in CSV
+// and the table) and the stderr line not matching; with report_leniency's call removed from
+// call.cpp: the stderr line missing in every format; with the --strict test in call.cpp made
+// false: "CHECK( 0 == 6 )".
 TEST_CASE("leniency a user sees: rows left out rather than shown with 0, reported on stderr; --strict exits 6") {
   const std::string body = R"({"status":"OK","results":[)" + trade_ok +
                            R"(,{"exchange":1,"id":"big","participant_timestamp":5,"price":1,"sequence_number":1,"sip_timestamp":123456789012345678901234567890,"size":1},)" +
@@ -620,7 +621,7 @@ TEST_CASE("leniency a user sees: rows left out rather than shown with 0, reporte
 }
 
 // Issue 30, kind 2. Seen failing with the max_inflate_ratio test removed from exchange.cpp's
-// deliver: exit 0 after inflating the whole 64 MiB; with --max-body not registered: exit 2.
+// deliver: "CHECK( 5 == 4 )", the bomb stopped only by the decoder's 16 MiB element limit.
 TEST_CASE("bounded memory: a gzip bomb and a body beyond --max-body end with an error naming the limit") {
   // 64 MiB of blanks inside the rows array inflates from about 64 KiB: far beyond 200:1.
   std::string bomb = R"({"results":[)";
@@ -642,11 +643,11 @@ TEST_CASE("bounded memory: a gzip bomb and a body beyond --max-body end with an 
   CHECK(run_cli({"stocks", "trades", "-p", "stockTicker=AAPL", "--max-body", "12Q"}, key).exit_code == 2);
 }
 
-// Issue 30, kind 3. Seen failing with the `target_ == saved_` test removed from
-// traversal::advance: the x -> y -> x cycle ran until doctest's timeout; with the
-// empty_pages refusal removed: fresh cursors over empty pages ran on likewise; with
-// settings.run.page_cap_is_error left false: the endless traversal stopped at 1000 pages
-// with exit 0 and nothing on stderr.
+// Issue 30, kind 3. Seen failing with both cycle tests removed from traversal::advance (the
+// ring of recent URLs and Brent's; either alone catches x -> y -> x): "CHECK( 6 == 4 )" and
+// 1000 requests, the default cap ending it; with the empty_pages refusal removed from
+// traversal::refusal: "CHECK( 6 == 4 )" and 1000 requests; with settings.run.page_cap_is_error
+// left false: exit 0 after 1000 pages and nothing on stderr.
 TEST_CASE("traversals end: a cycle, empty pages with fresh cursors, and the default page cap, each named") {
   answering_server cycle([](const std::string& base, const massive::mock::recorded_request& r) {
     const std::string next = r.target == "/x" ? "/y" : "/x";
@@ -686,7 +687,8 @@ TEST_CASE("traversals end: a cycle, empty pages with fresh cursors, and the defa
 }
 
 // Issue 30, kinds 4 and 6. Seen failing with answer_means_stale_connection returning false:
-// exit 3 "HTTP 408"; with skip_interim_response returning false: exit 3 "HTTP 100".
+// exit 3 "the API refused: HTTP 408", one connection; with skip_interim_response returning
+// false: exit 3, no row.
 TEST_CASE("a 408 on a kept-alive connection is a quiet reconnect; 1xx answers are skipped") {
   const std::string page1 = R"({"results":[)" + trade_ok + R"(],"next_url":"NEXT"})";
   massive::mock::server server{{.tls = false}};
@@ -711,8 +713,9 @@ TEST_CASE("a 408 on a kept-alive connection is a quiet reconnect; 1xx answers ar
 }
 
 // Issue 30, kind 5: every printable format over strings holding each control character. Seen
-// failing with terminal_safe() returning its text unchanged: ESC, BEL and C2 9B reached the
-// CSV and the table; with the C1 case removed from json_writer::escaped: C2 9B reached JSON.
+// failing with terminal_safe() returning its text unchanged: "control byte 0" in CSV and the
+// table; with 0xC2 left out of json_writer::escaped's test: "control byte 194" (C2 9B, CSI) in
+// JSON and JSON Lines.
 TEST_CASE("output is safe for terminals: no control character from the wire in any format") {
   std::string rows;
   std::vector<unsigned> controls;
@@ -746,9 +749,10 @@ TEST_CASE("output is safe for terminals: no control character from the wire in a
   }
 }
 
-// Issue 30, kind 7. Seen failing with bounded_path() returning the path whole (error.cpp):
-// a stderr line of over 100 KB; with without_key() returning current_exception() always
-// (call_driver.cpp): the key in the message.
+// Issue 30, kind 7. Seen failing with bounded_path() returning the path whole (error.cpp) and
+// terminal_safe() not cutting (each alone bounds the line): "CHECK( 100090 < 1200 )"; with
+// without_key() returning current_exception() always (call_driver.cpp): "invalid JSON at
+// cli-test-key: mismatched bracket".
 TEST_CASE("error messages are bounded and never hold the key, whatever key names the server sends") {
   const std::string long_key(100'000, 'k');
   scripted_server api({.body = R"({"status":"OK",")" + long_key + R"(":[1,})"});

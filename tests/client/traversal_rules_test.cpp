@@ -63,8 +63,8 @@ TEST_CASE("a next_url equal to its own page's URL is refused, every time it is a
 
 TEST_CASE("a next_url that returns to any page already fetched is a cycle, found in constant memory") {
   // Issue 30: A -> B -> A ran at thousands of requests a second. Seen failing with the loop
-  // over recent_ removed from advance(): step::fetch for "/a" again; with the `target_ ==
-  // saved_` test removed: the long cycle below fetched without end (the REQUIRE stopped it).
+  // over recent_ removed from advance(): "CHECK( 0 == 3 )", step::fetch for "/a" again; with
+  // the `target_ == saved_` test removed: "REQUIRE( 176 <= 175 )", the long cycle fetched on.
   traversal u("/a");
   u.advance("/b");
   CHECK(u.next() == step::fetch);
@@ -94,7 +94,7 @@ TEST_CASE("a next_url that returns to any page already fetched is a cycle, found
 
 TEST_CASE("max_empty_pages pages in a row without rows are refused; a page with rows resets the count") {
   // Issue 30: fresh cursors over empty pages ran until the server gave up. Seen failing with
-  // the empty_pages test removed from refusal(): step::fetch after the third empty page.
+  // the empty_pages test removed from refusal(): "CHECK( 0 == 4 )", step::fetch after the third.
   traversal t("/0", std::nullopt, 3);
   t.advance("/1", 0);
   t.advance("/2", 0);
@@ -117,7 +117,8 @@ TEST_CASE("max_empty_pages pages in a row without rows are refused; a page with 
 }
 
 TEST_CASE("the pages' leniency counts are summed for the traversal") {
-  // Seen failing with totals_.add() left out of advance(): every total stayed 0.
+  // Not tried by itself: cursor_core's leniency argument left out (every total 0 in
+  // client_test's "a cursor sums ...") exercised the same sum.
   traversal t("/0");
   massive::page_leniency lossy;
   lossy.dropped_rows = 2;

@@ -58,7 +58,7 @@ TEST_CASE("N concurrent requests use at most connections_per_origin connections,
 
 // Issue 30: a response pushed onto an idle pooled connection before the next request was
 // printed as that request's answer. Seen failing with connection::quiet() returning true:
-// second.data was the pushed {"rogue":true} and one connection was accepted.
+// second.data was the pushed {"rogue":true}, on the reused connection, one connection accepted.
 TEST_CASE("bytes waiting on an idle connection make it unfit: closed, never read as the next answer") {
   trusted_server s;
   asio::io_context io;
@@ -80,7 +80,7 @@ TEST_CASE("bytes waiting on an idle connection make it unfit: closed, never read
 }
 
 // Issue 30: nginx and HAProxy answer 408 on a connection they found idle, then close it.
-// Seen failing with answer_means_stale_connection() returning false: api_error 408.
+// Seen failing with answer_means_stale_connection() returning false: the call failed (408).
 TEST_CASE("a 408 on a reused connection is retried once on a fresh one; on a fresh one it is the answer") {
   trusted_server s;
   asio::io_context io;
@@ -104,7 +104,7 @@ TEST_CASE("a 408 on a reused connection is retried once on a fresh one; on a fre
 }
 
 // Issue 30: a 100 Continue or 103 Early Hints before the 200 failed the call. Seen failing
-// with skip_interim_response() returning false: api_error 100.
+// with skip_interim_response() returning false: the first call failed.
 TEST_CASE("interim 1xx responses are skipped; 101 and endless interim responses are refused") {
   trusted_server s;
   asio::io_context io;
@@ -233,8 +233,7 @@ TEST_CASE("an idle connection the server closed or reset is not taken: the reque
 
 TEST_CASE("a pooled connection closed when the request arrives is retried once on a fresh one, transparently") {
   // The close races the request (the server reads it, then closes without a byte): the
-  // stale-connection rule. Seen failing with retry_on_fresh_connection() returning false:
-  // connection_reset.
+  // stale-connection rule, as before issue 30.
   for (bool tls : {true, false}) {
     CAPTURE(tls);
     trusted_server s(server_options{.tls = tls});
