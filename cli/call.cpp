@@ -31,10 +31,18 @@ int fail(exit_code code, std::string_view message) {
   return code;
 }
 
+// `text` with every occurrence of `key` replaced: a path may hold a key of the body (a map's),
+// and a server may echo the API key as one.
+std::string without_key(std::string text, std::string_view key) {
+  if (key.empty()) return text;
+  for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at + 8)) text.replace(at, key.size(), "REDACTED");
+  return text;
+}
+
 // One line on stderr for a page whose body was not decoded exactly: what was coerced, left out
 // or dropped, and where the first of them was. Unknown keys are not reported: the API adds
 // fields, and they cost nothing the model declares.
-void report_leniency(std::size_t page_number, const page_leniency& l) {
+void report_leniency(std::size_t page_number, const page_leniency& l, std::string_view api_key) {
   if (l.exact()) return;
   std::string line = "page " + std::to_string(page_number) + ":";
   const auto count = [&](std::uint32_t n, const char* one, const char* many) {
@@ -45,7 +53,7 @@ void report_leniency(std::size_t page_number, const page_leniency& l) {
   count(l.missing, "required field without a value", "required fields without a value");
   count(l.coerced, "value coerced", "values coerced");
   line.back() = ';';
-  line += " the first at " + terminal_safe(l.first, max_path_bytes);
+  line += " the first at " + terminal_safe(without_key(std::string(l.first), api_key), max_path_bytes);
   std::cerr << "massive: " << line << "\n";
 }
 
@@ -97,6 +105,10 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
 
   std::size_t pages = 0;
   std::size_t lossy_pages = 0;
+  const char* key_from_environment = std::getenv("MASSIVE_API_KEY");
+  const std::string api_key = !settings.client.api_key.empty() ? settings.client.api_key
+                              : key_from_environment != nullptr ? std::string(key_from_environment)
+                                                                : std::string();
   try {
     boost::asio::io_context io;
     massive::client client{io.get_executor(), settings.client};
@@ -107,7 +119,7 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
                         printer->page(page.rows_json);
                         progress.page(page.rows);
                         ++pages;
-                        report_leniency(pages, page.envelope.leniency);
+                        report_leniency(pages, page.envelope.leniency, api_key);
                         lossy_pages += page.envelope.leniency.lossy() ? 1 : 0;
                       }),
         boost::asio::use_future);

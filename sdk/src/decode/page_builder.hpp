@@ -79,8 +79,13 @@ class page_builder {
   // an array element or map entry dropped) and else its row is. Set by row_context::missing,
   // taken by whoever decoded the object.
   void mark_incomplete() noexcept { incomplete_ = true; }
-  /// Whether the object just decoded was marked, clearing the mark.
-  bool take_incomplete() noexcept { return std::exchange(incomplete_, false); }
+  /// Whether the object just decoded was marked, clearing the mark. Called once per row: a load
+  /// and a branch, the store only when marked.
+  bool take_incomplete() noexcept {
+    if (!incomplete_) [[likely]] return false;
+    incomplete_ = false;
+    return true;
+  }
   /// Puts back a mark taken before a nested object was decoded (it belongs to the row).
   void restore_incomplete(bool mark) noexcept { incomplete_ = incomplete_ || mark; }
 
