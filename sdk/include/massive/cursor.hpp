@@ -32,9 +32,9 @@ struct traversal_options {
   /// says so. A guard against a server whose next_url never ends.
   std::optional<std::size_t> max_pages{};
   /// Refuse to go on (errc::empty_pages) after this many pages in a row whose bodies held no
-  /// rows but offered a next_url: a server handing out fresh cursors over nothing. The API
-  /// sends an empty page in the middle of a traversal rarely, never ten in a row that we have
-  /// seen; empty: no limit.
+  /// rows but offered a next_url: a server handing out fresh cursors over nothing. An empty
+  /// page in the middle of a traversal is legitimate (its next_url is followed); ten in a row
+  /// is taken for that server, a choice rather than a measured bound. Empty: no limit.
   std::optional<std::size_t> max_empty_pages = 10;
   /// Ask for page N+1 as soon as page N is handed over, so that its transfer and decoding
   /// overlap the caller's work on page N: a traversal then takes about the longer of the two
