@@ -201,7 +201,7 @@ struct decoder_core::impl {
     switch (fault) {
       case framer::fault::none: return;
       case framer::fault::too_deep:
-        throw error_here(decode_errc::too_deep, "nesting deeper than " + std::to_string(limits.max_depth));
+        throw error_here(decode_errc::too_deep, "nesting deeper than " + std::to_string(limits.max_depth) + " (decode_limits::max_depth)");
       case framer::fault::too_long: {
         const std::size_t start = framer_.element_start();
         const std::size_t quote = framer_.fault_position();
@@ -214,7 +214,8 @@ struct decoder_core::impl {
       }
       case framer::fault::element_too_long:
         throw error_here(decode_errc::too_long,
-                         "an element longer than " + std::to_string(limits.max_element_bytes) + " bytes");
+                         "an element longer than " + std::to_string(limits.max_element_bytes) +
+                                                " bytes (decode_limits::max_element_bytes)");
       case framer::fault::mismatched_bracket:
         throw error_here(decode_errc::invalid_json, "mismatched bracket");
     }
@@ -242,7 +243,8 @@ struct decoder_core::impl {
     if (capacity - end < capacity / 2) {
       if (end - begin > limits.max_element_bytes) {
         throw error_here(decode_errc::too_long,
-                         "an element longer than " + std::to_string(limits.max_element_bytes) + " bytes");
+                         "an element longer than " + std::to_string(limits.max_element_bytes) +
+                                                " bytes (decode_limits::max_element_bytes)");
       }
       resize_window(capacity * 2);
     }
