@@ -1,6 +1,7 @@
 #include "arguments.hpp"
 
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 
 namespace massive::cli {
@@ -18,6 +19,22 @@ std::uint64_t count_value(std::string_view flag_name, std::string_view text) {
   return n;
 }
 
+// A positive byte count with an optional K, M or G (binary multiples): 64M.
+std::uint64_t byte_value(std::string_view flag_name, std::string_view text) {
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  const std::string_view suffix(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  unsigned shift = 0;
+  if (suffix == "K" || suffix == "k") shift = 10;
+  if (suffix == "M" || suffix == "m") shift = 20;
+  if (suffix == "G" || suffix == "g") shift = 30;
+  if (ec != std::errc{} || n == 0 || (!suffix.empty() && shift == 0) || n > (UINT64_MAX >> shift)) {
+    throw usage_error(std::string(flag_name) + " takes a positive byte count (64M, 512K, 1G), not '" +
+                      std::string(text) + "'");
+  }
+  return n << shift;
+}
+
 constexpr flag flags[] = {
     {"--param", "-p", "KEY=VALUE", {},
      "a parameter by the description's name (comparators dotted: timestamp.gte=2024-01-02; lists "
@@ -29,13 +46,19 @@ constexpr flag flags[] = {
        }
        s.params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
      }},
-    {"--all-pages", "", "", {}, "follow next_url through every page",
+    {"--all-pages", "", "", {}, "follow next_url through every page (at most 1000: a failure naming the cap)",
      [](call_settings& s, std::string_view) { s.run.all_pages = true; }},
     {"--max-pages", "", "N", {}, "every page, at most N of them",
      [](call_settings& s, std::string_view n) {
        s.run.all_pages = true;
        s.run.traversal.max_pages = count_value("--max-pages", n);
+       s.pages_capped_by_user = true;
      }},
+    {"--max-body", "", "BYTES", {}, "refuse a body larger than BYTES once inflated (default 128M; K, M, G)",
+     [](call_settings& s, std::string_view n) { s.client.max_body_size = byte_value("--max-body", n); }},
+    {"--strict", "", "", {},
+     "exit 6 when a page left a value or a row out (by default: reported on stderr, exit 0)",
+     [](call_settings& s, std::string_view) { s.strict = true; }},
     {"--format", "-f", "FORMAT", formats,
      "json (one array, the default), jsonl (one row per line), csv, or table",
      [](call_settings& s, std::string_view f) {
@@ -85,6 +108,7 @@ std::span<const flag> call_flags() { return flags; }
 
 call_settings parse_call(std::span<const std::string_view> words) {
   call_settings settings;
+  settings.run.traversal.max_pages = default_page_cap;
   for (std::size_t i = 0; i < words.size(); ++i) {
     std::string_view word = words[i];
     std::optional<std::string_view> attached;
@@ -110,6 +134,7 @@ call_settings parse_call(std::span<const std::string_view> words) {
     }
     f->apply(settings, attached ? *attached : words[++i]);
   }
+  settings.run.page_cap_is_error = !settings.pages_capped_by_user;
   return settings;
 }
 

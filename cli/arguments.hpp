@@ -7,6 +7,7 @@
 #include <massive/client_options.hpp>
 #include <massive/operation_table.hpp>
 
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -29,7 +30,16 @@ struct call_settings {
   std::string output_path;  ///< the rows go there instead of stdout
   bool mock = false;        ///< run against the embedded mock API
   bool help = false;        ///< print the operation's help instead of calling it
+  /// Exit non-zero (exit_limit) when a page left a value or a row of its body out.
+  bool strict = false;
+  /// --max-pages was given: its cap is the user's, and reaching it is no failure.
+  bool pages_capped_by_user = false;
 };
+
+/// The page cap of --all-pages when --max-pages does not set one: reaching it while the
+/// server offers more is a failure that names it (exit_limit), never a quiet end. At 50,000
+/// rows a page (the API's largest limit) it is 50 million rows.
+inline constexpr std::uint64_t default_page_cap = 1000;
 
 /// A mistake on the command line: printed with the usage, exit code 2.
 class usage_error : public std::runtime_error {

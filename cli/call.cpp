@@ -20,14 +20,41 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 namespace massive::cli {
 
 namespace {
 
 int fail(exit_code code, std::string_view message) {
-  std::cerr << "massive: " << message << "\n";
+  std::cerr << "massive: " << terminal_safe(message, max_message_bytes) << "\n";
   return code;
+}
+
+// `text` with every occurrence of `key` replaced: a path may hold a key of the body (a map's),
+// and a server may echo the API key as one.
+std::string without_key(std::string text, std::string_view key) {
+  if (key.empty()) return text;
+  for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at + 8)) text.replace(at, key.size(), "REDACTED");
+  return text;
+}
+
+// One line on stderr for a page whose body was not decoded exactly: what was coerced, left out
+// or dropped, and where the first of them was. Unknown keys are not reported: the API adds
+// fields, and they cost nothing the model declares.
+void report_leniency(std::size_t page_number, const page_leniency& l, std::string_view api_key) {
+  if (l.exact()) return;
+  std::string line = "page " + std::to_string(page_number) + ":";
+  const auto count = [&](std::uint32_t n, const char* one, const char* many) {
+    if (n != 0) line += " " + std::to_string(n) + " " + (n == 1 ? one : many) + ",";
+  };
+  count(l.dropped_rows, "row dropped", "rows dropped");
+  count(l.skipped, "value left out", "values left out");
+  count(l.missing, "required field without a value", "required fields without a value");
+  count(l.coerced, "value coerced", "values coerced");
+  line.back() = ';';
+  line += " the first at " + terminal_safe(without_key(std::string(l.first), api_key), max_path_bytes);
+  std::cerr << "massive: " << line << "\n";
 }
 
 }  // namespace
@@ -76,6 +103,12 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
     if (user) user(event);
   };
 
+  std::size_t pages = 0;
+  std::size_t lossy_pages = 0;
+  const char* key_from_environment = std::getenv("MASSIVE_API_KEY");
+  const std::string api_key = !settings.client.api_key.empty() ? settings.client.api_key
+                              : key_from_environment != nullptr ? std::string(key_from_environment)
+                                                                : std::string();
   try {
     boost::asio::io_context io;
     massive::client client{io.get_executor(), settings.client};
@@ -85,6 +118,9 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
                       [&](const json_page& page) {
                         printer->page(page.rows_json);
                         progress.page(page.rows);
+                        ++pages;
+                        report_leniency(pages, page.envelope.leniency, api_key);
+                        lossy_pages += page.envelope.leniency.lossy() ? 1 : 0;
                       }),
         boost::asio::use_future);
     io.run();
@@ -103,12 +139,21 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
   } catch (const transport_error& e) {
     progress.finish();
     if (e.code() == massive::errc::invalid_option) return fail(exit_usage, e.what());
+    if (e.code() == massive::errc::page_limit_reached) {
+      rows_out.flush();
+      return fail(exit_limit, std::string(e.what()) + "; --all-pages stops at " + std::to_string(default_page_cap) +
+                                  " pages unless --max-pages N says how many");
+    }
     return fail(exit_transport, e.what());
   } catch (const std::exception& e) {
     progress.finish();
     return fail(exit_transport, e.what());
   }
   if (!rows_out.flush()) return fail(exit_transport, "cannot write the rows");
+  if (settings.strict && lossy_pages != 0) {
+    return fail(exit_limit, std::to_string(lossy_pages) + (lossy_pages == 1 ? " page" : " pages") +
+                                " left values or rows of the body out (--strict)");
+  }
   return exit_done;
 }
 

@@ -17,6 +17,9 @@ enum exit_code : int {
   exit_api = 3,        ///< the API answered with an error
   exit_transport = 4,  ///< the request failed below HTTP (connect, TLS, timeout, ...)
   exit_decode = 5,     ///< a body that does not decode
+  /// A limit cut the output short: --all-pages's default page cap, or --strict when a page
+  /// left something of its body out (the rows printed are true, but not all of them).
+  exit_limit = 6,
 };
 
 /// `massive <group> <operation> [flag]...`: `words` are the flags.

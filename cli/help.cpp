@@ -140,7 +140,10 @@ void print_overview(std::ostream& out) {
          "  MASSIVE_API_KEY           the API key (not needed with --mock)\n"
          "\nexit codes:\n"
          "  0 done, 2 bad usage or arguments, 3 the API answered with an error, 4 transport (or output)\n"
-         "  failure, 5 a body that does not decode\n";
+         "  failure, 5 a body that does not decode, 6 a limit cut the output short (--all-pages's\n"
+         "  default cap of 1000 pages; --strict when a page left a value or a row out)\n"
+         "\nA page that left values or rows of its body out (a value the model cannot hold) is\n"
+         "reported on stderr, one line per page; see docs/decoding.md.\n";
 }
 
 void print_group(std::ostream& out, std::string_view group) {

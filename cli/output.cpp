@@ -31,6 +31,54 @@ std::string iso8601(long long count, int digits) {
   return text;
 }
 
+std::string terminal_safe(std::string_view text, std::size_t max_bytes) {
+  static constexpr std::string_view replacement = "\xEF\xBF\xBD";  // U+FFFD
+  std::string out;
+  out.reserve(std::min(text.size(), max_bytes));
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char c = byte(i);
+    // The length of a well-formed UTF-8 sequence at i (RFC 3629), or 0.
+    std::size_t length = 0;
+    if (c < 0x80) {
+      length = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4;
+    }
+    bool valid = length != 0 && i + length <= text.size();
+    for (std::size_t k = 1; valid && k < length; ++k) valid = (byte(i + k) & 0xC0) == 0x80;
+    if (valid && length == 3) {
+      const unsigned char next = byte(i + 1);
+      valid = !(c == 0xE0 && next < 0xA0) && !(c == 0xED && next >= 0xA0);  // overlong, surrogate
+    }
+    if (valid && length == 4) {
+      const unsigned char next = byte(i + 1);
+      valid = !(c == 0xF0 && next < 0x90) && !(c == 0xF4 && next >= 0x90);  // overlong, beyond U+10FFFF
+    }
+    if (!valid) length = 1;
+    const bool c0_or_del = length == 1 && (c < 0x20 || c == 0x7F);
+    const bool c1 = length == 2 && c == 0xC2 && byte(i + 1) < 0xA0;
+    std::string_view piece = text.substr(i, length);
+    if (c == '\t' || c == '\n' || c == '\r') {
+      piece = " ";
+    } else if (!valid || c0_or_del || c1) {
+      piece = replacement;
+    }
+    if (max_bytes != std::string_view::npos && out.size() + piece.size() > max_bytes) {
+      out += "...";
+      return out;
+    }
+    out += piece;
+    i += length;
+  }
+  return out;
+}
+
 namespace {
 
 std::string_view text_of(simdjson::simdjson_result<std::string_view> r, const char* what) {
@@ -83,7 +131,8 @@ class flattener {
     for (auto field : object) {
       std::string_view key;
       if (field.unescaped_key().get(key) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad key");
-      const std::string name = prefix + std::string(key);
+      // A map's keys are data: a column named after one is the wire's text too.
+      const std::string name = prefix + terminal_safe(key);
       ondemand::value value = field.value();
       ondemand::json_type type;
       if (value.type().get(type) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad value");
@@ -100,7 +149,7 @@ class flattener {
 
   std::string scalar(ondemand::value value, ondemand::json_type type, int digits) {
     switch (type) {
-      case ondemand::json_type::string: return std::string(text_of(value.get_string(), "string"));
+      case ondemand::json_type::string: return terminal_safe(text_of(value.get_string(), "string"));
       case ondemand::json_type::number: {
         const std::string_view number = value.raw_json_token();
         long long count = 0;
@@ -115,12 +164,12 @@ class flattener {
       case ondemand::json_type::object: {
         ondemand::object object;
         if (value.get_object().get(object) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad object");
-        return std::string(text_of(object.raw_json(), "object"));
+        return terminal_safe(text_of(object.raw_json(), "object"));
       }
       case ondemand::json_type::array: {
         ondemand::array array;
         if (value.get_array().get(array) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad array");
-        return std::string(text_of(array.raw_json(), "array"));
+        return terminal_safe(text_of(array.raw_json(), "array"));
       }
     }
     return "";

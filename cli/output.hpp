@@ -28,6 +28,19 @@ struct column {
 /// the Unix epoch, with `digits` fraction digits.
 std::string iso8601(long long count, int digits);
 
+/// `text` made safe to write to a terminal: a control character a terminal would act on (C0,
+/// DEL, and C1, U+0080 to U+009F, which some terminals read as ESC sequences: U+009B is CSI)
+/// is replaced, tab, line feed and carriage return by a space and the others by U+FFFD, as is
+/// a byte that is not UTF-8 (a lone 0x9B is CSI to an 8-bit terminal). Longer than `max_bytes`,
+/// it is cut at a character and ends with "...". Every text from the wire that CSV, the table
+/// and stderr show goes through it; JSON escapes instead.
+std::string terminal_safe(std::string_view text, std::size_t max_bytes = std::string_view::npos);
+
+/// The longest error message or leniency path printed on stderr, in bytes: a server's text in
+/// it (a key, a path) is cut, never copied whole.
+inline constexpr std::size_t max_message_bytes = 1024;
+inline constexpr std::size_t max_path_bytes = 256;
+
 /// Rows that cannot be printed: not a JSON array of objects, or (CSV) a column after the header.
 class output_error : public std::runtime_error {
  public:

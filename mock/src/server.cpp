@@ -229,6 +229,10 @@ struct server::impl {
         has_type = has_type || iequals(k, "Content-Type");
       }
       if (!has_type) head += "Content-Type: application/json\r\n";
+      for (const std::string& interim : r.interim) {
+        auto [iec, in] = co_await asio::async_write(stream, asio::buffer(interim), as_tuple(use_awaitable));
+        if (iec) co_return;
+      }
       if (r.gzip) head += "Content-Encoding: gzip\r\n";
       if (chunked) {
         head += "Transfer-Encoding: chunked\r\n";
@@ -274,6 +278,11 @@ struct server::impl {
       if (r.after == after_response::reset) {
         hard_reset(raw);
         co_return;
+      }
+      if (r.pushed) {
+        co_await sleep_for(std::chrono::milliseconds(20));
+        auto [pec, pn] = co_await asio::async_write(stream, asio::buffer(*r.pushed), as_tuple(use_awaitable));
+        if (pec) co_return;
       }
     }
   }

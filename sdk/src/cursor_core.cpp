@@ -8,6 +8,7 @@
 #include <boost/asio/prefer.hpp>
 
 #include <mutex>
+#include <string>
 
 namespace massive::detail {
 
@@ -15,8 +16,22 @@ namespace {
 
 enum class stage { idle, in_flight, ready };
 
-std::exception_ptr repeated_cursor() {
-  return std::make_exception_ptr(transport_error(errc::repeated_cursor, "next_url repeats the page it came with"));
+std::exception_ptr refusal(const traversal& rules, traversal::step step) {
+  switch (step) {
+    case traversal::step::repeated:
+      return std::make_exception_ptr(transport_error(errc::repeated_cursor, "next_url repeats the page it came with"));
+    case traversal::step::cycle:
+      return std::make_exception_ptr(transport_error(
+          errc::repeated_cursor, "next_url returns to a page this traversal already fetched (a cycle, after " +
+                                     std::to_string(rules.pages()) + " pages)"));
+    case traversal::step::empty_pages:
+      return std::make_exception_ptr(transport_error(
+          errc::empty_pages, std::to_string(rules.empty_streak()) +
+                                 " pages in a row without rows, each with a next_url (traversal_options::max_empty_pages)"));
+    case traversal::step::fetch:
+    case traversal::step::finished: break;
+  }
+  return nullptr;
 }
 
 // Asio forbids completing from inside the initiating function, so immediate answers post.
@@ -52,12 +67,12 @@ struct cursor_core::prefetch_state {
 
 cursor_core::cursor_core(http_client& http, decoder_cache& decoders, payload_shape shape, untyped_decoder decoder,
                          std::string first_target, std::optional<std::size_t> max_pages, bool prefetch,
-                         std::shared_ptr<const call_options> call)
+                         std::shared_ptr<const call_options> call, std::optional<std::size_t> max_empty_pages)
     : http_(&http),
       decoders_(&decoders),
       call_(std::move(call)),
       shape_(shape),
-      rules_(std::move(first_target), max_pages) {
+      rules_(std::move(first_target), max_pages, max_empty_pages) {
   if (prefetch) {
     ahead_ = std::make_shared<prefetch_state>();
     ahead_->owner = this;
@@ -100,12 +115,9 @@ cursor_core::~cursor_core() {
 }
 
 std::optional<std::exception_ptr> cursor_core::answer_without_fetch() {
-  switch (rules_.next()) {
-    case traversal::step::finished: return std::exception_ptr{};
-    case traversal::step::repeated: return repeated_cursor();
-    case traversal::step::fetch: break;
-  }
-  return std::nullopt;
+  const traversal::step step = rules_.next();
+  if (step == traversal::step::fetch) return std::nullopt;
+  return refusal(rules_, step);
 }
 
 std::optional<untyped_page> cursor_core::take_fetched(std::exception_ptr failure, response_info response) {
@@ -119,7 +131,8 @@ std::optional<untyped_page> cursor_core::take_fetched(std::exception_ptr failure
 // The page the decoder holds, the traversal moved past it.
 untyped_page cursor_core::take_page(decoder_core& decoder, response_info response) {
   untyped_page next_page{decoder.take(), std::move(response)};
-  rules_.advance(next_page.parts.envelope.next_url);
+  const page_envelope& envelope = next_page.parts.envelope;
+  rules_.advance(envelope.next_url, next_page.parts.size + envelope.leniency.dropped_rows, envelope.leniency);
   return next_page;
 }
 

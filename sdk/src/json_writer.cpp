@@ -76,7 +76,19 @@ void json_writer::escaped(std::string_view s) {
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    // DEL and the C1 controls (U+0080..U+009F, UTF-8 C2 80..C2 9F) are escaped too, though JSON
+    // allows them raw: a terminal acts on them (U+009B is CSI), and JSON output is read there.
+    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F && c != 0xC2) continue;
+    if (c == 0xC2) {
+      const auto next = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0xFF;
+      if (next < 0x80 || next > 0x9F) continue;
+      out_.append(s.data() + run, i - run);
+      run = i + 2;
+      const char code[] = {'\\', 'u', '0', '0', hex[next >> 4], hex[next & 0xf]};
+      out_.append(code, sizeof code);
+      ++i;
+      continue;
+    }
     out_.append(s.data() + run, i - run);
     run = i + 1;
     switch (c) {
@@ -189,7 +201,24 @@ void json_writer::value(const json_value& v) {
     return;
   }
   before_value();
-  out_ += v.text();
+  // Checked JSON from the wire: DEL and C1 controls can only be inside its strings, where
+  // their escapes mean the same (see escaped()).
+  const std::string_view text = v.text();
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0xFF;
+    const bool c1 = c == 0xC2 && next >= 0x80 && next <= 0x9F;
+    if (c != 0x7F && !c1) continue;
+    static constexpr char hex[] = "0123456789abcdef";
+    const unsigned code_point = c1 ? next : c;
+    out_.append(text.data() + run, i - run);
+    const char code[] = {'\\', 'u', '0', '0', hex[code_point >> 4], hex[code_point & 0xf]};
+    out_.append(code, sizeof code);
+    i += c1 ? 1 : 0;
+    run = i + 1;
+  }
+  out_.append(text.data() + run, text.size() - run);
 }
 
 }  // namespace massive

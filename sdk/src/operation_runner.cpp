@@ -5,6 +5,7 @@
 #include "massive/operation_table.hpp"
 
 #include "massive/cursor_core.hpp"
+#include "massive/error.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/associated_cancellation_slot.hpp>
@@ -14,6 +15,7 @@
 
 #include <exception>
 #include <optional>
+#include <string>
 #include <tuple>
 
 namespace massive::detail {
@@ -55,10 +57,17 @@ asio::awaitable<void> fetch_one(client& c, const row_handling& rows, std::string
 
 // As a loop over cursor<T>::next().
 asio::awaitable<void> traverse(client& c, const row_handling& rows, std::string target, payload_shape shape,
-                               const traversal_options& opts, const json_page_handler& on_page) {
+                               const run_options& options, const json_page_handler& on_page) {
+  const traversal_options& opts = options.traversal;
   decoder_cache& decoders = client_access::decoders(c);
   cursor_core core(c.transport(), decoders, shape, rows.take_decoder(decoders, c.pool(), shape), std::move(target),
-                   opts.max_pages, opts.prefetch, client_access::call(c));
+                   opts.max_pages, opts.prefetch, client_access::call(c), opts.max_empty_pages);
+  const auto refuse_at_cap = [&] {
+    if (options.page_cap_is_error && core.rules().reached_page_cap()) {
+      throw transport_error(errc::page_limit_reached, "stopped after " + std::to_string(core.rules().pages()) +
+                                                          " pages (the page cap) while the server offered more");
+    }
+  };
   std::string json;
   for (;;) {
     std::optional<untyped_page> page;
@@ -82,6 +91,7 @@ asio::awaitable<void> traverse(client& c, const row_handling& rows, std::string 
     } else {
       if (std::optional<std::exception_ptr> answer = core.answer_without_fetch()) {
         if (*answer) std::rethrow_exception(*answer);
+        refuse_at_cap();
         co_return;
       }
       auto [failure, response] = co_await asio::async_initiate<as_tuple_awaitable_t, void(std::exception_ptr, response_info)>(
@@ -89,7 +99,10 @@ asio::awaitable<void> traverse(client& c, const row_handling& rows, std::string 
       page = core.take_fetched(failure, std::move(response));
       if (failure) std::rethrow_exception(failure);
     }
-    if (!page) co_return;
+    if (!page) {
+      refuse_at_cap();
+      co_return;
+    }
     hand_over(rows, page->parts, json, on_page);
   }
 }
@@ -99,7 +112,7 @@ asio::awaitable<void> traverse(client& c, const row_handling& rows, std::string 
 asio::awaitable<void> run_rows(client& c, const row_handling& rows, std::string target, payload_shape shape,
                                bool paginated, run_options options, json_page_handler on_page) {
   if (paginated && options.all_pages) {
-    co_await traverse(c, rows, std::move(target), shape, options.traversal, on_page);
+    co_await traverse(c, rows, std::move(target), shape, options, on_page);
   } else {
     co_await fetch_one(c, rows, std::move(target), shape, on_page);
   }

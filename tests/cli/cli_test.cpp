@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -579,4 +580,217 @@ TEST_CASE("the progress line: on a terminal's stderr while the rows go to a file
   CHECK(to_terminal.exit_code == 0);
   CHECK_FALSE(contains(to_terminal.out, " rows, "));
   CHECK(lines_of(to_terminal.out).size() == 21);
+}
+
+// ---- issue 30: a broken or hostile server gets a clear answer -------------------------------
+
+namespace {
+
+const std::string trade_ok =
+    R"({"exchange":1,"id":"ok","participant_timestamp":1704067200000000005,"price":1,"sequence_number":1,"sip_timestamp":1704067200000000000,"size":1})";
+
+/// A server answering every request with `make(base_url, request)`.
+struct answering_server {
+  massive::mock::server server{{.tls = false}};
+  explicit answering_server(std::function<massive::mock::reply(const std::string&, const massive::mock::recorded_request&)> make) {
+    server.respond_with([make = std::move(make), base = server.base_url()](const massive::mock::recorded_request& r) {
+      return make(base, r);
+    });
+  }
+  std::vector<std::string> flags() const { return {"--base-url", server.base_url()}; }
+};
+
+}  // namespace
+
+// Issue 30, kind 1. Seen failing with builder_.mark_incomplete() removed from
+// row_context::missing: the rows "big" and "half" printed with "sip_timestamp":0 (1970 in CSV
+// and the table) and the stderr line not matching; with report_leniency's call removed from
+// call.cpp: the stderr line missing in every format; with the --strict test in call.cpp made
+// false: "CHECK( 0 == 6 )".
+TEST_CASE("leniency a user sees: rows left out rather than shown with 0, reported on stderr; --strict exits 6") {
+  const std::string body = R"({"status":"OK","results":[)" + trade_ok +
+                           R"(,{"exchange":1,"id":"big","participant_timestamp":5,"price":1,"sequence_number":1,"sip_timestamp":123456789012345678901234567890,"size":1},)" +
+                           R"({"exchange":1,"id":"half","participant_timestamp":5,"price":1,"sequence_number":1,"sip_timestamp":1.5,"size":1},)" +
+                           R"(7,"x",null,)" + trade_ok + "]}";
+  for (const std::string format : {"json", "csv", "table"}) {
+    CAPTURE(format);
+    scripted_server api({.body = body});
+    const run_result r = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "-f", format}, api.flags()), key);
+    CAPTURE(r.out);
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(contains(r.out, "big"));
+    CHECK_FALSE(contains(r.out, "half"));
+    CHECK_FALSE(contains(r.out, "1970"));
+    CHECK_FALSE(contains(r.out, "\"sip_timestamp\":0"));
+    CHECK(contains(r.out, format == "json" ? "1704067200000000000" : "2024-01-01T00:00:00"));
+    CHECK(contains(r.err, "massive: page 1: 5 rows dropped, 5 values left out, 2 required fields without a value;"
+                          " the first at results[1].sip_timestamp"));
+  }
+  scripted_server strict_api({.body = body});
+  const run_result strict = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--strict"}, strict_api.flags()), key);
+  CAPTURE(strict.err);
+  CHECK(strict.exit_code == 6);
+  CHECK(contains(strict.out, "1704067200000000000"));  // the true rows are still printed
+  CHECK(contains(strict.err, "1 page left values or rows of the body out (--strict)"));
+  // An exact body is not reported, and --strict has nothing to say about it.
+  scripted_server exact({.body = R"({"results":[)" + trade_ok + "]}"});
+  const run_result quiet = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--strict"}, exact.flags()), key);
+  CHECK(quiet.exit_code == 0);
+  CHECK(quiet.err == "");
+}
+
+// Issue 30, kind 2. Seen failing with the max_inflate_ratio test removed from exchange.cpp's
+// deliver: "CHECK( 5 == 4 )", the bomb stopped only by the decoder's 16 MiB element limit.
+TEST_CASE("bounded memory: a gzip bomb and a body beyond --max-body end with an error naming the limit") {
+  // 64 MiB of blanks inside the rows array inflates from about 64 KiB: far beyond 200:1.
+  std::string bomb = R"({"results":[)";
+  bomb.append(std::size_t{64} << 20, ' ');
+  bomb += "]}";
+  scripted_server api({.body = bomb, .gzip = true});
+  const run_result r = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL"}, api.flags()), key);
+  CAPTURE(r.err);
+  CHECK(r.exit_code == 4);
+  CHECK(contains(r.err, "options.max_inflate_ratio (200:1)"));
+  CHECK(r.err.size() < 400);
+
+  const std::string body = R"({"results":[)" + trade_ok + "," + trade_ok + "]}";
+  scripted_server small({.body = body, .gzip = true});
+  const run_result capped = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--max-body", "100"}, small.flags()), key);
+  CAPTURE(capped.err);
+  CHECK(capped.exit_code == 4);
+  CHECK(contains(capped.err, "options.max_body_size"));
+  CHECK(run_cli({"stocks", "trades", "-p", "stockTicker=AAPL", "--max-body", "12Q"}, key).exit_code == 2);
+}
+
+// Issue 30, kind 3. Seen failing with both cycle tests removed from traversal::advance (the
+// ring of recent URLs and Brent's; either alone catches x -> y -> x): "CHECK( 6 == 4 )" and
+// 1000 requests, the default cap ending it; with the empty_pages refusal removed from
+// traversal::refusal: "CHECK( 6 == 4 )" and 1000 requests; with settings.run.page_cap_is_error
+// left false: exit 0 after 1000 pages and nothing on stderr.
+TEST_CASE("traversals end: a cycle, empty pages with fresh cursors, and the default page cap, each named") {
+  answering_server cycle([](const std::string& base, const massive::mock::recorded_request& r) {
+    const std::string next = r.target == "/x" ? "/y" : "/x";
+    return massive::mock::reply{.body = R"({"results":[)" + trade_ok + R"(],"next_url":")" + base + next + R"("})"};
+  });
+  const run_result c = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--all-pages"}, cycle.flags()), key);
+  CAPTURE(c.err);
+  CHECK(c.exit_code == 4);
+  CHECK(contains(c.err, "next_url returns to a page this traversal already fetched"));
+  CHECK(cycle.server.request_count() == 3);
+
+  std::size_t cursor = 0;  // the server's thread alone touches it
+  answering_server empty([&cursor](const std::string& base, const massive::mock::recorded_request&) {
+    return massive::mock::reply{.body = R"({"results":[],"next_url":")" + base + "/e?cursor=" + std::to_string(++cursor) + R"("})"};
+  });
+  const run_result e = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--all-pages"}, empty.flags()), key);
+  CAPTURE(e.err);
+  CHECK(e.exit_code == 4);
+  CHECK(contains(e.err, "10 pages in a row without rows"));
+  CHECK(empty.server.request_count() == 10);
+
+  std::size_t page = 0;
+  answering_server endless([&page](const std::string& base, const massive::mock::recorded_request&) {
+    return massive::mock::reply{.body = R"({"results":[)" + trade_ok + R"(],"next_url":")" + base + "/p?cursor=" +
+                                        std::to_string(++page) + R"("})"};
+  });
+  const run_result capped = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--all-pages", "-f", "jsonl"}, endless.flags()), key);
+  CAPTURE(capped.err);
+  CHECK(capped.exit_code == 6);
+  CHECK(contains(capped.err, "stopped after 1000 pages"));
+  CHECK(contains(capped.err, "--max-pages"));
+  CHECK(lines_of(capped.out).size() == 1000);
+  // A cap the user chose is no failure.
+  const run_result chosen = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--max-pages", "3"}, endless.flags()), key);
+  CHECK(chosen.exit_code == 0);
+  CHECK(chosen.err == "");
+}
+
+// Issue 30, kinds 4 and 6. Seen failing with answer_means_stale_connection returning false:
+// exit 3 "the API refused: HTTP 408", one connection; with skip_interim_response returning
+// false: exit 3, no row.
+TEST_CASE("a 408 on a kept-alive connection is a quiet reconnect; 1xx answers are skipped") {
+  const std::string page1 = R"({"results":[)" + trade_ok + R"(],"next_url":"NEXT"})";
+  massive::mock::server server{{.tls = false}};
+  std::string first = page1;
+  first.replace(first.find("NEXT"), 4, server.base_url() + "/page2");
+  server.enqueue({.body = first});
+  server.enqueue({.status = 408, .body = "idle too long", .keep_alive = false});
+  server.enqueue({.body = R"({"results":[)" + trade_ok + "]}"});
+  const run_result r = run_cli({"stocks", "trades", "-p", "stockTicker=AAPL", "--all-pages", "-f", "jsonl",
+                                "--base-url", server.base_url()}, key);
+  CAPTURE(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(lines_of(r.out).size() == 2);
+  CHECK(server.connections_accepted() == 2);
+
+  scripted_server hints({.body = R"({"results":[)" + trade_ok + "]}",
+                         .interim = {"HTTP/1.1 100 Continue\r\n\r\n", "HTTP/1.1 103 Early Hints\r\nLink: </x>; rel=preload\r\n\r\n"}});
+  const run_result h = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "-f", "jsonl"}, hints.flags()), key);
+  CAPTURE(h.err);
+  CHECK(h.exit_code == 0);
+  CHECK(lines_of(h.out).size() == 1);
+}
+
+// Issue 30, kind 5: every printable format over strings holding each control character. Seen
+// failing with terminal_safe() returning its text unchanged: "control byte 0" in CSV and the
+// table; with 0xC2 left out of json_writer::escaped's test: "control byte 194" (C2 9B, CSI) in
+// JSON and JSON Lines.
+TEST_CASE("output is safe for terminals: no control character from the wire in any format") {
+  std::string rows;
+  std::vector<unsigned> controls;
+  for (unsigned c = 0; c < 0x20; ++c) controls.push_back(c);
+  controls.push_back(0x7F);
+  for (unsigned c = 0x80; c < 0xA0; ++c) controls.push_back(c);
+  for (const unsigned c : controls) {
+    char escape[8];
+    std::snprintf(escape, sizeof escape, "\\u%04x", c);
+    std::string row = trade_ok;
+    row.replace(row.find("\"ok\""), 4, std::string("\"a") + escape + "]0;title\\u0007b\"");
+    rows += (rows.empty() ? "" : ",") + row;
+  }
+  // DEL and U+009B raw as well, as a server may send them (JSON allows both unescaped).
+  std::string raw_row = trade_ok;
+  raw_row.replace(raw_row.find("\"ok\""), 4, "\"x\x7f\xc2\x9b" "2Jy\"");
+  rows += "," + raw_row;
+  for (const std::string format : {"json", "jsonl", "csv", "table"}) {
+    CAPTURE(format);
+    scripted_server api({.body = R"({"results":[)" + rows + "]}"});
+    const run_result r = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "-f", format}, api.flags()), key);
+    CHECK(r.exit_code == 0);
+    CHECK(lines_of(r.out).size() >= controls.size() + 1);
+    for (std::size_t i = 0; i < r.out.size(); ++i) {
+      const auto byte = static_cast<unsigned char>(r.out[i]);
+      const bool c1 = byte == 0xC2 && i + 1 < r.out.size() && static_cast<unsigned char>(r.out[i + 1]) < 0xA0;
+      if (byte == '\n' || !(byte < 0x20 || byte == 0x7F || c1)) continue;
+      FAIL_CHECK("control byte " << static_cast<unsigned>(byte) << " at " << i);
+      break;
+    }
+  }
+}
+
+// Issue 30, kind 7. Seen failing with bounded_path() returning the path whole (error.cpp) and
+// terminal_safe() not cutting (each alone bounds the line): "CHECK( 100090 < 1200 )"; with
+// without_key() returning current_exception() always (call_driver.cpp): "invalid JSON at
+// cli-test-key: mismatched bracket".
+TEST_CASE("error messages are bounded and never hold the key, whatever key names the server sends") {
+  const std::string long_key(100'000, 'k');
+  scripted_server api({.body = R"({"status":"OK",")" + long_key + R"(":[1,})"});
+  const run_result r = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL"}, api.flags()), key);
+  CHECK(r.exit_code == 5);
+  CHECK(r.err.size() < 1200);
+  CHECK(contains(r.err, "kkkk..."));
+  scripted_server echo({.body = R"({"status":"OK","results":[],"cli-test-key":[1,})"});
+  const run_result e = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL"}, echo.flags()), key);
+  CAPTURE(e.err);
+  CHECK(e.exit_code == 5);
+  CHECK_FALSE(contains(e.err, "cli-test-key"));
+  CHECK(contains(e.err, "REDACTED"));
+  // A map's key is data: the leniency line names it, redacted. Seen failing with call.cpp's
+  // without_key() returning its text: "...balance_sheet.cli-test-key.order".
+  scripted_server map({.body = R"({"results":[{"financials":{"balance_sheet":{"cli-test-key":{"order":1.5}}}}]})"});
+  const run_result m = run_cli(args_with({"reference", "financials"}, map.flags()), key);
+  CAPTURE(m.err);
+  CHECK(m.exit_code == 0);
+  CHECK(contains(m.err, "the first at results[0].financials.balance_sheet.REDACTED.order"));
 }

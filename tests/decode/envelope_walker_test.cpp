@@ -340,21 +340,21 @@ TEST_CASE("limits: keys and strings measured as sent, values nested no deeper th
   const decode_limits eight{.max_depth = 3, .max_string_bytes = 8, .max_element_bytes = 16};
   // A key is named by its first bytes.
   CHECK(walk_every_split(results_array, R"({"status":"OK","participant_timestamp":1})", eight) ==
-        "decode error: too long at particip...: a key longer than 8 bytes");
+        "decode error: too long at particip...: a key longer than 8 bytes (decode_limits::max_string_bytes)");
   CHECK(walk_every_split(results_values, R"({"results":{"underlying_aggs":{}}})", eight) ==
-        "decode error: too long at results.underlyi...: a key longer than 8 bytes");
+        "decode error: too long at results.underlyi...: a key longer than 8 bytes (decode_limits::max_string_bytes)");
   CHECK(walk_every_split(results_array, R"({"abcdefgh":1})", eight) ==
         "document_end: unknown_keys=1 first_unknown_key=abcdefgh");
   // An escape counts its backslash, in keys and strings.
   CHECK(walk_every_split(results_array, R"({"abcdefg\"":1})", eight) ==
-        R"(decode error: too long at abcdefg\...: a key longer than 8 bytes)");
+        R"(decode error: too long at abcdefg\...: a key longer than 8 bytes (decode_limits::max_string_bytes))");
   CHECK(walk_every_split(results_array, R"({"status":"12345678"})", eight) == "document_end: status=12345678");
   CHECK(walk_every_split(results_array, R"({"status":"123456789"})", eight) ==
-        "decode error: too long at status: a string longer than 8 bytes");
+        "decode error: too long at status: a string longer than 8 bytes (decode_limits::max_string_bytes)");
   CHECK(walk_every_split(results_array, R"({"status":"1234567\""})", eight) ==
-        "decode error: too long at status: a string longer than 8 bytes");
+        "decode error: too long at status: a string longer than 8 bytes (decode_limits::max_string_bytes)");
   CHECK(walk_every_split(results_array, R"({"zz":{"a":"123456789"}})", eight) ==
-        "decode error: too long at zz: a string longer than 8 bytes");
+        "decode error: too long at zz: a string longer than 8 bytes (decode_limits::max_string_bytes)");
   // A number is bounded by the element limit, results' other members together too.
   CHECK(walk_every_split(results_array, R"({"count":12345678901234567})", eight) ==
         "decode error: too long at count: a value longer than 16 bytes");
@@ -364,7 +364,7 @@ TEST_CASE("limits: keys and strings measured as sent, values nested no deeper th
   CHECK(walk_every_split(results_array, R"({"zz":[[1]],"status":"OK"})", eight) ==
         "document_end: status=OK unknown_keys=1 first_unknown_key=zz");
   CHECK(walk_every_split(results_array, R"({"zz":[[[1]]]})", eight) ==
-        "decode error: too deep at zz: nesting deeper than 3");
+        "decode error: too deep at zz: nesting deeper than 3 (decode_limits::max_depth)");
 }
 
 // Truth from the wire: the recorded responses' envelopes, walked at every split, hold what a

@@ -292,3 +292,28 @@ TEST_CASE("after a failure the decoder takes the next body") {
 
 }  // namespace
 }  // namespace massive::test
+
+namespace massive::test {
+namespace {
+
+// Issue 30, kind 7: a key of the body in an error is cut, whatever its size or bytes. Seen
+// failing with bounded_path() (error.cpp) returning the path whole: the path of 100,000 k.
+TEST_CASE("an error naming a long or hostile key of the body is bounded and printable") {
+  const std::string long_key(100'000, 'k');
+  const outcome o = decode_failure(R"({"status":"OK",")" + long_key + R"(":[1,})");
+  REQUIRE(o.threw);
+  CHECK(o.code == decode_errc::unknown_key);  // strict: the key itself is refused
+  CHECK(o.path == std::string(64, 'k') + "...");
+  try {
+    page_decoder<agg> decoder(make_page_pool());
+    feed_chunks(decoder, R"({"results":[],"a)" "\x1b" R"([2J":[1,})", 5);
+    FAIL("no decode_error");
+  } catch (const decode_error& e) {
+    CHECK(std::string_view(e.what()).size() < 200);
+    CHECK(std::string_view(e.what()).find('\x1b') == std::string_view::npos);
+    CHECK(e.field_path().find('\x1b') == std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace massive::test

@@ -112,6 +112,17 @@ model_names = [name for name, _, _ in models]
 for model in decode_models:
     for shape in SHAPES:
         add_decode(model, shape, body_of(shape, rows.get(model) or synthesise(model_names.index(model))))
+
+# Issue 30: values a model cannot hold (a 30-digit integer, a fraction, null) in every field of a
+# row, and rows that are not objects, so that the fuzzer starts from the paths that leave an
+# object out of the page.
+for model, row in rows.items():
+    for bad in ("123456789012345678901234567890", "1.5", "null", "\"x\"", "{}"):
+        for key in row:
+            spoiled = dict(row)
+            spoiled[key] = "__BAD__"
+            body = compact({"status": "OK", "results": [spoiled, 7, None, row]}).replace(b'"__BAD__"', bad.encode())
+            add_decode(model, "results_array", body)
 write(os.path.join(build, "fuzz-corpus"), decode_seeds)
 
 # fuzz_models: byte 0 = index in the model table, byte 1 = shape << 3 | chunking and limits.
@@ -187,6 +198,15 @@ transport_seeds += [
            chunked(gzip.compress(error_json, mtime=0), 10)),
     answer("HTTP/1.1 200 OK", [("Content-Length", "10")], b"{\"resu"),
 ]
+# Issue 30: interim (1xx) answers before the final one, a 101 nobody asked for, a 408.
+for body in agg_bodies[:1]:
+    final = answer("HTTP/1.1 200 OK", [("Content-Length", len(body))], body)
+    transport_seeds += [
+        b"HTTP/1.1 100 Continue\r\n\r\n" + final,
+        b"HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n" + final,
+        b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n" + final,
+        answer("HTTP/1.1 408 Request Timeout", [("Connection", "close"), ("Content-Length", "4")], b"idle"),
+    ]
 write(os.path.join(build, "fuzz-transport-corpus"), transport_seeds)
 
 # fuzz_stream: byte 0 = market + 6 * channel set (+ 0x80: the tight frame cap), byte 1 =

@@ -56,6 +56,78 @@ TEST_CASE("N concurrent requests use at most connections_per_origin connections,
   for (const auto& sink : sinks) CHECK(sink.data == "{\"ok\":1}");
 }
 
+// Issue 30: a response pushed onto an idle pooled connection before the next request was
+// printed as that request's answer. Seen failing with connection::quiet() returning true:
+// second.data was the pushed {"rogue":true}, on the reused connection, one connection accepted.
+TEST_CASE("bytes waiting on an idle connection make it unfit: closed, never read as the next answer") {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  const std::string rogue = "{\"rogue\":true}";
+  s.server.enqueue(reply{.body = "{\"first\":1}",
+                         .pushed = "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(rogue.size()) + "\r\n\r\n" + rogue});
+  s.server.enqueue(reply{.body = "{\"second\":2}"});
+  collecting_sink first;
+  REQUIRE(get(client, io, "/one", first).ok());
+  // The server pushes 20 ms after its response; the next request comes well after.
+  std::this_thread::sleep_for(200ms);
+  collecting_sink second;
+  const auto o = get(client, io, "/two", second);
+  REQUIRE(o.ok());
+  CHECK(second.data == "{\"second\":2}");
+  CHECK_FALSE(o.info.reused_connection);
+  CHECK(s.server.connections_accepted() == 2);
+}
+
+// Issue 30: nginx and HAProxy answer 408 on a connection they found idle, then close it.
+// Seen failing with answer_means_stale_connection() returning false: the call failed (408).
+TEST_CASE("a 408 on a reused connection is retried once on a fresh one; on a fresh one it is the answer") {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  collecting_sink warm;
+  REQUIRE(get(client, io, "/warm", warm).ok());
+  s.server.enqueue(reply{.status = 408, .body = "idle", .keep_alive = false});
+  s.server.enqueue(reply{.body = "{\"after\":408}"});
+  collecting_sink sink;
+  const auto o = get(client, io, "/x", sink);
+  REQUIRE(o.ok());
+  CHECK(sink.data == "{\"after\":408}");
+  CHECK(s.server.connections_accepted() == 2);
+  // A fresh connection's 408 is the server's answer (the default policy retries no 408).
+  auto opts = client_options(s);
+  massive::http_client fresh(io.get_executor(), opts);
+  s.server.enqueue(reply{.status = 408, .body = "slow", .keep_alive = false});
+  collecting_sink refused;
+  const auto r = get(fresh, io, "/y", refused);
+  CHECK(error_as<massive::api_error>(r).status() == 408);
+}
+
+// Issue 30: a 100 Continue or 103 Early Hints before the 200 failed the call. Seen failing
+// with skip_interim_response() returning false: the first call failed.
+TEST_CASE("interim 1xx responses are skipped; 101 and endless interim responses are refused") {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  s.server.enqueue(reply{.body = "{\"final\":1}",
+                         .interim = {"HTTP/1.1 100 Continue\r\n\r\n",
+                                     "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n",
+                                     "HTTP/1.1 102 Processing\r\n\r\n"}});
+  collecting_sink sink;
+  const auto o = get(client, io, "/hints", sink);
+  REQUIRE(o.ok());
+  CHECK(o.info.status == 200);
+  CHECK(sink.data == "{\"final\":1}");
+  s.server.enqueue(reply{.body = "{}", .interim = {"HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n"}});
+  collecting_sink upgraded;
+  CHECK(transport_code(get(client, io, "/up", upgraded)) == massive::errc::bad_response);
+  s.server.enqueue(reply{.body = "{}", .interim = std::vector<std::string>(9, "HTTP/1.1 100 Continue\r\n\r\n")});
+  collecting_sink endless;
+  const auto e = get(client, io, "/endless", endless);
+  CHECK(transport_code(e) == massive::errc::bad_response);
+  CHECK(error_as<massive::transport_error>(e).what() == doctest::Contains("interim (1xx)"));
+}
+
 TEST_CASE("a connection that timed out is closed, never reused") {
   trusted_server s;
   s.server.enqueue(reply{.body = make_body(1000), .stall_after = 10});
@@ -130,7 +202,10 @@ TEST_CASE("a response without keep-alive closes its connection") {
   CHECK(s.server.connections_accepted() == 2);
 }
 
-TEST_CASE("a stale pooled connection is retried once on a fresh connection, transparently") {
+TEST_CASE("an idle connection the server closed or reset is not taken: the request goes on a fresh one") {
+  // Before issue 30 the request went out on it first and came back through the stale retry
+  // (attempts 2); connection::quiet() now sees the close before anything is sent. Seen failing
+  // with quiet() returning true: attempts 2.
   for (auto after : {after_response::close, after_response::reset}) {
     for (bool tls : {true, false}) {
       CAPTURE(tls);
@@ -141,17 +216,41 @@ TEST_CASE("a stale pooled connection is retried once on a fresh connection, tran
       massive::http_client client(io.get_executor(), client_options(s));
       collecting_sink a;
       REQUIRE(get(client, io, "/first", a).ok());
-      // Let the server's close reach the client's idle connection.
-      std::this_thread::sleep_for(50ms);
+      // Let the server's close reach the client's idle connection (on a loaded machine, 50 ms
+      // was seen too short for the TLS close_notify).
+      std::this_thread::sleep_for(300ms);
       collecting_sink b;
       const auto o = get(client, io, "/second", b);
       REQUIRE(o.ok());
       CHECK(b.data == "{}");
-      CHECK(o.info.attempts == 2);
+      CHECK(o.info.attempts == 1);
       CHECK_FALSE(o.info.reused_connection);
       CHECK(s.server.connections_accepted() == 2);
       CHECK(s.server.request_count() == 2);
     }
+  }
+}
+
+TEST_CASE("a pooled connection closed when the request arrives is retried once on a fresh one, transparently") {
+  // The close races the request (the server reads it, then closes without a byte): the
+  // stale-connection rule, as before issue 30.
+  for (bool tls : {true, false}) {
+    CAPTURE(tls);
+    trusted_server s(server_options{.tls = tls});
+    s.server.enqueue(reply{.body = "{\"first\":1}"});
+    s.server.enqueue(reply{.raw = std::string()});
+    asio::io_context io;
+    massive::http_client client(io.get_executor(), client_options(s));
+    collecting_sink a;
+    REQUIRE(get(client, io, "/first", a).ok());
+    collecting_sink b;
+    const auto o = get(client, io, "/second", b);
+    REQUIRE(o.ok());
+    CHECK(b.data == "{}");
+    CHECK(o.info.attempts == 2);
+    CHECK_FALSE(o.info.reused_connection);
+    CHECK(s.server.connections_accepted() == 2);
+    CHECK(s.server.request_count() == 3);
   }
 }
 

@@ -101,7 +101,42 @@ TEST_CASE("a body over max_body_size fails with body_too_large") {
   CHECK(get(client, io, "/exactly-the-limit", small).ok());
 }
 
-TEST_CASE("bodies larger than Beast's 8 MB default pass when unlimited") {
+// Issue 30: 22 MB of gzip took a client to 4.4 GiB. Seen failing with the ratio test removed
+// from exchange.cpp's deliver: the bomb inflated to its end, no error; with max_body_size
+// unlimited by default (config.cpp resetting it): the 129 MiB body passed (135,266,304 bytes).
+TEST_CASE("a gzip bomb ends at the inflate ratio, a huge body at the default max_body_size") {
+  trusted_server s;
+  asio::io_context io;
+  massive::http_client client(io.get_executor(), client_options(s));
+  SUBCASE("64 MiB of one byte, about 64 KiB compressed") {
+    s.server.enqueue(reply{.body = std::string(std::size_t{64} << 20, ' '), .gzip = true});
+    hashing_sink sink;
+    const auto o = get(client, io, "/bomb", sink);
+    CHECK(transport_code(o) == massive::errc::body_too_large);
+    CHECK(error_as<massive::transport_error>(o).what() == doctest::Contains("options.max_inflate_ratio (200:1)"));
+    // At most 200 times the compressed bytes read (Beast reads up to the 64 KiB buffer at once).
+    CHECK(sink.size <= 200 * 64 * 1024);
+    CHECK_FALSE(sink.finished);
+  }
+  SUBCASE("129 MiB, not compressed") {
+    s.server.enqueue(reply{.body = std::string(std::size_t{129} << 20, 'a')});
+    hashing_sink sink;
+    const auto o = get(client, io, "/huge", sink);
+    CHECK(transport_code(o) == massive::errc::body_too_large);
+    CHECK(sink.size <= std::size_t{128} << 20);
+  }
+  SUBCASE("no ratio, no limit: the caller's choice") {
+    auto opts = client_options(s);
+    opts.max_inflate_ratio.reset();
+    massive::http_client unlimited(io.get_executor(), opts);
+    s.server.enqueue(reply{.body = std::string(std::size_t{16} << 20, ' '), .gzip = true});
+    hashing_sink sink;
+    CHECK(get(unlimited, io, "/bomb", sink).ok());
+    CHECK(sink.size == std::size_t{16} << 20);
+  }
+}
+
+TEST_CASE("bodies larger than Beast's 8 MB default pass under the default limits") {
   trusted_server s;
   asio::io_context io;
   massive::http_client client(io.get_executor(), client_options(s));

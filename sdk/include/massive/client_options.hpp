@@ -66,8 +66,19 @@ struct options {
   /// when `no_proxy` is empty, no_proxy or NO_PROXY. Off by default: an SDK should not be
   /// rerouted by its process's environment unless asked.
   bool proxy_from_environment = false;
-  /// Largest body accepted, both as received and after gzip inflation; unlimited if empty.
-  std::optional<std::uint64_t> max_body_size{};
+  /// Largest body accepted, both as received and after gzip inflation (errc::body_too_large
+  /// naming this option); unlimited if empty. The default, 128 MiB, is more than ten times the
+  /// largest page the API sends (50,000 trades, or every ticker's snapshot, are about 10 MB).
+  std::optional<std::uint64_t> max_body_size = std::uint64_t{128} << 20;
+  /// A gzip body that inflates to more than this many times its compressed size is refused
+  /// (errc::body_too_large naming this option) once it has inflated past 1 MiB: the API's
+  /// JSON compresses about 5 to 20 times; a gzip bomb, up to 1,032 times. Unlimited if empty.
+  std::optional<std::uint32_t> max_inflate_ratio = 200;
+  /// The most memory one page may take: its rows, and apart from them the strings and arrays
+  /// they point to, at most this many bytes each (decode_error too_long naming this option).
+  /// With max_body_size this bounds what any body can make a call hold. The client's page
+  /// pool reserves regions of this size (page_pool::options::region_bytes).
+  std::size_t max_page_bytes = std::size_t{128} << 20;
   /// Send Accept-Encoding: gzip (bodies are inflated before the sink either way).
   bool gzip = true;
   /// Which failures are retried, how often and with what backoff (default: no retry).

@@ -31,6 +31,11 @@ struct traversal_options {
   /// Stop after this many pages even when the server offers more; reached_page_cap() then
   /// says so. A guard against a server whose next_url never ends.
   std::optional<std::size_t> max_pages{};
+  /// Refuse to go on (errc::empty_pages) after this many pages in a row whose bodies held no
+  /// rows but offered a next_url: a server handing out fresh cursors over nothing. An empty
+  /// page in the middle of a traversal is legitimate (its next_url is followed); ten in a row
+  /// is taken for that server, a choice rather than a measured bound. Empty: no limit.
+  std::optional<std::size_t> max_empty_pages = 10;
   /// Ask for page N+1 as soon as page N is handed over, so that its transfer and decoding
   /// overlap the caller's work on page N: a traversal then takes about the longer of the two
   /// per page instead of their sum. Memory: two pages live at a time (the one the caller
@@ -46,8 +51,11 @@ struct traversal_options {
 ///
 /// Rules, checked before anything is sent: a next_url of another scheme, host or port than the
 /// base URL fails with errc::foreign_next_url (the key never leaves for another host); a
-/// next_url equal to the URL of the page that carried it fails with errc::repeated_cursor.
-/// An empty page in the middle does not end the traversal; a missing or empty next_url does.
+/// next_url equal to the URL of the page that carried it, or to any page fetched before it (a
+/// cycle: found in constant memory, at the latest when the cycle has been gone round twice),
+/// fails with errc::repeated_cursor; max_empty_pages pages in a row without rows fail with
+/// errc::empty_pages. An empty page in the middle does not end the traversal; a missing or
+/// empty next_url does.
 ///
 /// Stopping: without prefetch, not calling next() again (or destroying the cursor) sends
 /// nothing further. With prefetch, the one request already sent for the next page is
@@ -66,7 +74,7 @@ class cursor {
          const std::shared_ptr<page_pool>& pool, std::string first_target, payload_shape shape,
          traversal_options opts, std::shared_ptr<const call_options> call = {})
       : core_(http, decoders, shape, decoders.take_untyped<T>(pool, shape), std::move(first_target),
-              opts.max_pages, opts.prefetch, std::move(call)) {}
+              opts.max_pages, opts.prefetch, std::move(call), opts.max_empty_pages) {}
   /// Takes over the traversal; `other` is left finished.
   cursor(cursor&& other) noexcept = default;
   cursor& operator=(cursor&&) = delete;
@@ -102,6 +110,9 @@ class cursor {
   std::size_t pages() const noexcept { return core_.rules().pages(); }
   /// True when max_pages stopped the traversal while the server still offered a next page.
   bool reached_page_cap() const noexcept { return core_.rules().reached_page_cap(); }
+  /// The sums of the leniency counts of the pages delivered so far: what was coerced, left
+  /// out or dropped (page<T>::leniency() has each page's, with where the first one was).
+  const leniency_totals& leniency() const noexcept { return core_.rules().leniency(); }
   /// With prefetch: true when the next page's request has completed (page or failure) and
   /// next() will answer at once.
   bool prefetched() const { return core_.prefetched(); }

@@ -39,7 +39,7 @@ class cursor_core {
   /// Decodes into `decoder` (given back to `decoders` at the end); prefetches when `prefetch`.
   cursor_core(http_client& http, decoder_cache& decoders, payload_shape shape, untyped_decoder decoder,
               std::string first_target, std::optional<std::size_t> max_pages, bool prefetch,
-              std::shared_ptr<const call_options> call);
+              std::shared_ptr<const call_options> call, std::optional<std::size_t> max_empty_pages = {});
   /// Takes over the traversal; `other` is left finished.
   cursor_core(cursor_core&& other) noexcept;
   cursor_core& operator=(cursor_core&&) = delete;
@@ -53,7 +53,8 @@ class cursor_core {
   boost::asio::any_io_executor executor() const { return http_->get_executor(); }
 
   /// Without prefetch, a next() starts here: the answer due without a request (a null
-  /// exception_ptr: the traversal is over; else the refusal of a repeated next_url), or
+  /// exception_ptr: the traversal is over; else the refusal of a repeated next_url, a cycle or
+  /// too many empty pages), or
   /// nullopt: fetch().
   std::optional<std::exception_ptr> answer_without_fetch();
   /// Requests the current page into the decoder; `handler` then calls take_fetched().

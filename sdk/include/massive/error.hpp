@@ -24,12 +24,13 @@ enum class errc {
   body_too_large,         ///< the body exceeded options::max_body_size
   bad_response,           ///< the server's response is not valid HTTP/1.1
   foreign_next_url,       ///< a next_url pointed at another scheme, host or port
-  repeated_cursor,        ///< a next_url repeated the previous one
+  repeated_cursor,        ///< a next_url repeated its own page's URL, or returned to a page already fetched
   page_limit_reached,     ///< the traversal reached its configured page cap
   invalid_option,         ///< an option given at construction is invalid
   rate_limited,           ///< the client-side rate limiter refused to queue the call
   decode_failed,          ///< the body could not be decoded; see decode_error
   cancelled,              ///< the caller cancelled the operation (terminal cancellation)
+  empty_pages,            ///< a traversal met traversal_options::max_empty_pages pages in a row without rows
 };
 
 /// The category of massive::errc; its name is "massive".
@@ -85,6 +86,11 @@ enum class decode_errc {
 };
 
 /// A response body could not be decoded. Names the field path and the row.
+///
+/// The path's keys come from the body, so the message is bounded whatever the server sends:
+/// each key in the path is cut to its first 64 bytes (then "..."), the path to 512 bytes and
+/// the detail to 512, and control characters in either become '?'. A client also redacts its
+/// API key from both.
 class decode_error : public error {
  public:
   /// `detail` completes what(); `field_path` and `row` say where the failure is.
@@ -97,11 +103,17 @@ class decode_error : public error {
   const std::string& field_path() const noexcept { return field_path_; }
   /// Index of the row within the page, when the failure is inside a row.
   std::optional<std::size_t> row() const noexcept { return row_; }
+  /// What completes what() after the path and row, e.g. "expected a number".
+  const std::string& detail() const noexcept { return detail_; }
 
  private:
+  // The public constructor's, once path and detail are bounded.
+  decode_error(decode_errc code, std::string&& field_path, std::optional<std::size_t> row, std::string&& detail, int);
+
   decode_errc code_;
   std::string field_path_;
   std::optional<std::size_t> row_;
+  std::string detail_;
 };
 
 /// A failure below HTTP (resolve, connect, TLS, reset, deadline) or a client-side refusal

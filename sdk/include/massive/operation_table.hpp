@@ -46,6 +46,10 @@ using argument_list = std::span<const std::pair<std::string_view, std::string_vi
 struct run_options {
   bool all_pages = false;  ///< follow next_url through every page (paginated operations)
   traversal_options traversal{};  ///< page cap and prefetch, with all_pages
+  /// With all_pages: reaching traversal.max_pages while the server offers more pages is a
+  /// transport_error(errc::page_limit_reached) after the last page, instead of a quiet end
+  /// (a default cap the caller did not choose must say that it cut the output).
+  bool page_cap_is_error = false;
 };
 
 /// What a parameter's text is read as.

@@ -106,8 +106,14 @@ std::shared_ptr<page_pool> make_page_pool();
 std::shared_ptr<page_pool> make_page_pool(const page_pool::options& config);
 
 /// What a lenient decoder (decode_policy::lenient, the default) did with the surprises of one
-/// page: each count is of values, not rows. All zero for a body exactly as the model declares
-/// it. Paths name the row by its index in the page, e.g. "results[3].preMarket".
+/// page: each count is of values, except dropped_rows. All zero for a body exactly as the model
+/// declares it. Paths name a row by its index in the body's array (rows left out included),
+/// e.g. "results[3].preMarket".
+///
+/// A value is never shown as another one: a value the model cannot hold exactly leaves its
+/// field absent (nullopt, an empty span); where the field is required and cannot be absent, the
+/// object holding it is left out (an optional nested object reset, an array element or map
+/// entry dropped, else the whole row, counted in dropped_rows), never kept with a 0.
 struct page_leniency {
   /// Values converted to the declared type without loss: a number sent as a string ("12.5"),
   /// a number or true/false where a string is declared (kept as its JSON text), a date-time
@@ -116,19 +122,27 @@ struct page_leniency {
   /// Values left out because the declared type cannot hold them: a fraction or an int64
   /// overflow where an integer is declared, a string that is not a number, an object where a
   /// number is declared, an impossible date, an array element or a row of the wrong type
-  /// (null included). The field is then absent (nullopt, empty, or its default when required).
+  /// (null included). The field is then absent (nullopt, empty); a required one is also
+  /// counted in missing.
   std::uint32_t skipped = 0;
-  /// Required fields absent or null in a row that was kept (the field holds its default).
+  /// Required fields absent, null or skipped: the object holding each was left out.
   std::uint32_t missing = 0;
+  /// Rows of the body left out of the page: elements of the rows array that are not objects,
+  /// and rows without a true value for a required field (or a required nested object).
+  std::uint32_t dropped_rows = 0;
   /// Keys the model does not declare, in rows, nested objects and the envelope; skipped.
   std::uint32_t unknown_keys = 0;
-  /// Where the first coerced, skipped or missing value is, e.g. "results[3].preMarket".
+  /// Where the first coerced, skipped or missing value is, e.g. "results[3].preMarket"; at
+  /// most 256 bytes (a longer path, holding a long key of the body, ends with "...").
   std::string_view first;
   /// Where the first unknown key is, e.g. "results[0].cik".
   std::string_view first_unknown_key;
 
-  /// Nothing was coerced, skipped or missing (unknown keys aside).
-  bool exact() const noexcept { return coerced == 0 && skipped == 0 && missing == 0; }
+  /// Nothing was coerced, skipped, missing or dropped (unknown keys aside).
+  bool exact() const noexcept { return coerced == 0 && skipped == 0 && missing == 0 && dropped_rows == 0; }
+  /// Something of the body is not in the page: a value left out or a row dropped (a coerced
+  /// value is the same value, so it does not count).
+  bool lossy() const noexcept { return skipped != 0 || missing != 0 || dropped_rows != 0; }
 };
 
 /// The response fields around the rows. Strings live in the page's arena; an absent or null

@@ -60,6 +60,19 @@ retry_decision decide_retry(const retry_policy& policy, int status, unsigned att
 bool retry_on_fresh_connection(bool reused_connection, bool response_bytes_received,
                                bool already_retried) noexcept;
 
+/// A 408 (Request Timeout) on a connection reused from the pool is the server closing a
+/// connection it found idle (nginx, HAProxy), not an answer to the request: the request is
+/// retried once on a fresh connection, as for a reset (Go's net/http does the same). On a
+/// fresh connection a 408 is the server's answer.
+bool answer_means_stale_connection(int status, bool reused_connection) noexcept;
+
+/// How many interim (1xx) responses a call skips before its final response; more are a
+/// malformed response (a server that never answers must not hold the call forever).
+inline constexpr unsigned max_interim_responses = 8;
+/// An interim response is skipped (RFC 9110 15.2): 100 Continue, 102, 103 Early Hints and any
+/// other 1xx but 101 Switching Protocols, which a request that asked for no upgrade cannot get.
+bool skip_interim_response(int status) noexcept;
+
 /// Parses a Retry-After value: delta-seconds ("120") or an HTTP-date (IMF-fixdate
 /// "Sun, 06 Nov 1994 08:49:37 GMT", and the obsolete RFC 850 and asctime forms), relative to
 /// `now`. A date in the past gives 0 s. Anything else gives nullopt. Values are capped at

@@ -201,7 +201,7 @@ struct decoder_core::impl {
     switch (fault) {
       case framer::fault::none: return;
       case framer::fault::too_deep:
-        throw error_here(decode_errc::too_deep, "nesting deeper than " + std::to_string(limits.max_depth));
+        throw error_here(decode_errc::too_deep, "nesting deeper than " + std::to_string(limits.max_depth) + " (decode_limits::max_depth)");
       case framer::fault::too_long: {
         const std::size_t start = framer_.element_start();
         const std::size_t quote = framer_.fault_position();
@@ -214,7 +214,8 @@ struct decoder_core::impl {
       }
       case framer::fault::element_too_long:
         throw error_here(decode_errc::too_long,
-                         "an element longer than " + std::to_string(limits.max_element_bytes) + " bytes");
+                         "an element longer than " + std::to_string(limits.max_element_bytes) +
+                                                " bytes (decode_limits::max_element_bytes)");
       case framer::fault::mismatched_bracket:
         throw error_here(decode_errc::invalid_json, "mismatched bracket");
     }
@@ -242,7 +243,8 @@ struct decoder_core::impl {
     if (capacity - end < capacity / 2) {
       if (end - begin > limits.max_element_bytes) {
         throw error_here(decode_errc::too_long,
-                         "an element longer than " + std::to_string(limits.max_element_bytes) + " bytes");
+                         "an element longer than " + std::to_string(limits.max_element_bytes) +
+                                                " bytes (decode_limits::max_element_bytes)");
       }
       resize_window(capacity * 2);
     }
@@ -254,7 +256,10 @@ struct decoder_core::impl {
     *base = '[';
     window[cut] = ']';
     const std::size_t before = builder.row_count();
-    batch b{parser, base, cut - from + 2, capacity + window_padding - (from - 1), builder, path, before};
+    // Rows are named by their index in the body's array, rows left out before them included,
+    // as the framer's own errors name them.
+    batch b{parser, base, cut - from + 2, capacity + window_padding - (from - 1), builder, path,
+            before + builder.leniency().dropped_rows};
     codec->decode_batch(b);
     // `[ ]` is a valid empty array, but an empty stretch next to a separator is a stray comma.
     if (builder.row_count() == before && b.skipped_rows == 0 && (!closing || cut_at_separator)) {

@@ -354,7 +354,7 @@ void envelope_walker::nested_byte(char c) {
     case '{':
     case '[': {
       if (level_ + nested_depth_ + 1 > limits_.max_depth) {
-        fail(decode_errc::too_deep, "nesting deeper than " + std::to_string(limits_.max_depth));
+        fail(decode_errc::too_deep, "nesting deeper than " + std::to_string(limits_.max_depth) + " (decode_limits::max_depth)");
       }
       const std::uint64_t bit = std::uint64_t{1} << (nested_depth_ % 64);
       if (c == '[') {

@@ -12,7 +12,8 @@ std::string key_name(std::string_view raw, std::size_t shown) {
 }
 
 std::string string_too_long(bool is_key, std::size_t max_string_bytes) {
-  return std::string(is_key ? "a key" : "a string") + " longer than " + std::to_string(max_string_bytes) + " bytes";
+  return std::string(is_key ? "a key" : "a string") + " longer than " + std::to_string(max_string_bytes) +
+         " bytes (decode_limits::max_string_bytes)";
 }
 
 fault_location locate_string(std::string_view before, std::string_view string, std::size_t shown) {

@@ -9,7 +9,8 @@ namespace massive::detail {
 void throw_page_full(const char* what) {
   throw decode_error(decode_errc::too_long, "", std::nullopt,
                      std::string("the page's ") + what +
-                         " exceed the pool's region size (page_pool::options::region_bytes)");
+                         " exceed the pool's region size (page_pool::options::region_bytes; a client's "
+                         "options::max_page_bytes)");
 }
 
 void page_builder::start(const std::shared_ptr<page_pool>& pool, std::size_t row_size) {
@@ -28,6 +29,7 @@ void page_builder::start(const std::shared_ptr<page_pool>& pool, std::size_t row
   arena_end_ = reinterpret_cast<char*>(arena_->data());
   arena_limit_ = arena_end_ + arena_->capacity();
   envelope_ = {};
+  incomplete_ = false;
   first_.clear();
   first_unknown_key_.clear();
 }
@@ -38,9 +40,22 @@ void page_builder::record_usage() noexcept {
                          static_cast<std::size_t>(arena_end_ - reinterpret_cast<char*>(arena_->data())));
 }
 
+namespace {
+
+// A path may hold keys of the body (a map's, an unknown one), up to max_string_bytes each: a
+// page keeps no more of it than names the place.
+constexpr std::size_t max_kept_path = 256;
+
+std::string_view kept_path(std::string& path) {
+  if (path.size() > max_kept_path) path.replace(max_kept_path - 3, std::string::npos, "...");
+  return path;
+}
+
+}  // namespace
+
 page_parts page_builder::finish() {
-  if (!first_.empty()) envelope_.leniency.first = store(first_);
-  if (!first_unknown_key_.empty()) envelope_.leniency.first_unknown_key = store(first_unknown_key_);
+  if (!first_.empty()) envelope_.leniency.first = store(kept_path(first_));
+  if (!first_unknown_key_.empty()) envelope_.leniency.first_unknown_key = store(kept_path(first_unknown_key_));
   record_usage();
   page_parts parts;
   parts.rows = rows_->data();

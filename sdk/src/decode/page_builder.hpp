@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace massive::detail {
 
@@ -72,6 +73,22 @@ class page_builder {
   /// The buffer for the first unknown key's path, cleared.
   std::string& first_unknown_key_path() noexcept { return first_unknown_key_.erase(); }
 
+  // An object being decoded lacks a true value for a required field (absent, null, or one its
+  // type cannot hold): the model cannot show it without showing another value (a 0, a 1970
+  // timestamp), so the object is left out where it can be (an optional nested object reset,
+  // an array element or map entry dropped) and else its row is. Set by row_context::missing,
+  // taken by whoever decoded the object.
+  void mark_incomplete() noexcept { incomplete_ = true; }
+  /// Whether the object just decoded was marked, clearing the mark. Called once per row: a load
+  /// and a branch, the store only when marked.
+  bool take_incomplete() noexcept {
+    if (!incomplete_) [[likely]] return false;
+    incomplete_ = false;
+    return true;
+  }
+  /// Puts back a mark taken before a nested object was decoded (it belongs to the row).
+  void restore_incomplete(bool mark) noexcept { incomplete_ = incomplete_ || mark; }
+
   /// Hands rows, arena and envelope to a page, and becomes empty.
   page_parts finish();
   /// Gives the regions back to the pool, and becomes empty.
@@ -90,6 +107,7 @@ class page_builder {
   char* arena_limit_ = nullptr;
   page_envelope envelope_;
   bool strict_ = false;
+  bool incomplete_ = false;
   std::string first_;
   std::string first_unknown_key_;
 };

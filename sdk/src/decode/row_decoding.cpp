@@ -95,8 +95,9 @@ void row_context::missing(std::uint64_t seen, std::uint64_t required,
   for (std::uint64_t absent = required & ~seen; absent != 0; absent &= absent - 1) {
     const auto index = static_cast<std::size_t>(std::countr_zero(absent));
     surprise(leniency::missing, decode_errc::missing_field, index < names.size() ? names[index] : std::string_view{},
-             "required field absent or null");
+             "required field absent, null, or a value its type cannot hold");
   }
+  builder_.mark_incomplete();
 }
 
 void row_context::first_unknown_key(const char* raw) const {
@@ -127,6 +128,12 @@ void skip_element_row(batch& b, std::size_t row, simdjson::error_code e, std::st
   page_leniency& counts = b.builder.leniency();
   if (counts.coerced + counts.skipped + counts.missing == 0) field_path_into(b.builder.first_path(), b.path, row, {});
   ++counts.skipped;
+  ++counts.dropped_rows;
+  ++b.skipped_rows;
+}
+
+void drop_incomplete_row(batch& b) noexcept {
+  ++b.builder.leniency().dropped_rows;
   ++b.skipped_rows;
 }
 

@@ -61,8 +61,8 @@ class batch {
   std::size_t capacity;  // readable bytes from json: at least length + SIMDJSON_PADDING
   page_builder& builder;
   row_path path;
-  std::size_t first_row;  // page index of the batch's first element
-  std::size_t skipped_rows = 0;  // elements left out (decode_policy::lenient: not objects)
+  std::size_t first_row;  // index in the body's array of the batch's first element
+  std::size_t skipped_rows = 0;  // elements left out (decode_policy::lenient: not objects, or incomplete)
 };
 
 std::string field_path(const row_path& path, std::size_t row, std::string_view key);
@@ -353,8 +353,12 @@ class row_context {
       return absent_or_fail(v.raw_json_token(), key, expected::object);
     }
     row_context nested = child(key);
+    const bool row_mark = builder_.take_incomplete();
     Decode(nested, object, out.emplace());
-    return true;
+    // An optional object that lacks a required field is absent rather than shown with a default.
+    if (builder_.take_incomplete()) [[unlikely]] out.reset();
+    builder_.restore_incomplete(row_mark);
+    return out.has_value();
   }
   /// An array of nested objects in the page's arena: counted, reserved, then each element
   /// created from a blank T (as decode_rows creates rows) and decoded in place.
@@ -380,9 +384,13 @@ class row_context {
       static constexpr T blank{};
       std::memcpy(first + kept, &blank, sizeof(T));
       row_context nested = child(key, index);
+      const bool row_mark = builder_.take_incomplete();
       Decode(nested, object, *std::launder(first + kept));
+      // An element that lacks a required field is left out, as an element of the wrong type is.
+      const bool incomplete = builder_.take_incomplete();
+      builder_.restore_incomplete(row_mark);
       ++index;
-      ++kept;
+      if (!incomplete) [[likely]] ++kept;
     }
     out = {first, kept};
     return true;
@@ -418,8 +426,12 @@ class row_context {
       entry.key = builder_.store(name);
       const row_context map = child(key);
       row_context nested = map.child(entry.key);
+      const bool row_mark = builder_.take_incomplete();
       Decode(nested, entry_object, entry.value);
-      ++index;
+      // An entry that lacks a required field is left out, as an entry of the wrong type is.
+      const bool incomplete = builder_.take_incomplete();
+      builder_.restore_incomplete(row_mark);
+      if (!incomplete) [[likely]] ++index;
     }
     out = {first, index};
     return true;
@@ -505,8 +517,10 @@ class row_context {
     if (++builder_.leniency().unknown_keys == 1) [[unlikely]] first_unknown_key(raw);
   }
 
-  /// Required fields whose bits are not in `seen`: counted as missing, the row kept; under
-  /// decode_policy::strict, missing_field naming the first of them.
+  /// Required fields whose bits are not in `seen` (absent, null, or a value their type cannot
+  /// hold): counted as missing, and the object marked incomplete (page_builder), so that it is
+  /// left out instead of shown with a default; under decode_policy::strict, missing_field
+  /// naming the first of them.
   [[gnu::cold]] void missing(std::uint64_t seen, std::uint64_t required,
                              std::span<const std::string_view> names) const;
   [[noreturn, gnu::cold]] void fail(decode_errc code, std::string_view key, const char* detail) const;
@@ -643,6 +657,9 @@ template <std::size_t N>
 /// surprise (the row is left out, counted in b.skipped_rows); else, or when it is broken JSON
 /// or a stray comma, throws naming the row.
 [[gnu::cold]] void skip_element_row(batch& b, std::size_t row, simdjson::error_code e, std::string_view token);
+/// A row that lacks a required field (its fields already counted missing) was left out: counted
+/// in page_leniency::dropped_rows and b.skipped_rows.
+[[gnu::cold]] void drop_incomplete_row(batch& b) noexcept;
 [[noreturn, gnu::cold]] void fail_batch(const batch& b, simdjson::error_code e);
 [[noreturn, gnu::cold]] void fail_field_iteration(const row_context& ctx, simdjson::error_code e);
 
@@ -725,13 +742,19 @@ template <class T, void (*Decode)(row_context&, od::object&, T&)>
     if (auto e = element.get_object().get(object)) [[unlikely]] {
       // Only the element's text leaves this function (see row_context).
       skip_element_row(b, row, e, e == simdjson::INCORRECT_TYPE ? element.value_unsafe().raw_json_token() : "");
+      ++row;
       continue;
     }
     if (out == limit) throw_page_full("rows");
     row_context ctx(b.builder, b.path, row);
     Decode(ctx, object, blank_row_at<T>(out));
-    out += sizeof(T);
     ++row;
+    // A row without a true value for a required field is left out (the slot is reused).
+    if (b.builder.take_incomplete()) [[unlikely]] {
+      drop_incomplete_row(b);
+      continue;
+    }
+    out += sizeof(T);
   }
   b.builder.commit_rows(out);
 }

@@ -170,6 +170,9 @@ struct frame_decoder::impl {
         entry.kind = d->kind;
         entry.index = static_cast<std::uint32_t>(store.events[static_cast<std::size_t>(d->kind)].count);
         d->decode(ctx, object, store.append(d->kind, d->size));
+        // An event keeps its place in the batch's typed arrays even when it lacks a required
+        // field (counted missing in the frame's leniency): the mark is the REST rows' to use.
+        b.builder.take_incomplete();
       } else {
         entry.skipped = true;
         ++store.skipped;

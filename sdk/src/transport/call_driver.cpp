@@ -5,6 +5,7 @@
 #include "call_state.hpp"
 #include "connection_setup.hpp"
 #include "exchange.hpp"
+#include "error_body.hpp"
 #include "request_head.hpp"
 
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -21,6 +22,15 @@
 namespace massive::detail {
 
 namespace {
+
+// A decode_error names keys and values of the body; a server that echoes the API key as one
+// would have it printed. The decoder does not know the key: it is taken out here.
+std::exception_ptr without_key(const decode_error& e, std::string_view key) {
+  const auto holds = [&](const std::string& text) { return !key.empty() && text.find(key) != std::string::npos; };
+  if (!holds(e.field_path()) && !holds(e.detail())) return std::current_exception();
+  return std::make_exception_ptr(decode_error(e.code(), transport::redact(e.field_path(), key), e.row(),
+                                              transport::redact(e.detail(), key)));
+}
 
 struct attempt_record {
   clock_type::time_point start = clock_type::now();
@@ -285,8 +295,8 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
           break;
         case call_step::done: break;
       }
-    } catch (const decode_error&) {
-      failure = std::current_exception();
+    } catch (const decode_error& e) {
+      failure = without_key(e, st.cfg.opts.api_key);
     } catch (...) {
       failure = aborted_error(st, ctl);
       if (!failure) failure = std::current_exception();

@@ -96,6 +96,10 @@ config validate_options(options opts, const environment_reader& getenv) {
   if (opts.max_body_size && *opts.max_body_size == 0) {
     invalid("max_body_size", "must be positive when set");
   }
+  if (opts.max_inflate_ratio && *opts.max_inflate_ratio == 0) {
+    invalid("max_inflate_ratio", "must be positive when set");
+  }
+  if (opts.max_page_bytes < 64 * 1024) invalid("max_page_bytes", "must be at least 64 KiB");
   check_retry(opts.retry, "options.retry");
   if (opts.rate_limit) {
     const auto& r = *opts.rate_limit;

@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <cctype>
 #include <memory_resource>
+#include <optional>
+#include <string>
 #include <span>
 #include <tuple>
 
@@ -34,7 +36,7 @@ bool peer_closed(const error_code& ec) {
 
 // A failed read of the head or body; `ec` never operation_aborted-by-us (checked earlier).
 [[noreturn]] void fail_read(const error_code& ec, bool in_body) {
-  if (ec == http::error::body_limit) fail(errc::body_too_large, "response body exceeds options.max_body_size");
+  if (ec == http::error::body_limit) fail(errc::body_too_large, "response body exceeds options.max_body_size as received");
   if (ec == asio::error::connection_reset || ec == asio::error::connection_aborted ||
       ec == asio::error::broken_pipe) {
     fail(errc::connection_reset, std::string(in_body ? "reading the response body: " : "reading the response head: ") + ec.message());
@@ -100,24 +102,42 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
 
   // Declared before the parser, which keeps its fields there until it is destroyed.
   std::pmr::monotonic_buffer_resource fields_memory(conn.fields_memory.data(), conn.fields_memory.size());
-  http::response_parser<transport::forwarding_body, std::pmr::polymorphic_allocator<char>> parser(
-      std::piecewise_construct, std::make_tuple(),
-      std::make_tuple(std::pmr::polymorphic_allocator<char>(&fields_memory)));
-  parser.header_limit(64 * 1024);
+  using parser_type = http::response_parser<transport::forwarding_body, std::pmr::polymorphic_allocator<char>>;
+  std::optional<parser_type> parser_slot;
   const auto& max_body = st.cfg.opts.max_body_size;
-  parser.body_limit(max_body ? boost::optional<std::uint64_t>(*max_body) : boost::none);
-  auto [hec, hn] = co_await http::async_read_header(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
-  if (hec) {
-    rethrow_if_aborted();
-    if (reused && !parser.got_some() && conn.input.size() == 0 && peer_closed(hec)) {
-      r.what = exchange_result::kind::stale;
-      co_return r;
+  // Interim (1xx) responses come before the final one, each with a head of its own: a parser
+  // reads one message, so each head gets a fresh parser.
+  for (unsigned interim = 0;; ++interim) {
+    if (interim > max_interim_responses) {
+      fail(errc::bad_response, "more than " + std::to_string(max_interim_responses) +
+                                   " interim (1xx) responses before the final one");
     }
-    fail_read(hec, false);
+    parser_type& head_parser = parser_slot.emplace(std::piecewise_construct, std::make_tuple(),
+                                                   std::make_tuple(std::pmr::polymorphic_allocator<char>(&fields_memory)));
+    head_parser.header_limit(64 * 1024);
+    head_parser.body_limit(max_body ? boost::optional<std::uint64_t>(*max_body) : boost::none);
+    auto [hec, hn] = co_await http::async_read_header(stream, conn.input, head_parser, as_tuple(transport::use_call_awaitable));
+    if (hec) {
+      rethrow_if_aborted();
+      if (interim == 0 && reused && !head_parser.got_some() && conn.input.size() == 0 && peer_closed(hec)) {
+        r.what = exchange_result::kind::stale;
+        co_return r;
+      }
+      fail_read(hec, false);
+    }
+    const int status = static_cast<int>(head_parser.get().result_int());
+    if (status == 101) fail(errc::bad_response, "101 Switching Protocols to a request that asked for no upgrade");
+    if (!skip_interim_response(status)) break;
   }
+  parser_type& parser = *parser_slot;
   r.time_to_headers = clock_type::now() - sent_at;
   const auto& head_fields = parser.get();
   r.status = static_cast<int>(head_fields.result_int());
+  if (answer_means_stale_connection(r.status, reused)) {
+    // Closed with the connection, unread: the request goes again on a fresh one.
+    r.what = exchange_result::kind::stale;
+    co_return r;
+  }
   if (auto it = head_fields.find("X-Request-Id"); it != head_fields.end()) {
     // Server-supplied text that ends up in traces and errors: sanitised, key redacted.
     r.request_id = transport::sanitize(transport::redact(it->value(), st.cfg.opts.api_key), 128);
@@ -143,10 +163,19 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
   const bool success = r.status >= 200 && r.status < 300;
   auto& body = parser.get().body();
   if (success) {
+    const auto& max_ratio = st.cfg.opts.max_inflate_ratio;
     const auto deliver = [&](std::span<const char> piece) {
       r.body_bytes += piece.size();
       if (max_body && r.body_bytes > *max_body) {
-        fail(errc::body_too_large, "inflated response body exceeds options.max_body_size");
+        fail(errc::body_too_large, "inflated response body exceeds options.max_body_size (" +
+                                       std::to_string(*max_body) + " bytes)");
+      }
+      // The ratio is judged past a floor: a small body's header and tables are a large part of it.
+      if (gzip && max_ratio && r.body_bytes > transport::inflate_ratio_floor &&
+          r.body_bytes / *max_ratio > r.wire_bytes) {
+        fail(errc::body_too_large, "gzip body inflates more than options.max_inflate_ratio (" +
+                                       std::to_string(*max_ratio) + ":1): " + std::to_string(r.body_bytes) +
+                                       " bytes from " + std::to_string(r.wire_bytes));
       }
       sink.feed(piece);
     };

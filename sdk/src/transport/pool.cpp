@@ -1,5 +1,9 @@
 #include "pool.hpp"
 
+#include <openssl/ssl.h>
+#include <sys/socket.h>
+
+#include <cerrno>
 
 namespace massive::transport {
 
@@ -20,6 +24,17 @@ connection::tcp::socket& connection::socket() noexcept {
   return std::get<tcp::socket>(stream_);
 }
 
+bool connection::quiet() noexcept {
+  tcp::socket& s = socket();
+  if (!s.is_open() || input.size() != 0) return false;
+  // Records OpenSSL read ahead and has not handed over are bytes waiting too.
+  if (auto* t = tls(); t != nullptr && SSL_has_pending(t->native_handle()) != 0) return false;
+  char byte = 0;
+  const ssize_t n = ::recv(s.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  // Nothing to read yet (would block): quiet. Bytes (n > 0), an end of stream (0) or an error: not.
+  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
 connection_pool::connection_pool(const asio::any_io_executor& executor, std::size_t limit)
     : permits_(executor, limit) {
   for (std::size_t i = 0; i < limit; ++i) permits_.try_send(boost::system::error_code{});
@@ -38,11 +53,17 @@ call_awaitable<connection_pool::lease> connection_pool::acquire() {
 }
 
 std::unique_ptr<connection> connection_pool::take_idle() {
-  std::lock_guard lock(mutex_);
-  if (idle_.empty()) return nullptr;
-  auto conn = std::move(idle_.back());
-  idle_.pop_back();
-  return conn;
+  for (;;) {
+    std::unique_ptr<connection> conn;
+    {
+      std::lock_guard lock(mutex_);
+      if (idle_.empty()) return nullptr;
+      conn = std::move(idle_.back());
+      idle_.pop_back();
+    }
+    // Checked out of the lock; one that is not quiet is closed here, as it goes out of scope.
+    if (conn->quiet()) return conn;
+  }
 }
 
 void connection_pool::close_idle() {

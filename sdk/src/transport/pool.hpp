@@ -91,6 +91,13 @@ class connection {
   tls_stream* tls() noexcept { return std::get_if<tls_stream>(&stream_); }
   tcp::socket* plain() noexcept { return std::get_if<tcp::socket>(&stream_); }
 
+  /// An idle connection is fit for the next request only when nothing waits to be read on it:
+  /// bytes the server sent unasked (a response pushed ahead, a late error, a 408 before it
+  /// closed) would otherwise be read as the next request's answer, and an end of stream means
+  /// it is closed. A TLS 1.3 session ticket sent late also counts: it costs a reconnect, never
+  /// a wrong answer.
+  bool quiet() noexcept;
+
   /// Parser input; empty between exchanges on a healthy connection.
   boost::beast::flat_buffer input;
   /// Created on the first gzip body; reset per exchange.
@@ -127,7 +134,8 @@ class connection_pool {
 
   /// Waits for a permit (FIFO). Cancellable (any type) through the awaiting coroutine.
   call_awaitable<lease> acquire();
-  /// Takes an idle connection, most recently used first; null when none.
+  /// Takes an idle connection, most recently used first, closing those that are not quiet();
+  /// null when none is left.
   std::unique_ptr<connection> take_idle();
   /// Closes every idle connection.
   void close_idle();

@@ -156,6 +156,12 @@ retry_decision decide_retry(const retry_policy& policy, int status, unsigned att
   return {outcome::retry, backoff_delay(policy, attempts_made, jitter)};
 }
 
+bool answer_means_stale_connection(int status, bool reused_connection) noexcept {
+  return reused_connection && status == 408;
+}
+
+bool skip_interim_response(int status) noexcept { return status >= 100 && status < 200 && status != 101; }
+
 bool retry_on_fresh_connection(bool reused_connection, bool response_bytes_received,
                                bool already_retried) noexcept {
   return reused_connection && !response_bytes_received && !already_retried;

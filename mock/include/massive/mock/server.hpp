@@ -52,6 +52,12 @@ struct reply {
   /// What happens to the connection once this response is written.
   after_response after = after_response::keep_open;
   std::optional<std::string> raw{};       ///< sent verbatim instead of a response, then close
+  /// Interim responses sent verbatim before the head, each a whole head ("HTTP/1.1 100
+  /// Continue\r\n\r\n"), as a server does before its final answer.
+  std::vector<std::string> interim{};
+  /// Sent verbatim on the idle connection 20 ms after the response, unasked (a stale or
+  /// hostile server's bytes); the connection then waits for the next request.
+  std::optional<std::string> pushed{};
 };
 
 /// A request the server received, as it arrived.
