@@ -1,7 +1,10 @@
 #include "arguments.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 
 namespace massive::cli {
@@ -33,6 +36,16 @@ std::uint64_t byte_value(std::string_view flag_name, std::string_view text) {
                       std::string(text) + "'");
   }
   return n << shift;
+}
+
+// Seconds, a fraction allowed (2.5): the call's deadline.
+std::chrono::milliseconds seconds_value(std::string_view flag_name, std::string_view text) {
+  double seconds = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (ec != std::errc{} || end != text.data() + text.size() || !(seconds > 0) || seconds > 86'400) {
+    throw usage_error(std::string(flag_name) + " takes seconds (30, 2.5; at most a day), not '" + std::string(text) + "'");
+  }
+  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000 + 0.5));
 }
 
 constexpr flag flags[] = {
@@ -88,6 +101,17 @@ constexpr flag flags[] = {
        std::string_view value = line.substr(colon + 1);
        while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
        s.client.headers.emplace_back(std::string(line.substr(0, colon)), std::string(value));
+     }},
+    {"--timeout", "", "SECONDS", {}, "the deadline of each call: queueing, every attempt and backoff (default 30)",
+     [](call_settings& s, std::string_view v) { s.client.request_timeout = seconds_value("--timeout", v); }},
+    {"--retry", "", "N", {}, "retry an answer 429 or 5xx up to N times, with backoff (default: no retry)",
+     [](call_settings& s, std::string_view n) {
+       s.client.retry.max_attempts = static_cast<unsigned>(std::min<std::uint64_t>(count_value("--retry", n), 100)) + 1;
+     }},
+    {"--verbose", "-v", "", {},
+     "one line per attempt on stderr: method, target, status, bytes, times (the key never)",
+     [](call_settings& s, std::string_view) {
+       s.client.trace = [](const massive::trace_event& e) { std::fprintf(stderr, "massive: %s\n", to_string(e).c_str()); };
      }},
     {"--mock", "", "", {}, "call the embedded mock API (every operation, offline) instead",
      [](call_settings& s, std::string_view) { s.mock = true; }},

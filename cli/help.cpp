@@ -4,6 +4,8 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,47 @@ std::string marks(const operation_entry& e) {
   if (e.paginated) out += " [pages]";
   if (e.experimental) out += " [experimental]";
   if (e.deprecated) out += " [deprecated]";
+  return out;
+}
+
+/// The description's text for a terminal: HTML tags (`<br />`, `<a href=...>`) dropped, entities
+/// decoded, Markdown links `[text](url)` as `text (url)`. A '<' that starts no tag (`<=`) stays.
+std::string plain_text(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '<' && i + 1 < text.size() && (std::isalpha(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '/')) {
+      const std::size_t close = text.find('>', i);
+      if (close != std::string_view::npos) {
+        if (!out.empty() && out.back() != ' ') out += ' ';
+        i = close;
+        continue;
+      }
+    }
+    if (c == '&') {
+      static constexpr std::pair<std::string_view, char> entities[] = {
+          {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&nbsp;", ' '}};
+      bool decoded = false;
+      for (const auto& [name, ch] : entities) {
+        if (text.substr(i, name.size()) == name) {
+          out += ch, i += name.size() - 1, decoded = true;
+          break;
+        }
+      }
+      if (decoded) continue;
+    }
+    if (c == ']' && i + 1 < text.size() && text[i + 1] == '(') {
+      const std::size_t close = text.find(')', i);
+      const std::size_t open = out.rfind('[');
+      if (close != std::string_view::npos && open != std::string::npos) {
+        out.erase(open, 1);
+        out += " (" + std::string(text.substr(i + 2, close - i - 2)) + ")";
+        i = close;
+        continue;
+      }
+    }
+    out += c;
+  }
   return out;
 }
 
@@ -152,15 +195,19 @@ void print_group(std::ostream& out, std::string_view group) {
   for (const operation_entry& e : operation_table()) {
     if (e.group == group) width = std::max(width, e.name.size());
   }
-  for (const operation_entry& e : operation_table()) {
-    if (e.group == group) out << "  " << padded(e.name, width + 2) << e.summary << marks(e) << "\n";
+  // Stable operations first, experimental ones next, deprecated ones last.
+  for (const int rank : {0, 1, 2}) {
+    for (const operation_entry& e : operation_table()) {
+      if (e.group != group || (e.deprecated ? 2 : e.experimental ? 1 : 0) != rank) continue;
+      out << "  " << padded(e.name, width + 2) << plain_text(e.summary) << marks(e) << "\n";
+    }
   }
   out << "\nmassive " << group << " <operation> --help describes one and its parameters.\n";
 }
 
 void print_operation(std::ostream& out, const operation_entry& e) {
   out << "massive " << e.group << " " << e.name << " [flag]...\n\n";
-  out << wrapped(e.description.empty() ? e.summary : e.description, 2) << "\n";
+  out << wrapped(plain_text(e.description.empty() ? e.summary : e.description), 2) << "\n";
   out << "  GET " << e.path << "\n";
   out << (e.paginated ? "  Pages: the first page, or every page with --all-pages (next_url).\n"
                       : "  One page: the response has no next_url.\n");
@@ -185,7 +232,7 @@ void print_operation(std::ostream& out, const operation_entry& e) {
       for (std::string_view c : taken) names += (names.empty() ? "" : ", ") + std::string(p.wire) + "." + std::string(c);
       out << "      also " << names << "\n";
     }
-    if (!p.description.empty()) out << wrapped(p.description, 6);
+    if (!p.description.empty()) out << wrapped(plain_text(p.description), 6);
   }
   out << "\ncolumns of -f csv and -f table:\n" << wrapped(column_list(e), 2);
   out << "\nexample:\n  massive " << e.group << " " << e.name;

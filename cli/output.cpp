@@ -294,9 +294,18 @@ class csv_printer final : public row_printer {
   simdjson::padded_string buffer_;
 };
 
+/// A cell that is a number (-12, 3.5, 2.4e+06): the table right-aligns it.
+bool is_number(std::string_view text) {
+  if (text.empty()) return false;
+  double ignored = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ignored);
+  return ec == std::errc{} && end == text.data() + text.size();
+}
+
 /// The table: the columns the first page with rows fills, as wide as that page needs; a later
 /// row that fills another column adds it and prints the header again. A cell wider than its
-/// column is printed whole.
+/// column is printed whole. A column whose cells on that page are all numbers is right-aligned,
+/// its header too, so that digits line up.
 class table_printer final : public row_printer {
  public:
   table_printer(std::ostream& out, std::vector<column> columns, bool raw_times)
@@ -307,13 +316,17 @@ class table_printer final : public row_printer {
     for_each_row(parser_, buffer_, rows_json, [&](ondemand::object row) { flatten_.row(row, rows.emplace_back()); });
     for (cells& row : rows) row.resize(columns_.size());
     width_.resize(columns_.size(), 0);
+    numeric_.resize(columns_.size(), false);
     bool shown_more = false;
     for (std::size_t i = 0; i < columns_.size(); ++i) {
       if (width_[i] != 0) continue;
+      bool numbers = true;
       for (const cells& row : rows) {
         if (!row[i] || row[i]->empty()) continue;
         width_[i] = std::max({width_[i], columns_[i].name.size(), row[i]->size()});
+        numbers = numbers && is_number(*row[i]);
       }
+      numeric_[i] = numbers;
       shown_more = shown_more || width_[i] != 0;
     }
     if (shown_more) header();
@@ -332,8 +345,10 @@ class table_printer final : public row_printer {
       if (width_[i] == 0) continue;
       if (!text.empty()) text += "  ";
       const std::string_view value = cell(i);
+      const std::size_t pad = width_[i] > value.size() ? width_[i] - value.size() : 0;
+      if (numeric_[i]) text.append(pad, ' ');
       text += value;
-      text.append(width_[i] > value.size() ? width_[i] - value.size() : 0, ' ');
+      if (!numeric_[i]) text.append(pad, ' ');
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();
     out_ << text << '\n';
@@ -347,6 +362,7 @@ class table_printer final : public row_printer {
   column_set columns_;
   flattener flatten_;
   std::vector<std::size_t> width_;  // by column; 0 for a column not shown (yet)
+  std::vector<bool> numeric_;       // by column: right-aligned
   ondemand::parser parser_;
   simdjson::padded_string buffer_;
 };

@@ -173,7 +173,7 @@ namespace detail {
 
 /// Throws std::invalid_argument naming the first argument that is not one of `known` (and the
 /// nearest name), a comparator its parameter does not take, or a value outside an
-/// enumeration's (listing them).
+/// enumeration's (listing them); then every required parameter left out, all at once.
 inline void check_arguments(argument_list args, std::span<const parameter_info> known) {
   for (const auto& [name, value] : args) {
     const std::size_t dot = name.find('.');
@@ -211,6 +211,17 @@ inline void check_arguments(argument_list args, std::span<const parameter_info> 
       }
       start = end + 1;
     }
+  }
+  // Every required parameter left out, named at once: the call cannot be made without them.
+  std::string missing;
+  std::size_t count = 0;
+  for (const parameter_info& k : known) {
+    if (!k.required) continue;
+    const bool given = std::any_of(args.begin(), args.end(), [&](const auto& a) { return a.first == k.wire; });
+    if (!given) missing += std::string(count++ == 0 ? "'" : ", '") + std::string(k.wire) + "'";
+  }
+  if (count != 0) {
+    throw std::invalid_argument((count == 1 ? "missing required parameter " : "missing required parameters ") + missing);
   }
 }
 
