@@ -266,49 +266,57 @@ class stream_builder {
     m.fields.push_back(std::move(f));
   }
 
-  void add_channel(const map_row& row, const std::string& path, const json* get) {
+  /// A channel's 200 response: its JSON content (schema and example) and its description.
+  struct response {
     const json* content = nullptr;
+    const json* schema = nullptr;
+    std::string doc;
+  };
+  static response response_of(const json* get) {
+    response r;
+    const json* ok = nullptr;
     if (get != nullptr) {
-      if (const json* r = get->find("responses")) {
-        if (const json* ok = r->find("200")) {
-          if (const json* c = ok->find("content")) content = c->find("application/json");
-        }
-      }
+      if (const json* all = get->find("responses")) ok = all->find("200");
     }
-    const json* schema = content != nullptr ? content->find("schema") : nullptr;
-    if (schema == nullptr) {
+    if (ok == nullptr) return r;
+    r.doc = std::string(ok->text("description"));
+    if (const json* c = ok->find("content")) r.content = c->find("application/json");
+    if (r.content != nullptr) r.schema = r.content->find("schema");
+    return r;
+  }
+  /// The `ev` identifying the channel's events: the schema's single enum value, else the example's.
+  std::string ev_for(const response& r) const {
+    std::string ev = ev_of(*r.schema);
+    if (ev.empty() && r.content->find("example") != nullptr) ev = std::string(r.content->find("example")->text("ev"));
+    return ev;
+  }
+
+  void add_channel(const map_row& row, const std::string& path, const json* get) {
+    const response r = response_of(get);
+    if (r.schema == nullptr) {
       notices_.skipped.push_back("stream channel " + path + ": no response schema, so no event to type");
       return;
     }
-    std::string doc = std::string(get->find("responses")->find("200")->text("description"));
-    model& m = new_model(row, doc);
     stream_event e = channel_of(&row, path, row.option("topic"));
-    e.ev = ev_of(*schema);
-    if (e.ev.empty() && content->find("example") != nullptr) e.ev = std::string(content->find("example")->text("ev"));
+    e.ev = ev_for(r);
     if (e.ev.empty()) {
       notices_.skipped.push_back("stream channel " + path + ": names no ev value (neither an enum nor an example)");
-      out_.models.pop_back();
       return;
     }
-    add_described(m, *schema, std::move(e));
+    add_described(new_model(row, r.doc), *r.schema, std::move(e));
   }
 
   /// A channel no row names: <market>[_<feed>]_<prefix>_event, its topic the prefix (business_
   /// and launchpad_ ones prefixed), each made unique.
   void add_default_channel(const std::string& path, const json* get) {
-    const json* content = nullptr;
-    if (get != nullptr) {
-      if (const json* r = get->find("responses")) {
-        if (const json* ok = r->find("200")) {
-          if (const json* c = ok->find("content")) content = c->find("application/json");
-        }
-      }
-    }
-    const json* schema = content != nullptr ? content->find("schema") : nullptr;
+    const response r = response_of(get);
     stream_event e = channel_of(nullptr, path, std::nullopt);
-    if (schema == nullptr || e.market.empty()) {
+    if (r.schema != nullptr && !e.market.empty()) e.ev = ev_for(r);
+    if (e.ev.empty()) {
       notices_.skipped.push_back("stream channel " + path + ": " +
-                                 (schema == nullptr ? "no response schema" : "not /<market>/<prefix> with a known market"));
+                                 (r.schema == nullptr ? "no response schema"
+                                  : e.market.empty()  ? "not /<market>/<prefix> with a known market"
+                                                      : "names no ev value (neither an enum nor an example)"));
       return;
     }
     static const std::pair<const char*, const char*> singular_market[] = {
@@ -327,19 +335,11 @@ class stream_builder {
     std::string name = stem + "_" + feed + prefix;
     for (int n = 2; models.count(name + "_event"); ++n) name = stem + "_" + feed + prefix + "_" + std::to_string(n);
     e.topic = first_free(feed + prefix, topics);
-    const std::string doc = std::string(get->find("responses")->find("200")->text("description"));
-    model& m = add_model(name + "_event", path, doc);
+    model& m = add_model(name + "_event", path, r.doc);
     notices_.defaults.push_back("stream channel " + path + " has no map row: generated as " + m.name + ", topic " +
                                 e.topic + " (`stream " + m.name + " " + path + " topic=" + e.topic + "` in " +
                                 map_.path() + " pins or renames it)");
-    e.ev = ev_of(*schema);
-    if (e.ev.empty() && content->find("example") != nullptr) e.ev = std::string(content->find("example")->text("ev"));
-    if (e.ev.empty()) {
-      notices_.skipped.push_back("stream channel " + path + ": names no ev value (neither an enum nor an example)");
-      out_.models.pop_back();
-      return;
-    }
-    add_described(m, *schema, std::move(e));
+    add_described(m, *r.schema, std::move(e));
   }
 
   /// The schema's fields (but `ev`, which the event's type says) into m, and the event.

@@ -4,13 +4,7 @@
 # usr/share/doc/massive/LICENSE".
 file(REMOVE_RECURSE "${WORK_DIR}")
 
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "failed (${status}): ${ARGN}\n${out}")
-  endif()
-  set(last_output "${out}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/run.cmake")
 
 run(${CPACK} --config "${BUILD_DIR}/CPackConfig.cmake" -G TGZ -B "${WORK_DIR}/packages")
 run(${CPACK} --config "${BUILD_DIR}/CPackConfig.cmake" -G DEB -B "${WORK_DIR}/packages")
