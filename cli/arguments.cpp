@@ -104,9 +104,14 @@ constexpr flag flags[] = {
      }},
     {"--timeout", "", "SECONDS", {}, "the deadline of each call: queueing, every attempt and backoff (default 30)",
      [](call_settings& s, std::string_view v) { s.client.request_timeout = seconds_value("--timeout", v); }},
-    {"--retry", "", "N", {}, "retry an answer 429 or 5xx up to N times, with backoff (default: no retry)",
+    {"--retry", "", "N", {}, "retry an answer 429 or 5xx up to N times, with backoff (default 3; 0: never)",
      [](call_settings& s, std::string_view n) {
-       s.client.retry.max_attempts = static_cast<unsigned>(std::min<std::uint64_t>(count_value("--retry", n), 100)) + 1;
+       std::uint64_t retries = 0;
+       const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), retries);
+       if (ec != std::errc{} || end != n.data() + n.size() || retries > 99) {
+         throw usage_error("--retry takes a count of retries from 0 to 99, not '" + std::string(n) + "'");
+       }
+       s.client.retry.max_attempts = static_cast<unsigned>(retries) + 1;
      }},
     {"--verbose", "-v", "", {},
      "one line per attempt on stderr: method, target, status, bytes, times (the key never)",

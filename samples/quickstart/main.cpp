@@ -61,6 +61,8 @@ asio::awaitable<void> run(massive::client& client) {
 int main() try {
   asio::io_context io;
   massive::options options;  // the key comes from MASSIVE_API_KEY when it is set
+  // Answers 429 and 5xx are retried three times, with backoff, within each call's deadline
+  // (options.retry; `options.retry = {.max_attempts = 1};` turns that off).
   std::optional<massive::mock::market_server> local;
   const char* key = std::getenv("MASSIVE_API_KEY");
   if (key == nullptr || *key == '\0') {

@@ -74,8 +74,27 @@ TEST_CASE_FIXTURE(retry_fixture, "400, 401, 403, 404 are never retried") {
   }
 }
 
-TEST_CASE_FIXTURE(retry_fixture, "retry is off by default") {
-  auto client = make({});
+TEST_CASE_FIXTURE(retry_fixture, "by default, 429 and 5xx are retried three times, Retry-After honoured") {
+  // Seen failing with retry_policy::max_attempts defaulting to 1 (as it did before): "CHECK(
+  // o.ok() )" false, the first 503 surfacing.
+  auto client = make(massive::retry_policy{});
+  s.server.enqueue({.status = 503, .body = "busy"});
+  s.server.enqueue({.status = 429, .headers = {{"Retry-After", "1"}}});
+  s.server.enqueue({.status = 502});
+  const auto start = std::chrono::steady_clock::now();
+  collecting_sink sink;
+  const auto o = get(client, io, "/x", sink);
+  CHECK(o.ok());
+  CHECK(s.server.request_count() == 4);
+  CHECK(std::chrono::steady_clock::now() - start >= 1s);  // the Retry-After was waited for
+  // Four failures in a row: the fourth surfaces, four attempts in all.
+  for (int i = 0; i < 4; ++i) s.server.enqueue({.status = 503, .body = "busy"});
+  CHECK(error_as<massive::api_error>(get(client, io, "/y", sink)).status() == 503);
+  CHECK(s.server.request_count() == 8);
+}
+
+TEST_CASE_FIXTURE(retry_fixture, "max_attempts = 1 turns retry off") {
+  auto client = make({.max_attempts = 1});
   s.server.enqueue({.status = 503});
   collecting_sink sink;
   CHECK(error_as<massive::api_error>(get(client, io, "/x", sink)).status() == 503);

@@ -81,7 +81,8 @@ struct options {
   std::size_t max_page_bytes = std::size_t{128} << 20;
   /// Send Accept-Encoding: gzip (bodies are inflated before the sink either way).
   bool gzip = true;
-  /// Which failures are retried, how often and with what backoff (default: no retry).
+  /// Which failures are retried, how often and with what backoff (default: answers 429 and 5xx
+  /// retried three times; `.retry = {.max_attempts = 1}` turns it off).
   retry_policy retry{};
   /// A client-side token bucket shared by the client's calls; none when empty.
   std::optional<rate_limit_policy> rate_limit{};

@@ -9,12 +9,14 @@
 
 namespace massive {
 
-/// Retry of 429/500/502/503/504 answers. Off by default (max_attempts = 1). Independently of
-/// this policy, a request that failed because the server had closed an idle pooled
-/// connection is retried once on a fresh connection (see retry_on_fresh_connection).
+/// Retry of 429/500/502/503/504 answers: on by default, three retries (four attempts, as the
+/// official Python client does), always within the call's deadline; `max_attempts = 1` turns it
+/// off. Every REST call is a GET, so a retry never repeats a side effect. Independently of this
+/// policy, a request that failed because the server had closed an idle pooled connection is
+/// retried once on a fresh connection (see retry_on_fresh_connection).
 struct retry_policy {
   /// Attempts in total, the first included; 1 disables retry.
-  unsigned max_attempts = 1;
+  unsigned max_attempts = 4;
   /// Backoff before the second attempt; doubled for each attempt after it.
   std::chrono::milliseconds initial_backoff{250};
   /// Cap of the backoff. A Retry-After longer than this is not waited for: the error
