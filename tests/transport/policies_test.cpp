@@ -57,9 +57,11 @@ TEST_CASE("retry decision table") {
   SUBCASE("Retry-After beyond max_backoff surfaces at once") {
     CHECK(massive::decide_retry(policy, 429, 1, 2s, 0.5).what == outcome::retry_after_too_long);
   }
-  SUBCASE("the default policy never retries") {
-    CHECK(massive::decide_retry({}, 503, 1, std::nullopt, 0.5).what == outcome::attempts_exhausted);
-    CHECK(massive::decide_retry({}, 429, 1, 0s, 0.5).what == outcome::attempts_exhausted);
+  SUBCASE("the default policy retries three times") {
+    CHECK(massive::decide_retry({}, 503, 1, std::nullopt, 0.5).what == outcome::retry);
+    CHECK(massive::decide_retry({}, 429, 3, 0s, 0.5).what == outcome::retry);
+    CHECK(massive::decide_retry({}, 503, 4, std::nullopt, 0.5).what == outcome::attempts_exhausted);
+    CHECK(massive::decide_retry({.max_attempts = 1}, 503, 1, std::nullopt, 0.5).what == outcome::attempts_exhausted);
   }
 }
 

@@ -17,7 +17,8 @@ namespace massive {
 /// The owning copies of massive's models: massive::owned::trade for massive::trade, ...
 namespace owned {}
 
-/// Every row of `rows`, copied into owning values (massive::owned::<model>), in order.
+/// Every row of `rows`, copied into owning values (massive::owned::trade for massive::trade, and
+/// so on), in order.
 template <class T>
 auto to_owned(const page<T>& rows) -> std::vector<decltype(to_owned(std::declval<const T&>()))> {
   std::vector<decltype(to_owned(std::declval<const T&>()))> out;
