@@ -67,12 +67,12 @@ void count_new(std::size_t bytes) noexcept { count(operator_new_on_this_thread, 
 }  // namespace massive::test
 
 #if defined(MASSIVE_ADDRESS_SANITIZER)
-// The sanitizer's allocator calls the installed hook on the allocating thread for every block it
+// ASan's allocator calls the installed hook on the allocating thread for every block it
 // hands out (malloc and its kin, operator new, a realloc's new block, the C library's and
 // OpenSSL's own calls), with the size asked for. g++ 12 ships no
 // <sanitizer/allocator_interface.h>: the runtime's entry point is declared here.
-extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, std::size_t),
-                                                         void (*free_hook)(const volatile void*));
+extern "C" int __sanitizer_install_malloc_and_free_hooks(
+    void (*malloc_hook)(const volatile void*, std::size_t), void (*free_hook)(const volatile void*));
 
 namespace {
 

@@ -4,14 +4,15 @@
 // - the C allocator: malloc, calloc, realloc, reallocarray, aligned_alloc, posix_memalign,
 //   memalign, valloc and pvalloc, which OpenSSL, zlib and the C library itself call.
 // Without a sanitizer both are replaced in the test executable (glibc lets an executable
-// interpose them) and forward to glibc's own allocator. Under ASan or TSan, which own the
-// allocator, the C allocator is counted through the sanitizer's allocator hook and operator new
-// by replacements that forward to the sanitizer's own (allocation_counter.cpp), so the gates
-// run in the ASan+UBSan build. ThreadSanitizer's hook misses aligned allocations (aligned_alloc,
-// posix_memalign, memalign and valloc counted 0 calls, reallocarray 7 B for 56): under it the
-// counter is compiled out, counting_enabled is false and gates must skip. realloc counts as one call of its new size (it may move the
-// block); frees are not counted. What is not heap is not here: mmap'd memory (the page_pool's
-// regions: see tests/support/pool_residency.hpp), thread stacks, static storage.
+// interpose them) and forward to glibc's own allocator. Under ASan, which owns the allocator,
+// the C allocator is counted through its allocator hook and operator new by replacements that
+// forward to ASan's own (allocation_counter.cpp), so the gates run in the ASan+UBSan build.
+// ThreadSanitizer's hook misses aligned allocations (aligned_alloc, posix_memalign, memalign
+// and valloc counted 0 calls, reallocarray 7 B for 56): under it the counter is compiled out,
+// counting_enabled is false and gates must skip. realloc counts as one call of its new size
+// (it may move the block); frees are not counted. What is not heap is not here: mmap'd memory
+// (the page_pool's regions: see tests/support/pool_residency.hpp), thread stacks, static
+// storage.
 #pragma once
 
 #include <cstddef>
