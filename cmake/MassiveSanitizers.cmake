@@ -1,13 +1,12 @@
 # MASSIVE_SANITIZE=ON builds everything with ASan+UBSan; MASSIVE_TSAN=ON with ThreadSanitizer
-# (the two cannot share a build). Either way the allocation gates detect it (MASSIVE_SANITIZED)
-# and step aside, since the sanitizer owns operator new and the C allocator.
+# (the two cannot share a build). The allocation gates count through ASan's allocator hooks and
+# skip themselves under ThreadSanitizer (tests/support/allocation_counter.hpp).
 if(MASSIVE_SANITIZE AND MASSIVE_TSAN)
   message(FATAL_ERROR "MASSIVE_SANITIZE and MASSIVE_TSAN are exclusive: configure one build of each")
 endif()
 if(MASSIVE_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fsanitize=address,undefined)
-  add_compile_definitions(MASSIVE_SANITIZED=1)
 endif()
 # -O1: ThreadSanitizer slows instrumented code 5-15x; unoptimised, the suites would crawl.
 # OpenSSL and the compiled parts of Boost are not instrumented: tests/tsan.supp lists the
@@ -25,5 +24,5 @@ endif()
 if(MASSIVE_TSAN)
   add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -O1 -Wno-mismatched-new-delete)
   add_link_options(-fsanitize=thread)
-  add_compile_definitions(MASSIVE_SANITIZED=1 BOOST_ASIO_DISABLE_STD_ATOMIC=1 BOOST_ASIO_DISABLE_FENCED_BLOCK=1)
+  add_compile_definitions(BOOST_ASIO_DISABLE_STD_ATOMIC=1 BOOST_ASIO_DISABLE_FENCED_BLOCK=1)
 endif()

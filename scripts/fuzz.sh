@@ -16,7 +16,8 @@
 # (read at run time, never copied into the repository) and from rows synthesised for every
 # model. Findings (crash-*, timeout-*, oom-*, leak-* reproducers) land in $BUILD_DIR/fuzz-findings/<target>;
 # the script prints each target's executions and findings and exits non-zero when there is
-# one. Installs nothing: clang-14 and libclang-rt-14-dev come from scripts/install-deps.sh.
+# one. Once fixed, a finding is kept in tests/fuzz/findings/<target>/: the fuzz_replay_* tests
+# replay every input there in CI. Installs nothing: clang-14 and libclang-rt-14-dev come from scripts/install-deps.sh.
 set -euo pipefail
 
 if [[ $# -lt 1 || ! "$1" =~ ^[0-9]+$ ]]; then

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Builds everything and runs the whole test suite: the optimised build (every test), then an
-# ASan+UBSan build of the suites labelled `sanitize`, then a ThreadSanitizer build of the suites
-# labelled `tsan` (only their executables and what they link). Exits non-zero on any failure.
-# Does its own set-up: installs missing Debian packages first.
+# Builds everything and runs the whole test suite in three builds: the optimised build of what
+# users run (library, CLI, samples, benchmarks, generator) with the tests that need -O3 or no
+# sanitizer; an ASan+UBSan build of every suite (allocation gates included) and of the fuzz
+# corpora's replay; a ThreadSanitizer build of the suites labelled `tsan` (only their
+# executables and what they link). Exits non-zero on any failure. Does its own set-up:
+# installs missing Debian packages first. Uses ccache when it is installed (CCACHE_DISABLE=1
+# measures without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -15,11 +18,28 @@ step() {
   echo "== test.sh: $name took $((SECONDS - start)) s"
 }
 
+# The five translation units that took longest in a build, from its .ninja_log (start and end
+# in ms; an output rebuilt later appears again, and its last line counts).
+slowest() {
+  echo "== test.sh: slowest translation units of $1:"
+  awk -F'\t' 'NR > 1 && $4 ~ /\.o$/ { ms[$4] = $2 - $1 }
+              END { for (o in ms) printf "%8.1f s  %s\n", ms[o] / 1000, o }' "$1/.ninja_log" |
+    sort -rn | head -5
+}
+
 step "install-deps" scripts/install-deps.sh
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=ON -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_CODEGEN=ON
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
+# The suites run once, in the ASan+UBSan build: this build runs only the tests of what it makes.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+  -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_TEST_SUITES=OFF \
+  -DMASSIVE_BUILD_SAMPLES=ON -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_CODEGEN=ON
 step "Release build" cmake --build build -j "$jobs"
+slowest build
 step "Release tests" ctest --test-dir build --output-on-failure -j "$jobs"
 
 # The sanitizer builds keep line tables only (-g1): their reports still name file and line, and
@@ -27,14 +47,18 @@ step "Release tests" ctest --test-dir build --output-on-failure -j "$jobs"
 # time (call_driver.cpp 17.1 -> 14.9 s, a stocks model batch 23.8 -> 21.2 s under ASan+UBSan).
 sanitizer_debug_info=-DCMAKE_CXX_FLAGS_DEBUG=-g1
 
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug "$sanitizer_debug_info" -DMASSIVE_SANITIZE=ON \
-  -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF -DMASSIVE_BUILD_CLI=OFF
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug "$sanitizer_debug_info" "${launcher[@]}" \
+  -DMASSIVE_SANITIZE=ON -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF \
+  -DMASSIVE_BUILD_CLI=ON -DMASSIVE_BUILD_DOCS=OFF
 step "ASan build" cmake --build build-asan -j "$jobs"
-step "ASan tests" ctest --test-dir build-asan --output-on-failure -j "$jobs" -L sanitize
+slowest build-asan
+step "ASan tests" ctest --test-dir build-asan --output-on-failure -j "$jobs"
 
 # A test's name is its executable's: build only those labelled tsan.
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug "$sanitizer_debug_info" -DMASSIVE_TSAN=ON \
-  -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF -DMASSIVE_BUILD_CLI=OFF
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug "$sanitizer_debug_info" "${launcher[@]}" \
+  -DMASSIVE_TSAN=ON -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF \
+  -DMASSIVE_BUILD_CLI=OFF -DMASSIVE_BUILD_DOCS=OFF
 mapfile -t tsan_tests < <(ctest --test-dir build-tsan -N -L tsan | sed -n 's/^ *Test *#[0-9]*: //p')
 step "TSan build" cmake --build build-tsan -j "$jobs" --target "${tsan_tests[@]}"
+slowest build-tsan
 step "TSan tests" ctest --test-dir build-tsan --output-on-failure -j "$jobs" -L tsan

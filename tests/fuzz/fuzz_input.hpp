@@ -28,15 +28,15 @@
 
 namespace massive::test {
 
-constexpr std::array shapes = {payload_shape::results_array, payload_shape::results_object,
+inline constexpr std::array shapes = {payload_shape::results_array, payload_shape::results_object,
                                payload_shape::document, payload_shape::top_level_array,
                                payload_shape::results_values};
 
-constexpr std::array<std::size_t, 8> max_chunk = {1, 2, 3, 7, 16, 64, 511, 16384};
+inline constexpr std::array<std::size_t, 8> max_chunk = {1, 2, 3, 7, 16, 64, 511, 16384};
 
-constexpr decode_limits tight_limits{.max_depth = 4, .max_string_bytes = 8, .max_element_bytes = 96};
+inline constexpr decode_limits tight_limits{.max_depth = 4, .max_string_bytes = 8, .max_element_bytes = 96};
 // Above 62 bytes only strings that cross a 64-byte block can be too long: the framer's other path.
-constexpr decode_limits tight_long_strings{.max_depth = 4, .max_string_bytes = 70, .max_element_bytes = 96};
+inline constexpr decode_limits tight_long_strings{.max_depth = 4, .max_string_bytes = 70, .max_element_bytes = 96};
 
 /// The limits that bits 6-7 of `control` pick.
 constexpr decode_limits limits_for(std::uint8_t control) {

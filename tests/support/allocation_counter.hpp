@@ -3,21 +3,33 @@
 // - every global operator new overload (plain, array, nothrow, aligned), and
 // - the C allocator: malloc, calloc, realloc, reallocarray, aligned_alloc, posix_memalign,
 //   memalign, valloc and pvalloc, which OpenSSL, zlib and the C library itself call.
-// Both are replaced in the test executable (glibc lets an executable interpose them) and
-// forward to glibc's own allocator. realloc counts as one call of its new size (it may move
-// the block); frees are not counted. What is not heap is not here: mmap'd memory (the
-// page_pool's regions: see tests/support/pool_residency.hpp), thread stacks, static storage.
-// Under sanitizers (MASSIVE_SANITIZED) the sanitizer owns the allocator, so the counter is
-// compiled out and counting_enabled is false: gates must then skip.
+// Without a sanitizer both are replaced in the test executable (glibc lets an executable
+// interpose them) and forward to glibc's own allocator. Under ASan, which owns the allocator,
+// the C allocator is counted through its allocator hook and operator new by replacements that
+// forward to ASan's own (allocation_counter.cpp), so the gates run in the ASan+UBSan build.
+// ThreadSanitizer's hook misses aligned allocations (aligned_alloc, posix_memalign, memalign
+// and valloc counted 0 calls, reallocarray 7 B for 56): under it the counter is compiled out,
+// counting_enabled is false and gates must skip. realloc counts as one call of its new size
+// (it may move the block); frees are not counted. What is not heap is not here: mmap'd memory
+// (the page_pool's regions: see tests/support/pool_residency.hpp), thread stacks, static
+// storage.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#if defined(__SANITIZE_THREAD__)
+#define MASSIVE_THREAD_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MASSIVE_THREAD_SANITIZER 1
+#endif
+#endif
+
 namespace massive::test {
 
 inline constexpr bool counting_enabled =
-#ifdef MASSIVE_SANITIZED
+#ifdef MASSIVE_THREAD_SANITIZER
     false;
 #else
     true;

@@ -217,7 +217,7 @@ TEST_CASE("a failed step ends the call; only an attempt's failure is traced") {
 }
 
 TEST_CASE("resuming the machine never allocates") {
-  if (!massive::test::counting_enabled) return;  // sanitizers own the allocator
+  if (!massive::test::counting_enabled) return;  // ThreadSanitizer: nothing counted
   call_fsm fsm(three_attempts, t0 + 60s);
   const fed events[] = {happened(kind::start), happened(kind::rate_limit_granted), taken(true),
                         closed_before_answer(), happened(kind::connected), answered(503, 1s),

@@ -354,7 +354,7 @@ TEST_CASE("building a range filter allocates nothing") {
       massive::lt(massive::timestamp_ns::from_count(2));
   CHECK(window.lt()->count() == 2);
   if (!massive::test::counting_enabled) {
-    MESSAGE("allocation counting is off in this build (sanitizers): gate skipped");
+    MESSAGE("allocation counting is off in this build (ThreadSanitizer): gate skipped");
     return;
   }
   massive::test::allocation_scope scope;

@@ -1,5 +1,5 @@
 // Allocation gates for building request targets. Skipped (with a message) under
-// sanitizers, where the allocation counter is compiled out.
+// ThreadSanitizer, where the allocation counter is compiled out.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -55,7 +55,7 @@ constexpr std::string_view expected =
 
 bool counting_or_say_why() {
   if (!massive::test::counting_enabled) {
-    MESSAGE("allocation counting is off in this build (sanitizers): gate skipped");
+    MESSAGE("allocation counting is off in this build (ThreadSanitizer): gate skipped");
   }
   return massive::test::counting_enabled;
 }
