@@ -321,7 +321,7 @@ TEST_CASE("tables right-align numbers") {
 
 TEST_CASE("help shows the description without markup, stable operations first") {
   // Seen failing with plain_text() returning its input: "CHECK_FALSE( contains(help.out, "<br") )";
-  // with the group's operations in table order: the [experimental] check (filings_* listed first).
+  // with the ranking loop broken (rank 0 alone printed): the [experimental] check.
   // The operations whose description has HTML in it, each described without.
   std::size_t marked_up = 0;
   for (const massive::operation_entry& e : massive::operation_table()) {
