@@ -5,7 +5,7 @@
 // it into a checksum, so none can skip work; the checksums are compared before timing.
 //
 //   cmake --build build --target massive_bench_stream && build/bench/massive_bench_stream
-#include <massive/stream_batch.hpp>
+#include <massive/stream/batch.hpp>
 
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>

@@ -150,7 +150,7 @@ call_settings parse_call(std::span<const std::string_view> words) {
       std::vector<std::string_view> names;
       for (const flag& known : flags) names.push_back(known.name);
       std::string message = "unknown flag '" + std::string(word) + "'";
-      if (const auto near = nearest_name(word, names)) message += " (did you mean " + std::string(*near) + "?)";
+      if (const auto near = reflection::nearest_name(word, names)) message += " (did you mean " + std::string(*near) + "?)";
       throw usage_error(message);
     }
     if (f->value.empty()) {

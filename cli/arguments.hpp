@@ -4,8 +4,8 @@
 // is one row here and nothing else.
 #pragma once
 
-#include <massive/client_options.hpp>
-#include <massive/operation_table.hpp>
+#include <massive/client_config.hpp>
+#include <massive/reflection/operation_table.hpp>
 
 #include <cstdint>
 #include <span>
@@ -23,8 +23,8 @@ enum class output_format { json, jsonl, csv, table };
 /// What the flags of one call set.
 struct call_settings {
   std::vector<std::pair<std::string, std::string>> params;  ///< --param, in order
-  massive::run_options run;
-  massive::options client;  ///< the key comes from MASSIVE_API_KEY (client_options.hpp)
+  massive::reflection::run_options run;
+  massive::client_config client;  ///< the key comes from MASSIVE_API_KEY (client_config.hpp)
   output_format format = output_format::json;
   bool raw_times = false;   ///< table and CSV keep timestamps as the wire's integers
   std::string output_path;  ///< the rows go there instead of stdout

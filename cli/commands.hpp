@@ -3,12 +3,15 @@
 // main.cpp and a function here.
 #pragma once
 
-#include <massive/operation_table.hpp>
+#include <massive/reflection/operation_table.hpp>
 
 #include <span>
 #include <string_view>
 
 namespace massive::cli {
+
+// The tool is built on the reflection tables: every command works by operation and model name.
+using namespace massive::reflection;
 
 /// What the process returns; the README and --help list them.
 enum exit_code : int {

@@ -2,7 +2,7 @@
 // codes), a group's operations, and an operation's parameters.
 #pragma once
 
-#include <massive/operation_table.hpp>
+#include <massive/reflection/operation_table.hpp>
 
 #include <ostream>
 #include <string_view>
@@ -14,7 +14,7 @@ void print_overview(std::ostream& out);
 /// `massive <group> --help`.
 void print_group(std::ostream& out, std::string_view group);
 /// `massive <group> <operation> --help`.
-void print_operation(std::ostream& out, const operation_entry& operation);
+void print_operation(std::ostream& out, const reflection::operation_entry& operation);
 
 /// True when some operation belongs to `group`.
 bool is_group(std::string_view group);

@@ -30,7 +30,7 @@ int usage(std::string_view problem) {
 /// `massive --version`: the SDK's version, and the API description the operations come from.
 int version_command(std::span<const std::string_view> words) {
   if (!words.empty()) return usage("--version takes nothing more");
-  std::cout << "massive " << massive::version.string << " (" << massive::operation_table().size()
+  std::cout << "massive " << massive::version.string << " (" << massive::reflection::operation_table().size()
             << " operations)\n";
   return exit_done;
 }
@@ -38,7 +38,7 @@ int version_command(std::span<const std::string_view> words) {
 /// `massive --list`: one line per operation, for scripts.
 int list_command(std::span<const std::string_view> words) {
   if (!words.empty()) return usage("--list takes nothing more");
-  for (const massive::operation_entry& e : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
     std::cout << e.group << " " << e.name << "\tGET " << e.path << (e.paginated ? "\tpaginated" : "")
               << (e.experimental ? "\texperimental" : "") << (e.deprecated ? "\tdeprecated" : "") << "\n";
   }
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     print_group(std::cout, words[0]);
     return exit_done;
   }
-  const massive::operation_entry* operation = massive::find_operation(words[0], words[1]);
+  const massive::reflection::operation_entry* operation = massive::reflection::find_operation(words[0], words[1]);
   if (operation == nullptr) return usage(unknown_operation(words[0], words[1]));
   return call_command(*operation, std::span(words).subspan(2));
 }

@@ -7,8 +7,8 @@
 
 #include <massive/json_writer.hpp>
 #include <massive/mock/stream_server.hpp>
-#include <massive/stream_client.hpp>
-#include <massive/stream_error.hpp>
+#include <massive/stream/client.hpp>
+#include <massive/stream/error.hpp>
 
 #include <boost/asio.hpp>
 
@@ -70,7 +70,7 @@ int stream_command(std::span<const std::string_view> words) {
   std::size_t count = SIZE_MAX;
   output_format format = output_format::jsonl;
   bool mock = false;
-  stream::client_options options;
+  stream::stream_config options;
   options.market = *market;
   for (std::size_t i = 2; i < words.size(); ++i) {
     const std::string_view w = words[i];

@@ -49,7 +49,7 @@ int main(int argc, char** argv) try {
     return 2;
   }
   asio::io_context io;
-  massive::client client{io.get_executor(), massive::options{.api_key = "bench",
+  massive::client client{io.get_executor(), massive::client_config{.api_key = "bench",
                                                              .base_url = argv[2],
                                                              .ca_file = argv[3],
                                                              .gzip = std::string_view(argv[5]) == "1"}};

@@ -51,7 +51,7 @@ struct settings {
   std::size_t connections = 32;     // options::connections_per_origin
   double fault_rate = 0.03;         // share of responses with a fault
   std::uint64_t seed = 1;
-  std::size_t deadline_ms = 5'000;  // options::request_timeout
+  std::size_t deadline_ms = 5'000;  // client_config::request_timeout
   std::size_t slack_ms = 1'000;     // lateness tolerated past the deadline (a loaded machine)
   std::size_t max_seconds = 900;    // the whole run; beyond it the run is declared hung
 };

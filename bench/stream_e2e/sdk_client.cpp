@@ -10,7 +10,7 @@
 // ns) to the handler: p50_us, p99_us, p999_us.
 #include "latency.hpp"
 
-#include <massive/stream_client.hpp>
+#include <massive/stream/client.hpp>
 
 #include <boost/asio.hpp>
 
@@ -38,7 +38,7 @@ double cpu_seconds() {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  ms::client_options options;
+  ms::stream_config options;
   options.api_key = "bench";
   std::uint64_t wanted = 0;
   for (int i = 1; i + 1 < argc; i += 2) {

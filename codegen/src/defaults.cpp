@@ -238,7 +238,7 @@ bool is_reserved_type(std::string_view name) {
       "reconnect_policy", "response_info", "retry_decision", "retry_policy", "row_codec", "session",
       "set_filter", "stream_errc", "stream_error", "timestamp_ms", "timestamp_ns", "timestamp_us",
       "token_bucket", "topic", "trace_event", "transport_error", "traversal", "traversal_options",
-      "underlying_json", "underlying_part", "underlying_rows_of", "unix_time", "unsupported_cpu", "uri_builder",
+      "underlying_json", "underlying_part", "underlying_rows_of", "unix_time", "unsupported_cpu", "target_builder",
       "value_list", "wire_entry"};
   return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
 }

@@ -74,14 +74,14 @@ std::string params_struct(const operation& o) {
     out += text::comment(2, doc);
     out += "  " + member_type(*p) + " " + p->name + member_init(*p) + ";\n";
   }
-  out += "\n  /// Renders the request target into `b`.\n  void render(uri_builder& b) const;\n";
+  out += "\n  /// Renders the request target into `b`.\n  void render(detail::target_builder& b) const;\n";
   out += "  /// The request target, as render() writes it.\n  std::string target() const;\n};\n\n";
   return out;
 }
 
 // The out-of-line half of a params struct (in the group's source): render() and target().
 std::string params_definitions(const operation& o) {
-  std::string out = "void " + params_name(o) + "::render(uri_builder& b) const {\n";
+  std::string out = "void " + params_name(o) + "::render(detail::target_builder& b) const {\n";
   // The path: literals between the parameters, in route order.
   std::size_t at = 0;
   std::size_t index = 0;
@@ -98,7 +98,7 @@ std::string params_definitions(const operation& o) {
   if (!literal.empty()) out += "  b.path_literal(\"" + text::literal(literal) + "\");\n";
   for (const param& q : o.query_params) out += "  b.query(\"" + text::literal(q.wire) + "\", " + q.name + ");\n";
   out += "}\n\nstd::string " + params_name(o) + "::target() const {\n";
-  out += "  return build_target([this](uri_builder& b) { render(b); });\n}\n\n";
+  out += "  return detail::build_target([this](detail::target_builder& b) { render(b); });\n}\n\n";
   return out;
 }
 
@@ -172,7 +172,7 @@ std::string group_header(const api& a, const group_def& g) {
   if (experimental) out += "#include \"massive/experimental.hpp\"\n";
   out += "#include \"massive/filter.hpp\"\n#include \"massive/groups.hpp\"\n";
   for (const std::string& m : models) out += "#include \"massive/models/" + m + ".hpp\"\n";
-  out += "#include \"massive/time.hpp\"\n#include \"massive/uri.hpp\"\n\n";
+  out += "#include \"massive/time.hpp\"\n#include \"massive/detail/request_target.hpp\"\n\n";
   out += "#include <chrono>\n#include <cstdint>\n#include <optional>\n#include <span>\n#include <string>\n"
          "#include <string_view>\n#include <utility>\n\nnamespace massive {\n\n";
   for (const operation* o : ops) out += params_struct(*o);
@@ -317,8 +317,8 @@ std::string table_source(const api& a, const group_def& g) {
   for (const operation& o : a.operations) {
     if (o.group == g.name) ops.push_back(&o);
   }
-  std::string out = text::banner() + "#include \"massive/" + g.name + ".hpp\"\n#include \"massive/operation_table.hpp\"\n\n";
-  out += "#include <string>\n#include <vector>\n\nnamespace massive::detail {\n\nnamespace {\n";
+  std::string out = text::banner() + "#include \"massive/" + g.name + ".hpp\"\n#include \"massive/reflection/operation_table.hpp\"\n\n";
+  out += "#include <string>\n#include <vector>\n\nnamespace massive::reflection::detail {\n\nnamespace {\n";
   // The enumerations' values and the row models' columns, once each.
   std::set<std::string> enums, models;
   for (const operation* o : ops) {
@@ -360,13 +360,13 @@ std::string table_source(const api& a, const group_def& g) {
            o->row->name + ">},\n";
   }
   out += "};\nextern const std::size_t " + g.name + "_operation_count = " + std::to_string(ops.size()) +
-         ";\n\n}  // namespace massive::detail\n";
+         ";\n\n}  // namespace massive::reflection::detail\n";
   return out;
 }
 
 std::string table_index(const api& a) {
-  std::string out = text::banner() + "#include \"massive/operation_table.hpp\"\n\n#include <vector>\n\n";
-  out += "namespace massive {\n\nnamespace detail {\n";
+  std::string out = text::banner() + "#include \"massive/reflection/operation_table.hpp\"\n\n#include <vector>\n\n";
+  out += "namespace massive::reflection {\n\nnamespace detail {\n";
   for (const group_def& g : a.groups) {
     out += "extern const operation_entry " + g.name + "_operations[];\nextern const std::size_t " + g.name +
            "_operation_count;\n";
@@ -377,7 +377,7 @@ std::string table_index(const api& a) {
     out += "    all.insert(all.end(), detail::" + g.name + "_operations, detail::" + g.name + "_operations + detail::" +
            g.name + "_operation_count);\n";
   }
-  out += "    return all;\n  }();\n  return table;\n}\n\n}  // namespace massive\n";
+  out += "    return all;\n  }();\n  return table;\n}\n\n}  // namespace massive::reflection\n";
   return out;
 }
 

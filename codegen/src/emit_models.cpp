@@ -504,7 +504,7 @@ std::string source(const model& m) {
   return out;
 }
 
-/// Every row model by name, each with its decode-only entry (massive/model_table.hpp).
+/// Every row model by name, each with its decode-only entry (massive/reflection/model_table.hpp).
 std::string model_table(const api& a) {
   std::string includes, entries;
   std::size_t rows = 0;
@@ -515,10 +515,10 @@ std::string model_table(const api& a) {
     ++rows;
   }
   std::string out = text::banner();
-  out += "// The model table (declared in massive/model_table.hpp): " + std::to_string(rows) + " row models.\n";
-  out += "#include \"massive/model_table.hpp\"\n\n" + includes;
-  out += "\nnamespace massive {\n\nnamespace {\n\nconstexpr model_entry all_models[] = {\n" + entries + "};\n\n";
-  out += "}  // namespace\n\nstd::span<const model_entry> model_table() { return all_models; }\n\n}  // namespace massive\n";
+  out += "// The model table (declared in massive/reflection/model_table.hpp): " + std::to_string(rows) + " row models.\n";
+  out += "#include \"massive/reflection/model_table.hpp\"\n\n" + includes;
+  out += "\nnamespace massive::reflection {\n\nnamespace {\n\nconstexpr model_entry all_models[] = {\n" + entries + "};\n\n";
+  out += "}  // namespace\n\nstd::span<const model_entry> model_table() { return all_models; }\n\n}  // namespace massive::reflection\n";
   return out;
 }
 

@@ -23,7 +23,7 @@ std::string events_header(const stream_api& s) {
          "// of the map, and status events): their kinds, how to visit one, and the topic helpers.\n";
   out += "#pragma once\n\n";
   for (const auto& m : s.models) out += "#include \"massive/models/" + m->name + ".hpp\"\n";
-  out += "#include \"massive/stream_topic.hpp\"\n\n#include <cstddef>\n#include <cstdint>\n#include <string_view>\n"
+  out += "#include \"massive/stream/topic.hpp\"\n\n#include <cstddef>\n#include <cstdint>\n#include <string_view>\n"
          "#include <utility>\n\nnamespace massive::stream {\n\n";
   out += "/// Every event type a stream delivers, in name order.\nenum class event_kind : std::uint8_t {\n";
   for (const auto& m : s.models) out += "  " + kind_of(*m) + ",\n";

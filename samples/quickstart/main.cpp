@@ -60,7 +60,7 @@ asio::awaitable<void> run(massive::client& client) {
 
 int main() try {
   asio::io_context io;
-  massive::options options;  // the key comes from MASSIVE_API_KEY when it is set
+  massive::client_config options;  // the key comes from MASSIVE_API_KEY when it is set
   // Answers 429 and 5xx are retried three times, with backoff, within each call's deadline
   // (options.retry; `options.retry = {.max_attempts = 1};` turns that off).
   std::optional<massive::mock::market_server> local;

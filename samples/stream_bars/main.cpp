@@ -9,7 +9,7 @@
 //                                 default), ask itself GET /bars, print the answer, check that
 //                                 the bars served add up to the trades streamed, and exit
 #include <massive/mock/stream_server.hpp>
-#include <massive/stream_client.hpp>
+#include <massive/stream/client.hpp>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -65,7 +65,7 @@ std::string to_json(const bars& all, std::size_t streamed) {
 }
 
 /// The stream, into bars, until `wanted` trades (forever if 0).
-asio::awaitable<void> stream_trades(massive::stream::client_options options, std::string topic,
+asio::awaitable<void> stream_trades(massive::stream::stream_config options, std::string topic,
                                     bars& result, std::size_t& trades, std::size_t wanted) {
   massive::stream::client stream(co_await asio::this_coro::executor, options);
   stream.subscribe({massive::stream::stocks::trades(topic)});
@@ -128,7 +128,7 @@ int main(int argc, char** argv) try {
   const std::size_t wanted = once ? (argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 500) : 0;
   const auto port = static_cast<unsigned short>(once ? 0 : port_given ? std::atoi(argv[2]) : 8081);
 
-  massive::stream::client_options options;  // the key comes from MASSIVE_API_KEY when it is set
+  massive::stream::stream_config options;  // the key comes from MASSIVE_API_KEY when it is set
   std::unique_ptr<massive::mock::stream_server> local;
   std::string topic = "AAPL";
   if (const char* key = std::getenv("MASSIVE_API_KEY"); key == nullptr || *key == '\0') {

@@ -78,7 +78,7 @@ int main() try {
   asio::io_context io;
   // Shared with the trace hook, which the client calls once per request.
   auto seen = std::make_shared<progress>();
-  massive::options options{.trace = [seen](const massive::trace_event& event) {
+  massive::client_config options{.trace = [seen](const massive::trace_event& event) {
     seen->bytes += event.body_bytes;
   }};
   std::optional<massive::mock::market_server> local;

@@ -387,7 +387,7 @@ int main(int argc, char** argv) try {
   }
 
   asio::io_context io;
-  massive::options options;  // the key comes from MASSIVE_API_KEY when it is set
+  massive::client_config options;  // the key comes from MASSIVE_API_KEY when it is set
   // A fan-out is a burst: answers 429 and 5xx are retried with jittered exponential backoff
   // (a Retry-After wins), and calls beyond the token bucket wait their turn in the client.
   options.retry = {.max_attempts = 4, .initial_backoff = milliseconds{200}};

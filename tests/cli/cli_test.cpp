@@ -5,7 +5,7 @@
 
 #include <massive/mock/api.hpp>
 #include <massive/mock/server.hpp>
-#include <massive/operation_table.hpp>
+#include <massive/reflection/operation_table.hpp>
 #include <massive/version.hpp>
 
 #include <doctest/doctest.h>
@@ -33,7 +33,7 @@ const std::string origin = "https://127.0.0.1:4443";  // where the in-process mo
 /// default options as --mock), not through the CLI or the client.
 std::size_t mock_rows(std::string_view group, std::string_view name,
                       std::vector<std::pair<std::string_view, std::string_view>> args, bool all_pages) {
-  const massive::operation_entry* op = massive::find_operation(group, name);
+  const massive::reflection::operation_entry* op = massive::reflection::find_operation(group, name);
   REQUIRE(op != nullptr);
   REQUIRE(op->shape == massive::payload_shape::results_array);
   massive::mock::api api{{.base_url = origin}};
@@ -324,7 +324,7 @@ TEST_CASE("help shows the description without markup, stable operations first") 
   // with the ranking loop broken (rank 0 alone printed): the [experimental] check.
   // The operations whose description has HTML in it, each described without.
   std::size_t marked_up = 0;
-  for (const massive::operation_entry& e : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
     const std::string text(e.description);
     if (!contains(text, "<br") && !contains(text, "<a href")) continue;
     ++marked_up;
@@ -389,7 +389,7 @@ TEST_CASE("completion: bash's completion function on a few prefixes") {
   // Which stocks operations start with "trad" depends on the description (trades_dev came with
   // one and went with another): the operation table says, and completion offers each.
   words trad;
-  for (const massive::operation_entry& e : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
     if (e.group == "stocks" && e.name.starts_with("trad")) trad.emplace_back(e.name);
   }
   words offered = completions("massive stocks trad");
@@ -438,7 +438,7 @@ TEST_CASE("--version: the SDK's version from <massive/version.hpp>") {
   const run_result r = run_cli({"--version"});
   CHECK(r.exit_code == 0);
   CHECK(r.out == std::string("massive ") + MASSIVE_VERSION_STRING + " (" +
-                     std::to_string(massive::operation_table().size()) + " operations)\n");
+                     std::to_string(massive::reflection::operation_table().size()) + " operations)\n");
   CHECK(run_cli({"--version", "extra"}).exit_code == 2);
 }
 
@@ -448,7 +448,7 @@ TEST_CASE("help: the overview, a group's operations, an operation's parameters, 
   const run_result overview = run_cli({"--help"});
   CHECK(overview.exit_code == 0);
   CHECK(overview.err == "");
-  for (const massive::operation_entry& e : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
     CAPTURE(e.group);
     CHECK(contains(overview.out, "\n  " + std::string(e.group) + " "));
   }
@@ -459,7 +459,7 @@ TEST_CASE("help: the overview, a group's operations, an operation's parameters, 
 
   const run_result stocks = run_cli({"stocks", "--help"});
   CHECK(stocks.exit_code == 0);
-  for (const massive::operation_entry& e : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
     if (e.group != "stocks") continue;
     CAPTURE(e.name);
     CHECK(contains(stocks.out, "  " + std::string(e.name) + " "));
@@ -486,13 +486,13 @@ TEST_CASE("help: the overview, a group's operations, an operation's parameters, 
 }
 
 TEST_CASE("help: every operation's help names each of its parameters and its type") {
-  for (const massive::operation_entry& e : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
     CAPTURE(e.group);
     CAPTURE(e.name);
     const run_result r = run_cli({std::string(e.group), std::string(e.name), "--help"});
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "GET " + std::string(e.path)));
-    for (const massive::parameter_info& p : e.parameters) {
+    for (const massive::reflection::parameter_info& p : e.parameters) {
       CAPTURE(p.wire);
       CHECK(contains(r.out, "\n  " + std::string(p.wire) + "  "));
       for (std::string_view v : p.values) CHECK(contains(r.out, std::string(v)));
@@ -746,7 +746,7 @@ TEST_CASE("bounded memory: a gzip bomb and a body beyond --max-body end with an 
   const run_result r = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL"}, api.flags()), key);
   CAPTURE(r.err);
   CHECK(r.exit_code == 4);
-  CHECK(contains(r.err, "options.max_inflate_ratio (200:1)"));
+  CHECK(contains(r.err, "client_config.max_inflate_ratio (200:1)"));
   CHECK(r.err.size() < 400);
 
   const std::string body = R"({"results":[)" + trade_ok + "," + trade_ok + "]}";
@@ -754,7 +754,7 @@ TEST_CASE("bounded memory: a gzip bomb and a body beyond --max-body end with an 
   const run_result capped = run_cli(args_with({"stocks", "trades", "-p", "stockTicker=AAPL", "--max-body", "100"}, small.flags()), key);
   CAPTURE(capped.err);
   CHECK(capped.exit_code == 4);
-  CHECK(contains(capped.err, "options.max_body_size"));
+  CHECK(contains(capped.err, "client_config.max_body_size"));
   CHECK(run_cli({"stocks", "trades", "-p", "stockTicker=AAPL", "--max-body", "12Q"}, key).exit_code == 2);
 }
 

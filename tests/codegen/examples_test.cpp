@@ -9,7 +9,7 @@
 #include <massive/json_writer.hpp>
 #include <massive/models/indicator_value.hpp>
 #include <massive/models/macd_value.hpp>
-#include <massive/operation_table.hpp>
+#include <massive/reflection/operation_table.hpp>
 #include <massive/underlying.hpp>
 
 #include <doctest/doctest.h>
@@ -37,8 +37,8 @@ TEST_CASE("wire truth: every example body of the description decodes like a DOM 
     }
     ++examples;
     const std::string path(path_key);
-    const massive::operation_entry* entry = nullptr;
-    for (const massive::operation_entry& e : massive::operation_table()) {
+    const massive::reflection::operation_entry* entry = nullptr;
+    for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
       if (e.path == path) entry = &e;
     }
     REQUIRE(entry != nullptr);

@@ -5,8 +5,8 @@
 #include "wire_compare.hpp"
 
 #include <massive/mock/api.hpp>
-#include <massive/model_table.hpp>
-#include <massive/operation_table.hpp>
+#include <massive/reflection/model_table.hpp>
+#include <massive/reflection/operation_table.hpp>
 
 #include <doctest/doctest.h>
 #include <simdjson.h>
@@ -21,7 +21,7 @@
 
 namespace {
 
-using massive::operation_entry;
+using massive::reflection::operation_entry;
 
 std::vector<std::string> path_parameters(std::string_view path) {
   std::vector<std::string> out;
@@ -32,7 +32,7 @@ std::vector<std::string> path_parameters(std::string_view path) {
 }
 
 const operation_entry* entry_for_path(std::string_view path) {
-  for (const operation_entry& e : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
     if (e.path == path) return &e;
   }
   return nullptr;
@@ -92,23 +92,23 @@ TEST_CASE("coverage: every operation of the description is reachable through the
   INFO("unreachable operations:\n" << list);
   CHECK(unreachable.empty());
   CHECK(operations == 142);
-  CHECK(massive::operation_table().size() == operations);
+  CHECK(massive::reflection::operation_table().size() == operations);
 }
 
 TEST_CASE("coverage: bad arguments are refused by name") {
-  const operation_entry* trades = massive::find_operation("stocks", "trades");
+  const operation_entry* trades = massive::reflection::find_operation("stocks", "trades");
   REQUIRE(trades != nullptr);
   const std::pair<std::string_view, std::string_view> unknown_args[] = {{"stockTicker", "AAPL"}, {"nope", "1"}};
-  const massive::argument_list unknown(unknown_args);
+  const massive::reflection::argument_list unknown(unknown_args);
   CHECK_THROWS_WITH_AS(trades->target(unknown), doctest::Contains("unknown parameter 'nope'"), std::invalid_argument);
   const std::pair<std::string_view, std::string_view> bad_limit_args[] = {{"stockTicker", "AAPL"}, {"limit", "ten"}};
-  const massive::argument_list bad_limit(bad_limit_args);
+  const massive::reflection::argument_list bad_limit(bad_limit_args);
   CHECK_THROWS_WITH_AS(trades->target(bad_limit), doctest::Contains("'limit'"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(trades->target({}), doctest::Contains("missing required parameter 'stockTicker'"),
                        std::invalid_argument);
   const std::pair<std::string_view, std::string_view> range_args[] = {
       {"stockTicker", "AAPL"}, {"timestamp.gte", "2024-01-02"}, {"timestamp.lt", "1704240000000000000"}};
-  const massive::argument_list range(range_args);
+  const massive::reflection::argument_list range(range_args);
   CHECK(trades->target(range) == "/v3/trades/AAPL?timestamp.gte=2024-01-02&timestamp.lt=1704240000000000000");
 }
 
@@ -119,24 +119,24 @@ TEST_CASE("decode only: every operation's rows decode through the model table, i
   // each operation like a DOM parse of those bytes, the same whether the body comes whole or
   // in 7-byte chunks.
   std::set<std::string_view> used, listed;
-  for (const operation_entry& e : massive::operation_table()) used.insert(e.model);
+  for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) used.insert(e.model);
   used.insert("indicator_bar");
-  for (const massive::model_entry& m : massive::model_table()) CHECK(listed.insert(m.name).second);
+  for (const massive::reflection::model_entry& m : massive::reflection::model_table()) CHECK(listed.insert(m.name).second);
   CHECK(listed == used);
   CHECK(listed.size() == 111);
 
   const massive::mock::api api(massive::mock::api_options{.base_url = "https://api.example", .rows_per_page = 4});
   const auto pool = massive::make_page_pool();
-  for (const operation_entry& e : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
     INFO("operation " << e.group << "." << e.name << " (model " << e.model << ")");
-    const massive::model_entry* model = massive::find_model(e.model);
+    const massive::reflection::model_entry* model = massive::reflection::find_model(e.model);
     REQUIRE(model != nullptr);
     const massive::mock::response sent = api.answer(massive::test::sample_target(e, "4"));
     REQUIRE(sent.status == 200);
     const auto decode = [&](std::span<const std::span<const char>> chunks) {
       std::string json;
       std::size_t rows = 0;
-      model->decode(pool, chunks, e.shape, {}, [&](const massive::json_page& p) {
+      model->decode(pool, chunks, e.shape, {}, [&](const massive::reflection::json_page& p) {
         json = p.rows_json;
         rows = p.rows;
       });
@@ -172,7 +172,7 @@ TEST_CASE("wire truth: the generated decoders decode every recorded response lik
     const std::string path = request.substr(0, request.find('?'));
     // The operation whose route matches; among variants of one route, the stocks/reference one.
     const operation_entry* entry = nullptr;
-    for (const operation_entry& e : massive::operation_table()) {
+    for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
       std::string_view t = e.path;
       std::string_view p = path;
       bool match = true;

@@ -196,7 +196,7 @@ bool undeclared_keys::allows(std::string_view path, std::string_view key) const 
   return std::find(paths.begin(), paths.end(), full) != paths.end();
 }
 
-undeclared_keys audited_undeclared(const operation_entry& entry) {
+undeclared_keys audited_undeclared(const massive::reflection::operation_entry& entry) {
   const std::string prefix = std::string(entry.group) + "." + std::string(entry.name) + ":";
   undeclared_keys out;
   for (const auto& [subject, rest] : audit_rows("undeclared")) {
@@ -221,7 +221,7 @@ std::string sample_value(std::string_view name) {
   return "X1";
 }
 
-std::string sample_target(const operation_entry& entry, std::string_view limit) {
+std::string sample_target(const massive::reflection::operation_entry& entry, std::string_view limit) {
   std::vector<std::string> values;
   std::vector<std::pair<std::string_view, std::string_view>> args;
   const std::string_view path = entry.path;
@@ -242,17 +242,17 @@ std::string sample_target(const operation_entry& entry, std::string_view limit) 
   return entry.target(args);
 }
 
-std::vector<std::string> decode_differences(const operation_entry& entry, const std::string& target,
+std::vector<std::string> decode_differences(const massive::reflection::operation_entry& entry, const std::string& target,
                                             const std::string& body, const undeclared_keys& extra) {
   massive::mock::server server;
   server.respond_with([&](const auto&) { return massive::mock::reply{.body = body}; });
   asio::io_context io;
-  massive::client client{io.get_executor(), massive::options{.api_key = "k", .base_url = server.base_url(),
+  massive::client client{io.get_executor(), massive::client_config{.api_key = "k", .base_url = server.base_url(),
                                                              .ca_pem = server.certificate_pem()}};
   std::string written;
   std::size_t rows = 0;
   auto done = asio::co_spawn(io, entry.run(client, target, entry.shape, entry.paginated, {},
-                                          [&](const massive::json_page& p) {
+                                          [&](const massive::reflection::json_page& p) {
                                             written = std::string(p.rows_json);
                                             rows = p.rows;
                                           }),

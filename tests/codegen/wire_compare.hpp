@@ -5,7 +5,7 @@
 // lists it as undeclared for that operation, with its reason.
 #pragma once
 
-#include <massive/operation_table.hpp>
+#include <massive/reflection/operation_table.hpp>
 
 #include <string>
 #include <string_view>
@@ -29,13 +29,13 @@ struct undeclared_keys {
 std::vector<std::pair<std::string, std::string>> audit_rows(std::string_view kind);
 
 /// The `undeclared` rows of the evidence audit for `entry` (subject <group>.<method>:<path>).
-undeclared_keys audited_undeclared(const operation_entry& entry);
+undeclared_keys audited_undeclared(const massive::reflection::operation_entry& entry);
 
 /// The differences between the rows `entry` decodes from `body` (served for `target`) and the
 /// rows as sent, one line each ("[3].day.c: numbers differ"); empty when they agree. Keys the
 /// audit lists for `entry`, and those `extra` accepts, may be left out. Throws what the call
 /// throws (a decode_error for a body the model refuses).
-std::vector<std::string> decode_differences(const operation_entry& entry, const std::string& target,
+std::vector<std::string> decode_differences(const massive::reflection::operation_entry& entry, const std::string& target,
                                             const std::string& body, const undeclared_keys& extra = {});
 
 /// The differences between the rows a generated writer wrote (`rows_json`, a JSON array of
@@ -53,6 +53,6 @@ std::string sample_value(std::string_view name);
 
 /// A target for `entry` built by its typed parameters from sample path arguments, with
 /// `limit` (when not empty) where the operation takes one.
-std::string sample_target(const operation_entry& entry, std::string_view limit = {});
+std::string sample_target(const massive::reflection::operation_entry& entry, std::string_view limit = {});
 
 }  // namespace massive::test

@@ -10,7 +10,7 @@
 #include <massive/error.hpp>
 #include <massive/mock/api_server.hpp>
 #include <massive/mock/server.hpp>
-#include <massive/operation_table.hpp>
+#include <massive/reflection/operation_table.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -36,11 +36,11 @@ struct page_seen {
 void check_every_operation(bool prefetch) {
   massive::mock::api_server local;
   asio::io_context io;
-  massive::client client{io.get_executor(), massive::options{.api_key = "k", .base_url = local.base_url(),
+  massive::client client{io.get_executor(), massive::client_config{.api_key = "k", .base_url = local.base_url(),
                                                              .ca_pem = local.certificate_pem()}};
   std::vector<std::string> failures;
   std::size_t conforming = 0, paginated = 0;
-  for (const massive::operation_entry& entry : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& entry : massive::reflection::operation_table()) {
     const std::string name = std::string(entry.group) + "." + std::string(entry.name) + " (" +
                              std::string(entry.path) + ")";
     std::vector<page_seen> pages;
@@ -54,9 +54,9 @@ void check_every_operation(bool prefetch) {
         problems.push_back("the mock routes " + target + " to " +
                            (route ? std::string(route->group) + "." + std::string(route->name) : "nothing"));
       }
-      massive::run_options run{.all_pages = true, .traversal = {.max_pages = 3, .prefetch = prefetch}};
+      massive::reflection::run_options run{.all_pages = true, .traversal = {.max_pages = 3, .prefetch = prefetch}};
       auto done = asio::co_spawn(io, entry.run(client, target, entry.shape, entry.paginated, run,
-                                              [&](const massive::json_page& p) {
+                                              [&](const massive::reflection::json_page& p) {
                                                 pages.push_back({std::string(p.rows_json), p.rows});
                                               }),
                                  asio::use_future);
@@ -103,11 +103,11 @@ void check_every_operation(bool prefetch) {
   std::string list;
   for (const std::string& f : failures) list += f + "\n";
   INFO("operations that do not conform (" << failures.size() << "):\n" << list);
-  MESSAGE("conformance: " << conforming << "/" << massive::operation_table().size() << " operations ("
+  MESSAGE("conformance: " << conforming << "/" << massive::reflection::operation_table().size() << " operations ("
                           << paginated << " paginated, each through 3 pages)");
   CHECK(failures.empty());
-  CHECK(massive::operation_table().size() == 142);
-  CHECK(conforming == massive::operation_table().size());
+  CHECK(massive::reflection::operation_table().size() == 142);
+  CHECK(conforming == massive::reflection::operation_table().size());
 }
 
 }  // namespace
@@ -130,9 +130,9 @@ TEST_CASE("a traversal through the table with prefetch delivers a refused next_u
   massive::mock::api_server local;
   massive::mock::server elsewhere;  // the foreign host: it must see nothing at all
   asio::io_context io;
-  massive::client client{io.get_executor(), massive::options{.api_key = "k", .base_url = local.base_url(),
+  massive::client client{io.get_executor(), massive::client_config{.api_key = "k", .base_url = local.base_url(),
                                                              .ca_pem = local.certificate_pem()}};
-  const massive::operation_entry* trades = massive::find_operation("stocks", "trades");
+  const massive::reflection::operation_entry* trades = massive::reflection::find_operation("stocks", "trades");
   REQUIRE(trades != nullptr);
   // A whole trade: one lacking a required field would be left out of the page (issue 30).
   local.server().enqueue({.body = R"({"status":"OK","request_id":"r1","results":[{"price":1.5,"size":10,)"
@@ -140,9 +140,9 @@ TEST_CASE("a traversal through the table with prefetch delivers a refused next_u
                                   R"("sequence_number":7,"sip_timestamp":1704900000000000000}],"next_url":")" +
                                   elsewhere.base_url() + R"(/v3/trades/AAPL?cursor=abc"})"});
   std::vector<std::size_t> rows;
-  const massive::run_options run{.all_pages = true, .traversal = {.prefetch = true}};
+  const massive::reflection::run_options run{.all_pages = true, .traversal = {.prefetch = true}};
   auto done = asio::co_spawn(io, trades->run(client, "/v3/trades/AAPL", trades->shape, trades->paginated, run,
-                                             [&](const massive::json_page& p) { rows.push_back(p.rows); }),
+                                             [&](const massive::reflection::json_page& p) { rows.push_back(p.rows); }),
                              asio::use_future);
   io.run();
   std::optional<boost::system::error_code> code;

@@ -10,7 +10,7 @@
 #include <massive/client.hpp>
 #include <massive/mock/api.hpp>
 #include <massive/mock/server.hpp>
-#include <massive/operation_table.hpp>
+#include <massive/reflection/operation_table.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -275,12 +275,12 @@ TEST_CASE("every operation decodes every variant of its body like a DOM parse, b
   server.respond_with([&](const auto&) { return massive::mock::reply{.body = body, .chunks = chunks}; });
   const massive::mock::api api({.base_url = server.base_url()});
   asio::io_context io;
-  massive::client client{io.get_executor(), massive::options{.api_key = "k", .base_url = server.base_url(),
+  massive::client client{io.get_executor(), massive::client_config{.api_key = "k", .base_url = server.base_url(),
                                                              .ca_pem = server.certificate_pem()}};
-  const auto run = [&](const massive::operation_entry& entry, const std::string& target) {
+  const auto run = [&](const massive::reflection::operation_entry& entry, const std::string& target) {
     decoded out;
     auto done = asio::co_spawn(io, entry.run(client, target, entry.shape, entry.paginated, {},
-                                            [&](const massive::json_page& p) {
+                                            [&](const massive::reflection::json_page& p) {
                                               out.rows_json = std::string(p.rows_json);
                                               out.rows = p.rows;
                                               out.dropped_rows = p.envelope.leniency.dropped_rows;
@@ -295,7 +295,7 @@ TEST_CASE("every operation decodes every variant of its body like a DOM parse, b
 
   std::vector<std::string> failures;
   std::size_t pairs = 0;
-  for (const massive::operation_entry& entry : massive::operation_table()) {
+  for (const massive::reflection::operation_entry& entry : massive::reflection::operation_table()) {
     const std::string target = massive::test::sample_target(entry, "4");
     const std::string original = api.answer(target).body;
     dom::parser parser;
@@ -353,8 +353,8 @@ TEST_CASE("every operation decodes every variant of its body like a DOM parse, b
   std::string list;
   for (const std::string& f : failures) list += f + "\n";
   INFO("(operation, variant) pairs that do not decode like their DOM parse (" << failures.size() << "):\n" << list);
-  MESSAGE("mutations: " << pairs << " (operation, variant) pairs over " << massive::operation_table().size()
+  MESSAGE("mutations: " << pairs << " (operation, variant) pairs over " << massive::reflection::operation_table().size()
                         << " operations");
   CHECK(failures.empty());
-  CHECK(pairs == massive::operation_table().size() * std::size(all_variants));
+  CHECK(pairs == massive::reflection::operation_table().size() * std::size(all_variants));
 }

@@ -289,7 +289,7 @@ std::string wire_sample(const std::string& file) {
   return text.str();
 }
 
-void feed_split(body_sink& sink, std::string_view body, std::span<const std::size_t> cuts) {
+void feed_split(massive::detail::body_sink& sink, std::string_view body, std::span<const std::size_t> cuts) {
   std::size_t at = 0;
   for (const std::size_t cut : cuts) {
     sink.feed(std::span<const char>(body.data() + at, cut - at));
@@ -299,14 +299,14 @@ void feed_split(body_sink& sink, std::string_view body, std::span<const std::siz
   sink.finish();
 }
 
-void feed_chunks(body_sink& sink, std::string_view body, std::size_t chunk) {
+void feed_chunks(massive::detail::body_sink& sink, std::string_view body, std::size_t chunk) {
   for (std::size_t at = 0; at < body.size(); at += chunk) {
     sink.feed(std::span<const char>(body.data() + at, std::min(chunk, body.size() - at)));
   }
   sink.finish();
 }
 
-void feed_random(body_sink& sink, std::string_view body, std::mt19937_64& rng, std::size_t max_chunk) {
+void feed_random(massive::detail::body_sink& sink, std::string_view body, std::mt19937_64& rng, std::size_t max_chunk) {
   std::size_t at = 0;
   while (at < body.size()) {
     const std::size_t n = std::min<std::size_t>(rng() % max_chunk + 1, body.size() - at);

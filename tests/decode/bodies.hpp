@@ -33,10 +33,10 @@ std::string quotes_body(const body_options& o);
 std::string wire_sample(const std::string& file);
 
 /// Feeds `body` in pieces ending at the given offsets (then the rest), and finishes.
-void feed_split(body_sink& sink, std::string_view body, std::span<const std::size_t> cuts);
+void feed_split(massive::detail::body_sink& sink, std::string_view body, std::span<const std::size_t> cuts);
 /// Feeds `body` in chunks of `chunk` bytes, and finishes.
-void feed_chunks(body_sink& sink, std::string_view body, std::size_t chunk);
+void feed_chunks(massive::detail::body_sink& sink, std::string_view body, std::size_t chunk);
 /// Feeds `body` in chunks of random sizes (1 byte to max_chunk), and finishes.
-void feed_random(body_sink& sink, std::string_view body, std::mt19937_64& rng, std::size_t max_chunk);
+void feed_random(massive::detail::body_sink& sink, std::string_view body, std::mt19937_64& rng, std::size_t max_chunk);
 
 }  // namespace massive::test

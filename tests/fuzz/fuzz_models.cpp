@@ -1,14 +1,14 @@
 // libFuzzer target for every generated row decoder, reached through the model table
-// (massive/model_table.hpp): the decode half of each operation, without the transport.
+// (massive/reflection/model_table.hpp): the decode half of each operation, without the transport.
 //
-// Input: byte 0 picks the model (its index in model_table(), modulo its size), byte 1 the
+// Input: byte 0 picks the model (its index in massive::reflection::model_table(), modulo its size), byte 1 the
 // chunking and the limits (fuzz_input.hpp) and, in bits 3-5, the payload shape; the rest is
 // the body. The body is decoded in chunks and whole; decode_error is an accepted outcome, a
 // crash, a sanitizer report, any other exception, or the two decodes disagreeing is a
 // finding: one succeeds and the other fails, the rows the generated writer makes of them or
 // the envelopes differ, or they fail with different errors (code, field path or row).
 // fuzz_decode goes further on agg, trade and quote (a decoder reused after reset()).
-#include <massive/model_table.hpp>
+#include <massive/reflection/model_table.hpp>
 
 #include "fuzz_input.hpp"
 
@@ -23,12 +23,12 @@ using namespace massive;
 using test::failure;
 using test::outcome;
 
-outcome decode(const model_entry& model, std::span<const std::span<const char>> chunks, payload_shape shape,
+outcome decode(const massive::reflection::model_entry& model, std::span<const std::span<const char>> chunks, payload_shape shape,
                decode_limits limits) {
   static const std::shared_ptr<page_pool> pool = make_page_pool();
   std::uint64_t digest = 0;
   try {
-    model.decode(pool, chunks, shape, limits, [&](const json_page& p) {
+    model.decode(pool, chunks, shape, limits, [&](const massive::reflection::json_page& p) {
       test::row_hasher h;
       h.add(std::uint64_t{p.rows});
       h.add(p.rows_json);
@@ -45,8 +45,8 @@ outcome decode(const model_entry& model, std::span<const std::span<const char>> 
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
-  const std::span<const model_entry> models = model_table();
-  const model_entry& model = models[data[0] % models.size()];
+  const std::span<const massive::reflection::model_entry> models = massive::reflection::model_table();
+  const massive::reflection::model_entry& model = models[data[0] % models.size()];
   const std::uint8_t control = data[1];
   const payload_shape shape = test::shapes[((control >> 3) & 0x07) % test::shapes.size()];
   const decode_limits limits = test::limits_for(control);

@@ -1,4 +1,4 @@
-// libFuzzer target for the stream's frame decoder (massive/stream_batch.hpp): arbitrary bytes
+// libFuzzer target for the stream's frame decoder (massive/stream/batch.hpp): arbitrary bytes
 // as one frame of a connection, fed in chunks as a WebSocket read hands them over.
 //
 // Input: byte 0 picks the market (modulo 6), the channel set ((byte 0 / 6) modulo 3) and, in
@@ -17,8 +17,8 @@
 // frame after a decoded one was refused, "terminate called after throwing an instance of
 // 'massive::stream::stream_error' what(): stream: frame_too_large: a frame longer than 256 bytes".
 #include <massive/error.hpp>
-#include <massive/stream_batch.hpp>
-#include <massive/stream_error.hpp>
+#include <massive/stream/batch.hpp>
+#include <massive/stream/error.hpp>
 
 #include "../stream/frame_compare.hpp"
 #include "fuzz_input.hpp"

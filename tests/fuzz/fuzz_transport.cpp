@@ -1,7 +1,7 @@
 // libFuzzer target over the response path the SDK owns: the fuzzer's bytes are what a server
 // answers, byte for byte (status line, headers, Content-Length or chunked framing, gzip,
 // error bodies). They reach the client's own reading code unchanged, with no seam: a loopback
-// server on this thread writes them to the socket and closes it, and one http_client call
+// server on this thread writes them to the socket and closes it, and one massive::detail::http_client call
 // reads them as it reads any answer (Beast's parser handing the body over in place through
 // forwarding_body, the gzip inflater, the capped error body and make_api_error, Retry-After)
 // into a page_decoder<agg>.
@@ -14,7 +14,7 @@
 //   scripts/fuzz.sh <seconds>   (runs it beside the decoding targets)
 #include "massive/decoder.hpp"
 #include "massive/error.hpp"
-#include "massive/http_client.hpp"
+#include "massive/detail/http_client.hpp"
 #include "massive/models/agg.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -78,8 +78,8 @@ class one_shot_server {
 struct harness {
   asio::io_context io;
   one_shot_server server{io};
-  massive::http_client client{io.get_executor(), [&] {
-                                massive::options o;
+  massive::detail::http_client client{io.get_executor(), [&] {
+                                massive::client_config o;
                                 o.api_key = "fuzz-key";
                                 o.base_url = "http://127.0.0.1:" + std::to_string(server.port());
                                 o.request_timeout = std::chrono::seconds(5);

@@ -7,7 +7,7 @@
 
 #include <massive/mock/api.hpp>
 #include <massive/mock/api_server.hpp>
-#include <massive/operation_table.hpp>
+#include <massive/reflection/operation_table.hpp>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -71,8 +71,8 @@ http::response<http::string_body> get(const massive::mock::api_server& local, co
 TEST_CASE("every operation's route is answered with 200 and a body of its shape") {
   const auto api = make_api();
   simdjson::dom::parser parser;
-  REQUIRE(massive::mock::api::operation_count() == massive::operation_table().size());
-  for (const massive::operation_entry& entry : massive::operation_table()) {
+  REQUIRE(massive::mock::api::operation_count() == massive::reflection::operation_table().size());
+  for (const massive::reflection::operation_entry& entry : massive::reflection::operation_table()) {
     const std::string target = massive::test::sample_target(entry);
     INFO(entry.group << "." << entry.name << ": " << target);
     const auto route = api.route(target);

@@ -5,8 +5,8 @@
 #include "stream_test_support.hpp"
 
 #include <massive/mock/stream_server.hpp>
-#include <massive/stream_client.hpp>
-#include <massive/stream_error.hpp>
+#include <massive/stream/client.hpp>
+#include <massive/stream/error.hpp>
 
 #include <boost/asio.hpp>
 #include <doctest/doctest.h>
@@ -23,8 +23,8 @@ namespace {
 
 constexpr const char* key = "mock-stream-key";
 
-ms::client_options options_for(const mock::stream_server& server) {
-  ms::client_options o;
+ms::stream_config options_for(const mock::stream_server& server) {
+  ms::stream_config o;
   o.api_key = key;
   o.url = server.url("stocks");
   o.ca_pem = server.certificate_pem();
@@ -41,7 +41,7 @@ const std::string auth_message = R"({"action":"auth","params":"mock-stream-key"}
 TEST_CASE("handshake, subscription, events; the server receives auth then the topics") {
   mock::stream_server server;
   std::vector<std::string> traces;
-  ms::client_options o = options_for(server);
+  ms::stream_config o = options_for(server);
   o.trace = [&](const ms::stream_trace& t) { traces.push_back(std::string(t.what) + " " + std::string(t.detail)); };
   run([&]() -> asio::awaitable<void> {
     ms::client stream(co_await asio::this_coro::executor, o);
@@ -102,7 +102,7 @@ TEST_CASE("after every fault the client reconnects, authenticates, replays every
 TEST_CASE("a stalled connection (no frame, no pong) is replaced, with every topic replayed") {
   mock::stream_server server;
   server.script({{mock::stream_fault::stall, 2}});
-  ms::client_options o = options_for(server);
+  ms::stream_config o = options_for(server);
   o.idle_timeout = std::chrono::milliseconds(300);  // a ping at 150 ms, given up at 300 ms
   std::vector<std::string> lost;
   o.trace = [&](const ms::stream_trace& t) {
@@ -141,7 +141,7 @@ TEST_CASE("a slow consumer: back_pressure loses nothing, drop_oldest drops the o
     so.frame_interval = std::chrono::microseconds(0);  // as fast as the socket takes them
     mock::stream_server server(so);
     server.script({{mock::stream_fault::close, frames}});
-    ms::client_options o = options_for(server);
+    ms::stream_config o = options_for(server);
     o.slow_consumer = policy;
     o.buffered_batches = 4;
     o.reconnect.max_attempts = 0;  // the close after the last frame ends the stream
@@ -232,7 +232,7 @@ TEST_CASE("authentication failure, a plan without access and max_connections end
 
 TEST_CASE("a wrong key is auth_failed and is never echoed") {
   mock::stream_server server;
-  ms::client_options o = options_for(server);
+  ms::stream_config o = options_for(server);
   o.api_key = "wrong-key-123";
   run([&]() -> asio::awaitable<void> {
     ms::client stream(co_await asio::this_coro::executor, o);
@@ -248,7 +248,7 @@ TEST_CASE("a wrong key is auth_failed and is never echoed") {
 
 /// Runs a stream that must not get past TLS: it fails, naming the certificate, and the server
 /// never sees a WebSocket connection.
-void expect_refused(const mock::stream_server& server, ms::client_options o) {
+void expect_refused(const mock::stream_server& server, ms::stream_config o) {
   o.reconnect.max_attempts = 0;
   run([&]() -> asio::awaitable<void> {
     ms::client stream(co_await asio::this_coro::executor, o);
@@ -266,7 +266,7 @@ void expect_refused(const mock::stream_server& server, ms::client_options o) {
 TEST_CASE("an untrusted certificate and a host name mismatch are refused") {
   SUBCASE("untrusted") {
     mock::stream_server server;
-    ms::client_options o = options_for(server);
+    ms::stream_config o = options_for(server);
     o.ca_pem = massive::mock::make_self_signed(massive::mock::loopback_names()).certificate;  // another CA
     expect_refused(server, o);
   }

@@ -2,7 +2,7 @@
 // DOM parse of the frame the server sent.
 #pragma once
 
-#include <massive/stream_batch.hpp>
+#include <massive/stream/batch.hpp>
 
 #include <string>
 #include <vector>

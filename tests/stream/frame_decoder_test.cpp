@@ -5,8 +5,8 @@
 #include "frame_compare.hpp"
 
 #include <massive/json_writer.hpp>
-#include <massive/stream_batch.hpp>
-#include <massive/stream_error.hpp>
+#include <massive/stream/batch.hpp>
+#include <massive/stream/error.hpp>
 
 #include <doctest/doctest.h>
 #include <simdjson.h>

@@ -1,6 +1,6 @@
 // The allocation gate of a warm stream: once its first frames have grown the decoder's window,
 // the batch pool and each event type's array, a frame allocates nothing.
-#include <massive/stream_batch.hpp>
+#include <massive/stream/batch.hpp>
 
 #include "allocation_counter.hpp"
 

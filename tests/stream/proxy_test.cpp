@@ -9,8 +9,8 @@
 
 #include <massive/mock/stream_server.hpp>
 #include <massive/proxy_error.hpp>
-#include <massive/stream_client.hpp>
-#include <massive/stream_error.hpp>
+#include <massive/stream/client.hpp>
+#include <massive/stream/error.hpp>
 
 #include <boost/asio.hpp>
 #include <doctest/doctest.h>
@@ -45,8 +45,8 @@ struct stream_messages {
 };
 
 // Bounded reconnects: a refusal wrongly retried ends in reconnects_exhausted, not a hang.
-ms::client_options through(const mock::stream_server& server, std::string proxy, stream_messages& messages) {
-  ms::client_options o;
+ms::stream_config through(const mock::stream_server& server, std::string proxy, stream_messages& messages) {
+  ms::stream_config o;
   o.api_key = "mock-stream-key";
   // localhost, not 127.0.0.1: the name must reach the server as SNI through the tunnel.
   o.url = "wss://localhost:" + std::to_string(server.port()) + "/stocks";
@@ -63,7 +63,7 @@ ms::client_options through(const mock::stream_server& server, std::string proxy,
 }
 
 /// Streams until `batches` batches with trades arrived.
-void stream_batches(const ms::client_options& o, int batches) {
+void stream_batches(const ms::stream_config& o, int batches) {
   run([&]() -> asio::awaitable<void> {
     ms::client stream(co_await asio::this_coro::executor, o);
     stream.subscribe({ms::stocks::trades("AAPL")});
@@ -75,7 +75,7 @@ void stream_batches(const ms::client_options& o, int batches) {
 }
 
 /// The error that ended a stream that must not stream, recorded in `messages`.
-std::exception_ptr refusal(const ms::client_options& o, stream_messages& messages) {
+std::exception_ptr refusal(const ms::stream_config& o, stream_messages& messages) {
   std::exception_ptr failure;
   run([&]() -> asio::awaitable<void> {
     ms::client stream(co_await asio::this_coro::executor, o);
@@ -116,7 +116,7 @@ TEST_CASE("a stream through tinyproxy: TLS to the server inside the tunnel, and 
   server.script({{mock::stream_fault::close, 2}});
   tinyproxy proxy(server.port(), good);
   stream_messages messages;
-  ms::client_options o = through(server, proxy.url(good), messages);
+  ms::stream_config o = through(server, proxy.url(good), messages);
   o.headers = {{"X-Massive-Edge-ID", "user-42"}, {"X-Tenant", "acme"}};
   std::size_t before = 0, after = 0;
   run([&]() -> asio::awaitable<void> {
@@ -151,7 +151,7 @@ TEST_CASE("a stream through tinyproxy: TLS to the server inside the tunnel, and 
   // Seen failing, once per connection: with the upgrade's Host without its port (route.cpp's
   // host_header = bracketed): "CHECK( opening.upgrade.header("Host") == "localhost:" + ... ) is NOT
   // correct! values: CHECK( localhost == localhost:45621 )"; with client.cpp's decorator not
-  // inserting client_options.headers: "CHECK( opening.upgrade.header("X-Massive-Edge-ID") ==
+  // inserting stream_config.headers: "CHECK( opening.upgrade.header("X-Massive-Edge-ID") ==
   // "user-42" ) is NOT correct! values: CHECK(  == user-42 )", the same for X-Tenant; with the
   // decorator also setting the proxy's Proxy-Authorization on the upgrade: "CHECK_FALSE(
   // opening.upgrade.has_header("Proxy-Authorization") ) is NOT correct! values: CHECK_FALSE( true )".
@@ -229,7 +229,7 @@ TEST_CASE("a stream takes the proxy from HTTPS_PROXY only when asked, and NO_PRO
   environment_guard env;
   env.set("HTTPS_PROXY", proxy.url());
   for (const char* name : {"https_proxy", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"}) env.unset(name);
-  ms::client_options o = through(server, "", messages);
+  ms::stream_config o = through(server, "", messages);
   stream_batches(o, 1);
   CHECK(proxy.tunnels() == 0);  // without the opt-in, the environment is ignored
   o.proxy_from_environment = true;
@@ -258,7 +258,7 @@ TEST_CASE("a scripted proxy: a 502, a close and a stall before the tunnel are re
     proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"});
     proxy.enqueue({.what = action::answer_then_close, .answer = "HTTP/1.1 200 Conn"});
     proxy.enqueue({.what = action::answer_then_stall, .answer = "HTTP/1.1 200 OK\r\n"});
-    ms::client_options o = through(server, proxy.url("trader:Pr0xyPass"), messages);
+    ms::stream_config o = through(server, proxy.url("trader:Pr0xyPass"), messages);
     o.connect_timeout = 300ms;
     stream_batches(o, 1);
     const auto heads = proxy.heads();
@@ -298,8 +298,8 @@ TEST_CASE("a scripted proxy: a 502, a close and a stall before the tunnel are re
 // NOT correct! values: CHECK( massive:8 == 12 )".
 TEST_CASE("a stream's proxy and headers are checked at construction, naming what is wrong") {
   asio::io_context io;
-  const auto construction_error = [&](const std::function<void(ms::client_options&)>& change) -> std::string {
-    ms::client_options o;
+  const auto construction_error = [&](const std::function<void(ms::stream_config&)>& change) -> std::string {
+    ms::stream_config o;
     o.api_key = "mock-stream-key";
     o.url = "wss://localhost:9/stocks";
     change(o);
@@ -313,12 +313,12 @@ TEST_CASE("a stream's proxy and headers are checked at construction, naming what
     return {};
   };
   const auto header = [&](std::string name, std::string value) {
-    return construction_error([&](ms::client_options& o) { o.headers = {{"X-Fine", "1"}, {name, value}}; });
+    return construction_error([&](ms::stream_config& o) { o.headers = {{"X-Fine", "1"}, {name, value}}; });
   };
   // Seen failing with append_header refusing only DEL in a value, not CR/LF: "FATAL ERROR: accepted".
-  CHECK(header("X-Evil", "a\r\nHost: evil.example").find("client_options.headers: the value of the header 'X-Evil' contains CR, LF") == 0);
+  CHECK(header("X-Evil", "a\r\nHost: evil.example").find("stream_config.headers: the value of the header 'X-Evil' contains CR, LF") == 0);
   // Seen failing with Host dropped from request_head.cpp's reserved_headers: "FATAL ERROR: accepted".
-  CHECK(header("Host", "evil.example").find("client_options.headers: the header 'Host'") == 0);
+  CHECK(header("Host", "evil.example").find("stream_config.headers: the header 'Host'") == 0);
   // Seen failing with the refused header's value shown in append_header's message: "CHECK(
   // header("Authorization", "Bearer s3cret-value").find("s3cret-value") == std::string::npos ) is
   // NOT correct! values: CHECK( 120 == 18446744073709551615 )".
@@ -326,12 +326,12 @@ TEST_CASE("a stream's proxy and headers are checked at construction, naming what
   // Seen failing with refuse_handshake_headers not called by route_of: "FATAL ERROR: accepted" for
   // both; with its comparison case-sensitive (name.starts_with("Sec-WebSocket-")): "FATAL ERROR:
   // accepted" for the lower-case one only.
-  CHECK(header("Sec-WebSocket-Key", "x").find("client_options.headers: the header 'Sec-WebSocket-Key' is set by the WebSocket handshake") == 0);
+  CHECK(header("Sec-WebSocket-Key", "x").find("stream_config.headers: the header 'Sec-WebSocket-Key' is set by the WebSocket handshake") == 0);
   CHECK(header("sec-websocket-protocol", "x").find("'sec-websocket-protocol'") != std::string::npos);
   // Seen failing with parse_proxy_url's from_chars error ignored (a port out of range kept 1080):
   // "FATAL ERROR: accepted"; with the URL appended to its message: "CHECK( proxy.find("s3cret") ==
   // std::string::npos ) is NOT correct! values: CHECK( 85 == 18446744073709551615 )".
-  const std::string proxy = construction_error([](ms::client_options& o) { o.proxy = "http://trader:s3cret@proxy:99999"; });
-  CHECK(proxy.find("client_options.proxy: the proxy URL's port") == 0);
+  const std::string proxy = construction_error([](ms::stream_config& o) { o.proxy = "http://trader:s3cret@proxy:99999"; });
+  CHECK(proxy.find("stream_config.proxy: the proxy URL's port") == 0);
   CHECK(proxy.find("s3cret") == std::string::npos);
 }

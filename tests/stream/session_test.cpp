@@ -1,7 +1,7 @@
 // The stream protocol without sockets: handshake, subscription replay with acknowledgement
 // counting, the fatal and the retried ends, backoff.
 #include <massive/stream/events.hpp>
-#include <massive/stream_session.hpp>
+#include <massive/stream/session.hpp>
 
 #include <doctest/doctest.h>
 

@@ -28,7 +28,7 @@ call_cost warm_call_cost(std::size_t body_size) {
   asio::io_context io;
   auto opts = client_options(s);
   opts.trace = nullptr;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   const auto call = [&] {
     hashing_sink sink;
     REQUIRE(get(client, io, "/v3/trades/AAPL?limit=50000", sink).ok());

@@ -28,7 +28,7 @@ TEST_CASE("use_awaitable: results and exceptions in a coroutine") {
   s.server.enqueue({.body = R"({"v":1})"});
   s.server.enqueue({.status = 404, .body = R"({"error":"nope"})"});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   int status = 0;
   int error_status = 0;
   collecting_sink a, b;
@@ -50,7 +50,7 @@ TEST_CASE("use_awaitable: results and exceptions in a coroutine") {
 TEST_CASE("deferred: nothing is sent until the operation is started") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink sink;
   std::string target = "/deferred?x=1";
   auto op = client.async_get(target, sink, asio::deferred);
@@ -76,7 +76,7 @@ TEST_CASE("use_future with the io_context on another thread") {
   asio::io_context io;
   auto guard = asio::make_work_guard(io);
   std::thread runner([&] { io.run(); });
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink a, b;
   auto ok = client.async_get("/f", a, asio::use_future);
   CHECK(ok.get().status == 200);
@@ -93,7 +93,7 @@ TEST_CASE("terminal cancellation while queued for a connection") {
   asio::io_context io;
   auto opts = client_options(s);
   opts.connections_per_origin = 1;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink first, second;
   std::exception_ptr first_error = std::make_exception_ptr(0), second_error;
   client.async_get("/slow", first, [&](std::exception_ptr e, massive::response_info) { first_error = e; });
@@ -115,7 +115,7 @@ TEST_CASE("terminal cancellation while backing off before a retry") {
   asio::io_context io;
   auto opts = client_options(s);
   opts.retry = {.max_attempts = 3, .initial_backoff = 1ms, .max_backoff = 10s};
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink sink;
   asio::cancellation_signal signal;
   std::exception_ptr error;
@@ -133,7 +133,7 @@ TEST_CASE("partial or total cancellation alone is ignored") {
   trusted_server s;
   s.server.enqueue({.body = "{}", .head_delay = 100ms});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink sink;
   asio::cancellation_signal signal;
   std::exception_ptr error = std::make_exception_ptr(0);
@@ -154,7 +154,7 @@ TEST_CASE("cancellation through awaitable operators: a timer beats a stalled cal
   trusted_server s;
   s.server.enqueue({.body = make_body(1000), .stall_after = 10});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink sink;
   int winner = -1;
   asio::co_spawn(io, [&]() -> asio::awaitable<void> {
@@ -184,7 +184,7 @@ TEST_CASE("a thread_pool with several threads: concurrent calls from several thr
     ++traces;
     message_log::instance().record(to_string(e));
   };
-  massive::http_client client(pool.get_executor(), opts);
+  massive::detail::http_client client(pool.get_executor(), opts);
   constexpr int threads = 4, per_thread = 25;
   std::vector<collecting_sink> sinks(threads * per_thread);
   std::atomic<int> ok{0}, failed{0};
@@ -224,7 +224,7 @@ TEST_CASE("a trace hook that throws does not fail the call") {
     ++calls;
     throw std::runtime_error("logger down");
   };
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink sink;
   CHECK(get(client, io, "/x", sink).ok());
   CHECK(calls == 1);

@@ -18,7 +18,7 @@ namespace {
 struct api_fixture {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client{io.get_executor(), client_options(s)};
+  massive::detail::http_client client{io.get_executor(), client_options(s)};
 
   massive::api_error fail_with(reply r) {
     s.server.enqueue(std::move(r));
@@ -96,7 +96,7 @@ TEST_CASE("transport failures name what failed") {
   asio::io_context io;
   collecting_sink sink;
   SUBCASE("resolve") {
-    massive::http_client client(io.get_executor(), {.api_key = std::string(test_api_key),
+    massive::detail::http_client client(io.get_executor(), {.api_key = std::string(test_api_key),
                                                     .base_url = "https://nonexistent.invalid"});
     CHECK(transport_code(get(client, io, "/x", sink)) == massive::errc::resolve_failed);
   }
@@ -106,7 +106,7 @@ TEST_CASE("transport failures name what failed") {
       asio::ip::tcp::acceptor probe(io, {asio::ip::make_address("127.0.0.1"), 0});
       port = probe.local_endpoint().port();
     }
-    massive::http_client client(io.get_executor(), {.api_key = std::string(test_api_key),
+    massive::detail::http_client client(io.get_executor(), {.api_key = std::string(test_api_key),
                                                     .base_url = "https://127.0.0.1:" + std::to_string(port)});
     const auto o = get(client, io, "/x", sink);
     CHECK(transport_code(o) == massive::errc::connect_failed);
@@ -118,7 +118,7 @@ TEST_CASE("a next_url of another origin fails before anything is sent") {
   trusted_server home;
   trusted_server elsewhere;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(home));
+  massive::detail::http_client client(io.get_executor(), client_options(home));
   const auto port = std::to_string(home.server.port());
   for (const std::string& url : {elsewhere.server.base_url() + "/v3/trades?cursor=x",
                                 "http://127.0.0.1:" + port + "/v3/trades?cursor=x",
@@ -142,7 +142,7 @@ TEST_CASE("a next_url of another origin fails before anything is sent") {
 TEST_CASE("a relative target that is not origin-form is refused") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   for (const char* bad : {"v3/x", "", "/a b", "/a\r\nX: y", "/x#frag"}) {
     collecting_sink sink;
     const auto o = get(client, io, bad, sink);
@@ -156,7 +156,7 @@ TEST_CASE("request heads: bearer by default, apiKey once under the query scheme"
   asio::io_context io;
   const std::string key(test_api_key);
   SUBCASE("bearer") {
-    massive::http_client client(io.get_executor(), client_options(s));
+    massive::detail::http_client client(io.get_executor(), client_options(s));
     collecting_sink sink;
     REQUIRE(get(client, io, "/v3/x?limit=1", sink).ok());
     const auto r = s.server.requests().at(0);
@@ -170,7 +170,7 @@ TEST_CASE("request heads: bearer by default, apiKey once under the query scheme"
   SUBCASE("query parameter, also on an absolute next_url that already carries one") {
     auto opts = client_options(s);
     opts.auth = massive::auth_scheme::query_parameter;
-    massive::http_client client(io.get_executor(), opts);
+    massive::detail::http_client client(io.get_executor(), opts);
     collecting_sink a, b;
     REQUIRE(get(client, io, "/v3/x?limit=1", a).ok());
     REQUIRE(get(client, io, s.server.base_url() + "/v3/x?cursor=c&apiKey=stale", b).ok());
@@ -182,7 +182,7 @@ TEST_CASE("request heads: bearer by default, apiKey once under the query scheme"
   SUBCASE("base URL path prefix") {
     auto opts = client_options(s);
     opts.base_url += "/proxy/";
-    massive::http_client client(io.get_executor(), opts);
+    massive::detail::http_client client(io.get_executor(), opts);
     collecting_sink sink;
     REQUIRE(get(client, io, "/v3/x", sink).ok());
     CHECK(s.server.requests().at(0).target == "/proxy/v3/x");
@@ -196,14 +196,14 @@ TEST_CASE("a peer that accepts TCP but never answers the TLS handshake: connect_
   const auto base = "https://127.0.0.1:" + std::to_string(silent.local_endpoint().port());
   collecting_sink sink;
   SUBCASE("connect_timeout first") {
-    massive::http_client client(io.get_executor(), {.api_key = std::string(test_api_key), .base_url = base,
+    massive::detail::http_client client(io.get_executor(), {.api_key = std::string(test_api_key), .base_url = base,
                                                     .connect_timeout = 200ms, .request_timeout = 10s});
     const auto o = get(client, io, "/x", sink);
     CHECK(transport_code(o) == massive::errc::connect_failed);
     CHECK(std::string(error_as<massive::transport_error>(o).what()).find("within 200 ms") != std::string::npos);
   }
   SUBCASE("request deadline first") {
-    massive::http_client client(io.get_executor(), {.api_key = std::string(test_api_key), .base_url = base,
+    massive::detail::http_client client(io.get_executor(), {.api_key = std::string(test_api_key), .base_url = base,
                                                     .connect_timeout = 10s, .request_timeout = 200ms});
     CHECK(transport_code(get(client, io, "/x", sink)) == massive::errc::deadline_exceeded);
   }

@@ -39,8 +39,8 @@ std::vector<std::string> message_log::snapshot() const {
 trusted_server::trusted_server(server_options options)
     : server(std::move(options)), ca_file(dir.write("trusted.pem", server.certificate_pem())) {}
 
-options client_options(const trusted_server& s) {
-  return options{
+client_config client_options(const trusted_server& s) {
+  return client_config{
       .api_key = std::string(test_api_key),
       .base_url = s.server.base_url(),
       .connect_timeout = std::chrono::milliseconds(5'000),
@@ -69,7 +69,7 @@ void hashing_sink::feed(std::span<const char> chunk) {
   size += chunk.size();
 }
 
-outcome get(http_client& client, boost::asio::io_context& io, std::string_view target, body_sink& sink,
+outcome get(massive::detail::http_client& client, boost::asio::io_context& io, std::string_view target, massive::detail::body_sink& sink,
             const call_options* call) {
   outcome result;
   bool done = false;

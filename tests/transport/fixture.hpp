@@ -6,7 +6,7 @@
 #include <massive/mock/server.hpp>
 
 #include "massive/error.hpp"
-#include "massive/http_client.hpp"
+#include "massive/detail/http_client.hpp"
 
 #include <boost/asio/io_context.hpp>
 
@@ -51,10 +51,10 @@ struct trusted_server {
 
 /// Options for a client of `s`: test key, trusted certificate, short deadlines, traces to
 /// the message log.
-options client_options(const trusted_server& s);
+client_config client_options(const trusted_server& s);
 
 /// Appends the body; counts calls.
-class collecting_sink : public body_sink {
+class collecting_sink : public massive::detail::body_sink {
  public:
   void feed(std::span<const char> chunk) override;
   void finish() override { finished = true; }
@@ -64,7 +64,7 @@ class collecting_sink : public body_sink {
 };
 
 /// FNV-1a of the body and its size, for bodies too large to keep.
-class hashing_sink : public body_sink {
+class hashing_sink : public massive::detail::body_sink {
  public:
   void feed(std::span<const char> chunk) override;
   void finish() override { finished = true; }
@@ -82,7 +82,7 @@ struct outcome {
 
 /// Runs one call to completion on `io` (restarting it), with a plain callback and `call`'s
 /// options when given. Records any error's what() in the message log.
-outcome get(http_client& client, boost::asio::io_context& io, std::string_view target, body_sink& sink,
+outcome get(massive::detail::http_client& client, boost::asio::io_context& io, std::string_view target, massive::detail::body_sink& sink,
             const call_options* call = nullptr);
 
 /// The exception of a failed outcome as E; fails the test when it is something else.

@@ -1,4 +1,4 @@
-// Headers from the caller: the client's (options::headers) on every request, a call's own
+// Headers from the caller: the client's (client_config::headers) on every request, a call's own
 // (call_options) and the Launchpad edge fields on that call only, validated with errors that
 // name the header; a call's deadline and retry policy. The test server records what arrives.
 #include "fixture.hpp"
@@ -17,7 +17,7 @@ using namespace massive::test;
 
 namespace {
 
-outcome get_with(massive::http_client& client, asio::io_context& io, std::string_view target,
+outcome get_with(massive::detail::http_client& client, asio::io_context& io, std::string_view target,
                  const massive::call_options& call) {
   collecting_sink sink;
   return get(client, io, target, sink, &call);
@@ -42,7 +42,7 @@ TEST_CASE("the client's headers go on every request, a call's and the edge field
   asio::io_context io;
   auto opts = client_options(s);
   opts.headers = {{"X-Tenant", "acme"}, {"X-Feature", "a=1; b=2\t(tab kept)"}};
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink sink;
   REQUIRE(get(client, io, "/v3/a", sink).ok());
   REQUIRE(get_with(client, io, "/v3/b", {.headers = {{"X-Trace", "t-1"}}, .edge_id = "user-42",
@@ -75,7 +75,7 @@ TEST_CASE("the client's headers go on every request, a call's and the edge field
 }
 
 // Seen failing with the reserved-name test removed (append_header): "ERROR: accepted" then "CHECK(
-// what.find("options.headers") == 0 ) is NOT correct!" for each reserved name and "CHECK(
+// what.find("client_config.headers") == 0 ) is NOT correct!" for each reserved name and "CHECK(
 // invalid_option_message(... {{"Host", "evil.example"}} ...) THREW exception"; with the control-
 // character test removed: "accepted" for both X-Evil values, the edge_id's check threw, and "CHECK(
 // s.server.request_count() == 0 ) is NOT correct! values: CHECK( 2 == 0 )"; with the token test
@@ -92,7 +92,7 @@ TEST_CASE("invalid headers are refused, naming the header: the client's at const
     auto opts = client_options(s);
     opts.headers = {{"X-Fine", "1"}, std::move(h)};
     try {
-      massive::http_client client(io.get_executor(), opts);
+      massive::detail::http_client client(io.get_executor(), opts);
     } catch (const massive::transport_error& e) {
       CHECK(e.code() == massive::errc::invalid_option);
       return e.what();
@@ -103,7 +103,7 @@ TEST_CASE("invalid headers are refused, naming the header: the client's at const
   for (std::string reserved : {"Host", "authorization", "CONTENT-LENGTH", "Transfer-Encoding", "Connection"}) {
     CAPTURE(reserved);
     const auto what = construction_error({reserved, "x"});
-    CHECK(what.find("options.headers") == 0);
+    CHECK(what.find("client_config.headers") == 0);
     CHECK(what.find("'" + reserved + "'") != std::string::npos);
   }
   CHECK(construction_error({"X-Evil", "a\r\nHost: evil.example"}).find("value of the header 'X-Evil' contains CR, LF") !=
@@ -115,7 +115,7 @@ TEST_CASE("invalid headers are refused, naming the header: the client's at const
   // The value, which may be a secret, is never quoted.
   CHECK(construction_error({"Authorization", "Bearer s3cret-value"}).find("s3cret-value") == std::string::npos);
 
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   CHECK(invalid_option_message(get_with(client, io, "/v3/x", {.headers = {{"Host", "evil.example"}}}))
             .find("call_options.headers: the header 'Host'") == 0);
   CHECK(invalid_option_message(get_with(client, io, "/v3/x", {.edge_id = "u\r\nX-Injected: 1"}))
@@ -137,7 +137,7 @@ TEST_CASE("a call's deadline and retry policy override the client's for that cal
   trusted_server s;
   asio::io_context io;
   auto opts = client_options(s);  // 10 s deadline, no retry
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
 
   s.server.enqueue({.body = "{}", .head_delay = 2'000ms});
   const auto late = get_with(client, io, "/v3/slow", {.request_timeout = 100ms});

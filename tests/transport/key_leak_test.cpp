@@ -19,7 +19,7 @@ TEST_CASE("the API key appears in no message the transport produces") {
     opts.auth = scheme;
     opts.request_timeout = 300ms;
     opts.retry = {.max_attempts = 2, .initial_backoff = 1ms, .max_backoff = 10ms};
-    massive::http_client client(io.get_executor(), opts);
+    massive::detail::http_client client(io.get_executor(), opts);
     const auto run = [&](reply r, std::string_view target = "/v3/x?limit=1") {
       s.server.enqueue(std::move(r));
       collecting_sink sink;
@@ -63,7 +63,7 @@ TEST_CASE("the API key appears in no message the transport produces") {
   opts.ca_file = untrusted.dir.write("other.pem", make_self_signed(loopback_names()).certificate);
   opts.auth = massive::auth_scheme::query_parameter;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink sink;
   CHECK(transport_code(get(client, io, "/v3/x", sink)) == massive::errc::tls_handshake_failed);
 

@@ -6,10 +6,10 @@
 
 #include "massive/mock/gzip.hpp"
 
-#include "massive/http_client.hpp"
+#include "massive/detail/http_client.hpp"
 #include "massive/rate_limiter.hpp"
 #include "massive/retry.hpp"
-#include "massive/url.hpp"
+#include "transport/origin.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <doctest/doctest.h>
@@ -131,24 +131,24 @@ TEST_CASE("token bucket: burst, continuous refill, queueing and fail-fast") {
 }
 
 TEST_CASE("origins: scheme, host and port equality with default ports normalised") {
-  const auto base = massive::parse_origin("https://api.massive.com");
+  const auto base = massive::transport::parse_origin("https://api.massive.com");
   REQUIRE(base);
   CHECK(base->scheme == "https");
   CHECK(base->host == "api.massive.com");
   CHECK(base->port == 443);
-  CHECK(massive::same_origin("https://api.massive.com/v3/trades?cursor=abc", *base));
-  CHECK(massive::same_origin("HTTPS://API.Massive.COM:443/v3", *base));
-  CHECK_FALSE(massive::same_origin("http://api.massive.com/v3", *base));
-  CHECK_FALSE(massive::same_origin("https://api.massive.com:8443/v3", *base));
-  CHECK_FALSE(massive::same_origin("https://api.massive.com.evil.example/v3", *base));
-  CHECK_FALSE(massive::same_origin("https://evil.example/?h=api.massive.com", *base));
-  CHECK_FALSE(massive::same_origin("https://api.massive.com:443:443/v3", *base));
-  CHECK_FALSE(massive::same_origin("https://user@api.massive.com/v3", *base));
-  CHECK_FALSE(massive::same_origin("/v3/trades", *base));
-  CHECK_FALSE(massive::same_origin("ftp://api.massive.com/v3", *base));
-  CHECK_FALSE(massive::same_origin("https://api.massive.com:99999/", *base));
-  CHECK(massive::parse_origin("http://127.0.0.1")->port == 80);
-  CHECK(massive::parse_origin("http://[::1]:8080/x")->port == 8080);
+  CHECK(massive::transport::same_origin("https://api.massive.com/v3/trades?cursor=abc", *base));
+  CHECK(massive::transport::same_origin("HTTPS://API.Massive.COM:443/v3", *base));
+  CHECK_FALSE(massive::transport::same_origin("http://api.massive.com/v3", *base));
+  CHECK_FALSE(massive::transport::same_origin("https://api.massive.com:8443/v3", *base));
+  CHECK_FALSE(massive::transport::same_origin("https://api.massive.com.evil.example/v3", *base));
+  CHECK_FALSE(massive::transport::same_origin("https://evil.example/?h=api.massive.com", *base));
+  CHECK_FALSE(massive::transport::same_origin("https://api.massive.com:443:443/v3", *base));
+  CHECK_FALSE(massive::transport::same_origin("https://user@api.massive.com/v3", *base));
+  CHECK_FALSE(massive::transport::same_origin("/v3/trades", *base));
+  CHECK_FALSE(massive::transport::same_origin("ftp://api.massive.com/v3", *base));
+  CHECK_FALSE(massive::transport::same_origin("https://api.massive.com:99999/", *base));
+  CHECK(massive::transport::parse_origin("http://127.0.0.1")->port == 80);
+  CHECK(massive::transport::parse_origin("http://[::1]:8080/x")->port == 8080);
 }
 
 TEST_CASE("request head: bearer header by default") {
@@ -274,10 +274,10 @@ TEST_CASE("gzip inflation is incremental: any input split gives the same bytes")
 
 namespace {
 
-std::string option_error(massive::options o) {
+std::string option_error(massive::client_config o) {
   boost::asio::io_context io;
   try {
-    massive::http_client client(io.get_executor(), std::move(o));
+    massive::detail::http_client client(io.get_executor(), std::move(o));
   } catch (const massive::transport_error& e) {
     CHECK(e.code() == massive::errc::invalid_option);
     return e.what();
@@ -288,39 +288,39 @@ std::string option_error(massive::options o) {
 }  // namespace
 
 TEST_CASE("invalid options are rejected at construction, naming the option") {
-  const massive::options good{.api_key = "SECRETKEY"};
+  const massive::client_config good{.api_key = "SECRETKEY"};
   CHECK(option_error(good) == "accepted");
   auto with = [&](auto change) {
-    massive::options o = good;
+    massive::client_config o = good;
     change(o);
     return option_error(std::move(o));
   };
-  CHECK(with([](auto& o) { o.base_url = "ftp://x"; }).find("options.base_url") != std::string::npos);
-  CHECK(with([](auto& o) { o.base_url = "not a url"; }).find("options.base_url") != std::string::npos);
-  CHECK(with([](auto& o) { o.base_url = "https://h/?apiKey=1"; }).find("options.base_url") != std::string::npos);
-  CHECK(with([](auto& o) { o.base_url = "https://u@h/"; }).find("options.base_url") != std::string::npos);
-  CHECK(with([](auto& o) { o.base_url = "https://h:443:443"; }).find("options.base_url") != std::string::npos);
-  CHECK(with([](auto& o) { o.connect_timeout = 0ms; }).find("options.connect_timeout") != std::string::npos);
-  CHECK(with([](auto& o) { o.request_timeout = -1ms; }).find("options.request_timeout") != std::string::npos);
-  CHECK(with([](auto& o) { o.connections_per_origin = 0; }).find("options.connections_per_origin") != std::string::npos);
-  CHECK(with([](auto& o) { o.ca_file = "/nonexistent/ca.pem"; }).find("options.ca_file") != std::string::npos);
-  CHECK(with([](auto& o) { o.ca_directory = "/nonexistent"; }).find("options.ca_directory") != std::string::npos);
-  CHECK(with([](auto& o) { o.max_body_size = 0; }).find("options.max_body_size") != std::string::npos);
-  CHECK(with([](auto& o) { o.user_agent = "a\r\nX-Evil: 1"; }).find("options.user_agent") != std::string::npos);
-  CHECK(with([](auto& o) { o.retry.max_attempts = 0; }).find("options.retry.max_attempts") != std::string::npos);
-  CHECK(with([](auto& o) { o.retry.max_backoff = 1ms; }).find("options.retry.max_backoff") != std::string::npos);
+  CHECK(with([](auto& o) { o.base_url = "ftp://x"; }).find("client_config.base_url") != std::string::npos);
+  CHECK(with([](auto& o) { o.base_url = "not a url"; }).find("client_config.base_url") != std::string::npos);
+  CHECK(with([](auto& o) { o.base_url = "https://h/?apiKey=1"; }).find("client_config.base_url") != std::string::npos);
+  CHECK(with([](auto& o) { o.base_url = "https://u@h/"; }).find("client_config.base_url") != std::string::npos);
+  CHECK(with([](auto& o) { o.base_url = "https://h:443:443"; }).find("client_config.base_url") != std::string::npos);
+  CHECK(with([](auto& o) { o.connect_timeout = 0ms; }).find("client_config.connect_timeout") != std::string::npos);
+  CHECK(with([](auto& o) { o.request_timeout = -1ms; }).find("client_config.request_timeout") != std::string::npos);
+  CHECK(with([](auto& o) { o.connections_per_origin = 0; }).find("client_config.connections_per_origin") != std::string::npos);
+  CHECK(with([](auto& o) { o.ca_file = "/nonexistent/ca.pem"; }).find("client_config.ca_file") != std::string::npos);
+  CHECK(with([](auto& o) { o.ca_directory = "/nonexistent"; }).find("client_config.ca_directory") != std::string::npos);
+  CHECK(with([](auto& o) { o.max_body_size = 0; }).find("client_config.max_body_size") != std::string::npos);
+  CHECK(with([](auto& o) { o.user_agent = "a\r\nX-Evil: 1"; }).find("client_config.user_agent") != std::string::npos);
+  CHECK(with([](auto& o) { o.retry.max_attempts = 0; }).find("client_config.retry.max_attempts") != std::string::npos);
+  CHECK(with([](auto& o) { o.retry.max_backoff = 1ms; }).find("client_config.retry.max_backoff") != std::string::npos);
   CHECK(with([](auto& o) { o.rate_limit = massive::rate_limit_policy{.requests_per_second = 0}; })
-            .find("options.rate_limit.requests_per_second") != std::string::npos);
+            .find("client_config.rate_limit.requests_per_second") != std::string::npos);
   CHECK(with([](auto& o) { o.rate_limit = massive::rate_limit_policy{.burst = 0.5}; })
-            .find("options.rate_limit.burst") != std::string::npos);
+            .find("client_config.rate_limit.burst") != std::string::npos);
   const auto bad_key = with([](auto& o) { o.api_key = "SECRET\r\nKEY"; });
-  CHECK(bad_key.find("options.api_key") != std::string::npos);
+  CHECK(bad_key.find("client_config.api_key") != std::string::npos);
   CHECK(bad_key.find("SECRET") == std::string::npos);
 }
 
 TEST_CASE("the API key comes from MASSIVE_API_KEY when not given") {
   ::unsetenv("MASSIVE_API_KEY");
-  CHECK(option_error({}).find("options.api_key") != std::string::npos);
+  CHECK(option_error({}).find("client_config.api_key") != std::string::npos);
   ::setenv("MASSIVE_API_KEY", "ENVKEY", 1);
   CHECK(option_error({}) == "accepted");
   ::unsetenv("MASSIVE_API_KEY");

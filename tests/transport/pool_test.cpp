@@ -16,7 +16,7 @@ TEST_CASE("1,000 sequential requests use one connection and one TLS handshake") 
   asio::io_context io;
   auto opts = client_options(s);
   opts.trace = nullptr;  // 1,000 trace lines add nothing here
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   std::size_t reused = 0;
   for (int i = 0; i < 1000; ++i) {
     collecting_sink sink;
@@ -39,7 +39,7 @@ TEST_CASE("N concurrent requests use at most connections_per_origin connections,
   asio::io_context io;
   auto opts = client_options(s);
   opts.connections_per_origin = 3;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   constexpr int n = 12;
   std::vector<collecting_sink> sinks(n);
   int ok = 0;
@@ -62,7 +62,7 @@ TEST_CASE("N concurrent requests use at most connections_per_origin connections,
 TEST_CASE("bytes waiting on an idle connection make it unfit: closed, never read as the next answer") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   const std::string rogue = "{\"rogue\":true}";
   s.server.enqueue(reply{.body = "{\"first\":1}",
                          .pushed = "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(rogue.size()) + "\r\n\r\n" + rogue});
@@ -84,7 +84,7 @@ TEST_CASE("bytes waiting on an idle connection make it unfit: closed, never read
 TEST_CASE("a 408 on a reused connection is retried once on a fresh one; on a fresh one it is the answer") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink warm;
   REQUIRE(get(client, io, "/warm", warm).ok());
   s.server.enqueue(reply{.status = 408, .body = "idle", .keep_alive = false});
@@ -96,7 +96,7 @@ TEST_CASE("a 408 on a reused connection is retried once on a fresh one; on a fre
   CHECK(s.server.connections_accepted() == 2);
   // A fresh connection's 408 is the server's answer (the default policy retries no 408).
   auto opts = client_options(s);
-  massive::http_client fresh(io.get_executor(), opts);
+  massive::detail::http_client fresh(io.get_executor(), opts);
   s.server.enqueue(reply{.status = 408, .body = "slow", .keep_alive = false});
   collecting_sink refused;
   const auto r = get(fresh, io, "/y", refused);
@@ -108,7 +108,7 @@ TEST_CASE("a 408 on a reused connection is retried once on a fresh one; on a fre
 TEST_CASE("interim 1xx responses are skipped; 101 and endless interim responses are refused") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   s.server.enqueue(reply{.body = "{\"final\":1}",
                          .interim = {"HTTP/1.1 100 Continue\r\n\r\n",
                                      "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n",
@@ -134,7 +134,7 @@ TEST_CASE("a connection that timed out is closed, never reused") {
   asio::io_context io;
   auto opts = client_options(s);
   opts.request_timeout = 300ms;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink first;
   CHECK(transport_code(get(client, io, "/stall", first)) == massive::errc::deadline_exceeded);
   CHECK_FALSE(first.finished);
@@ -167,7 +167,7 @@ TEST_CASE("a connection cancelled mid-body is closed, never reused") {
   trusted_server s;
   s.server.enqueue(reply{.body = make_body(200'000), .write_size = 1000, .write_delay = 5ms});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   asio::cancellation_signal signal;
   cancelling_sink sink(signal);
   std::exception_ptr error;
@@ -192,7 +192,7 @@ TEST_CASE("a response without keep-alive closes its connection") {
   trusted_server s;
   s.server.enqueue(reply{.body = "{\"a\":1}", .keep_alive = false});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink a, b;
   REQUIRE(get(client, io, "/one", a).ok());
   CHECK(a.data == "{\"a\":1}");
@@ -213,7 +213,7 @@ TEST_CASE("an idle connection the server closed or reset is not taken: the reque
       trusted_server s(server_options{.tls = tls});
       s.server.enqueue(reply{.body = "{\"first\":1}", .after = after});
       asio::io_context io;
-      massive::http_client client(io.get_executor(), client_options(s));
+      massive::detail::http_client client(io.get_executor(), client_options(s));
       collecting_sink a;
       REQUIRE(get(client, io, "/first", a).ok());
       // Let the server's close reach the client's idle connection (on a loaded machine, 50 ms
@@ -240,7 +240,7 @@ TEST_CASE("a pooled connection closed when the request arrives is retried once o
     s.server.enqueue(reply{.body = "{\"first\":1}"});
     s.server.enqueue(reply{.raw = std::string()});
     asio::io_context io;
-    massive::http_client client(io.get_executor(), client_options(s));
+    massive::detail::http_client client(io.get_executor(), client_options(s));
     collecting_sink a;
     REQUIRE(get(client, io, "/first", a).ok());
     collecting_sink b;
@@ -258,7 +258,7 @@ TEST_CASE("a fresh connection closed before any response byte is not retried") {
   trusted_server s;
   s.server.enqueue(reply{.raw = std::string()});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink sink;
   const auto o = get(client, io, "/x", sink);
   CHECK(transport_code(o) == massive::errc::connection_reset);

@@ -31,7 +31,7 @@ struct proxy_messages {
   void check_no_credentials() const { check_no_proxy_credentials(lines, {good, bad}); }
 };
 
-massive::options through(const trusted_server& s, std::string proxy, proxy_messages& messages) {
+massive::client_config through(const trusted_server& s, std::string proxy, proxy_messages& messages) {
   auto opts = client_options(s);
   // localhost, not 127.0.0.1: the name must reach the server as SNI through the tunnel.
   opts.base_url = "https://localhost:" + std::to_string(s.server.port());
@@ -44,7 +44,7 @@ massive::options through(const trusted_server& s, std::string proxy, proxy_messa
   return opts;
 }
 
-outcome call(massive::http_client& client, asio::io_context& io, proxy_messages& messages,
+outcome call(massive::detail::http_client& client, asio::io_context& io, proxy_messages& messages,
              std::string_view target = "/v3/x") {
   collecting_sink sink;
   auto o = get(client, io, target, sink);
@@ -74,7 +74,7 @@ TEST_CASE("calls go through tinyproxy: one tunnel, reused, TLS to the API inside
   tinyproxy proxy(s.server.port());
   proxy_messages messages;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), through(s, proxy.url(), messages));
+  massive::detail::http_client client(io.get_executor(), through(s, proxy.url(), messages));
   for (int i = 0; i < 3; ++i) {
     s.server.enqueue({.body = "{\"n\":" + std::to_string(i) + "}"});
     collecting_sink sink;
@@ -112,7 +112,7 @@ TEST_CASE("concurrent calls through tinyproxy: one tunnel per connection") {
   asio::io_context io;
   auto opts = through(s, proxy.url(), messages);
   opts.connections_per_origin = 2;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   s.server.respond_with([](const auto&) { return massive::mock::reply{.body = "{}", .head_delay = 50ms}; });
   collecting_sink a, b;
   int done = 0;
@@ -165,19 +165,19 @@ TEST_CASE("tinyproxy's Basic authentication: accepted, missing, wrong") {
   proxy_messages messages;
   asio::io_context io;
   {
-    massive::http_client client(io.get_executor(), through(s, proxy.url(good), messages));
+    massive::detail::http_client client(io.get_executor(), through(s, proxy.url(good), messages));
     CHECK(call(client, io, messages).ok());
     CHECK(call(client, io, messages).ok());
   }
   {
-    massive::http_client client(io.get_executor(), through(s, proxy.url(), messages));
+    massive::detail::http_client client(io.get_executor(), through(s, proxy.url(), messages));
     const auto e = proxy_failure(call(client, io, messages));
     CHECK(e.code() == massive::proxy_errc::auth_required);
     CHECK(e.status() == 407);
     CHECK(e.proxy() == "127.0.0.1:" + std::to_string(proxy.port()));
   }
   {
-    massive::http_client client(io.get_executor(), through(s, proxy.url(bad), messages));
+    massive::detail::http_client client(io.get_executor(), through(s, proxy.url(bad), messages));
     const auto e = proxy_failure(call(client, io, messages));
     CHECK(e.code() == massive::proxy_errc::auth_failed);
     CHECK(e.status() == 401);  // tinyproxy 1.11 answers wrong credentials with 401, not 407
@@ -198,7 +198,7 @@ TEST_CASE("tinyproxy refusing a port is a proxy_error with its 403, not an api_e
   asio::io_context io;
   auto opts = through(s, proxy.url(), messages);
   opts.retry = {.max_attempts = 3, .initial_backoff = 1ms, .max_backoff = 1ms};
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   const auto e = proxy_failure(call(client, io, messages));
   CHECK(e.code() == massive::proxy_errc::refused);
   CHECK(e.status() == 403);
@@ -220,19 +220,19 @@ TEST_CASE("the environment opt-in finds tinyproxy, and NO_PROXY bypasses it") {
   auto opts = through(s, "", messages);
   {
     // Without the opt-in, the environment is ignored.
-    massive::http_client client(io.get_executor(), opts);
+    massive::detail::http_client client(io.get_executor(), opts);
     CHECK(call(client, io, messages).ok());
     CHECK(proxy.tunnels() == 0);
   }
   opts.proxy_from_environment = true;
   {
-    massive::http_client client(io.get_executor(), opts);
+    massive::detail::http_client client(io.get_executor(), opts);
     CHECK(call(client, io, messages).ok());
     CHECK(proxy.tunnels() == 1);
   }
   env.set("NO_PROXY", "example.org, .localhost");
   {
-    massive::http_client client(io.get_executor(), opts);
+    massive::detail::http_client client(io.get_executor(), opts);
     CHECK(call(client, io, messages).ok());
     CHECK(proxy.tunnels() == 1);  // unchanged: straight to the server
   }
@@ -248,7 +248,7 @@ TEST_CASE("the API's certificate is verified inside the tunnel against the API's
   tinyproxy proxy(s.server.port());
   proxy_messages messages;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), through(s, proxy.url(), messages));
+  massive::detail::http_client client(io.get_executor(), through(s, proxy.url(), messages));
   const auto o = call(client, io, messages);
   CHECK(transport_code(o) == massive::errc::tls_handshake_failed);
   CHECK(std::string(error_as<massive::transport_error>(o).what()).find("hostname mismatch") != std::string::npos);
@@ -263,7 +263,7 @@ TEST_CASE("a scripted proxy: the CONNECT it receives, and each way it can fail")
   const auto client_for = [&](std::string url, std::chrono::milliseconds connect_timeout = 5s) {
     auto opts = through(s, std::move(url), messages);
     opts.connect_timeout = connect_timeout;
-    return std::make_unique<massive::http_client>(io.get_executor(), opts);
+    return std::make_unique<massive::detail::http_client>(io.get_executor(), opts);
   };
   using action = proxy_script::action;
   const std::string authority = "localhost:" + std::to_string(s.server.port());

@@ -22,7 +22,7 @@ namespace {
 // The message of the invalid_option error `url` gets, checked not to echo a password.
 std::string rejection(std::string_view url) {
   try {
-    parse_proxy_url(url, "options.proxy");
+    parse_proxy_url(url, "client_config.proxy");
   } catch (const massive::transport_error& e) {
     CHECK(e.code() == errc::invalid_option);
     const std::string what = e.what();
@@ -49,7 +49,7 @@ struct fake_environment {
 // Seen failing with the URL appended to parse_proxy_url's port error: "CHECK( what.find("s3cret")
 // == std::string::npos ) is NOT correct! values: CHECK( 77 == 18446744073709551615 )".
 TEST_CASE("a proxy URL gives host, port and Basic credentials, never echoed") {
-  const auto p = parse_proxy_url("http://alice:s3cret@Proxy.Example:3128", "options.proxy");
+  const auto p = parse_proxy_url("http://alice:s3cret@Proxy.Example:3128", "client_config.proxy");
   CHECK(p.connect_host == "proxy.example");
   CHECK(p.port_text == "3128");
   CHECK(p.name == "proxy.example:3128");
@@ -72,7 +72,7 @@ TEST_CASE("a proxy URL gives host, port and Basic credentials, never echoed") {
   CHECK(rejection("http://alice:s3cret@proxy:3128/path").find("no path") != std::string::npos);
   CHECK(rejection("http://:s3cret@proxy:3128").find("no user name") != std::string::npos);
   CHECK(rejection("http://alice:s3cret%0d%0a@proxy:3128").find("control") != std::string::npos);
-  CHECK(rejection("http://alice:s3cret@:3128").find("options.proxy") == 0);
+  CHECK(rejection("http://alice:s3cret@:3128").find("client_config.proxy") == 0);
 }
 
 // Seen failing with name_matches' dot boundary dropped: "CHECK_FALSE( no_proxy_matches(
@@ -142,7 +142,7 @@ TEST_CASE("validate_options chooses the proxy: options, else the environment whe
   fake_environment env;
   env.vars["HTTPS_PROXY"] = "http://envuser:s3cret@env-proxy:3128";
   env.vars["MASSIVE_API_KEY"] = "k";  // read through the same reader
-  const auto choose = [&](massive::options o) {
+  const auto choose = [&](massive::client_config o) {
     return massive::transport::validate_options(std::move(o), env.reader());
   };
   // Off by default: the environment is ignored.

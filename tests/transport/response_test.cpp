@@ -18,7 +18,7 @@ using namespace massive::test;
 TEST_CASE("response_info: status, request id, encoding, rate-limit headers and wire bytes") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   const std::string body = make_body(20'000) + std::string(20'000, 'a');
   s.server.enqueue({.status = 203,
                     .headers = {{"X-Request-Id", "req-1"}, {"X-RateLimit-Remaining", "41"},
@@ -50,7 +50,7 @@ TEST_CASE("a redirect is an api_error: no Location is requested, same origin or 
   asio::io_context io;
   auto opts = client_options(s);
   opts.retry = {.max_attempts = 3, .initial_backoff = 1ms, .max_backoff = 1ms};
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   for (const std::string& location : {s.server.base_url() + "/v3/elsewhere", std::string("https://evil.example/v3/x"),
                                      std::string("/v3/relative")}) {
     CAPTURE(location);

@@ -17,7 +17,7 @@ struct retry_fixture {
   std::vector<massive::trace_event> events;
   std::vector<std::string> owned;  // keeps the events' views alive
 
-  massive::http_client make(massive::retry_policy policy) {
+  massive::detail::http_client make(massive::retry_policy policy) {
     auto opts = client_options(s);
     opts.retry = policy;
     opts.trace = [this](const massive::trace_event& e) {
@@ -25,7 +25,7 @@ struct retry_fixture {
       events.push_back(e);
       events.back().target = events.back().host = events.back().error = events.back().request_id = {};
     };
-    return massive::http_client(io.get_executor(), opts);
+    return massive::detail::http_client(io.get_executor(), opts);
   }
 };
 
@@ -129,7 +129,7 @@ TEST_CASE_FIXTURE(retry_fixture, "a retry that cannot finish before the deadline
   auto opts = client_options(srv);
   opts.retry = policy;
   opts.request_timeout = 500ms;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   s.server.enqueue({.status = 503, .headers = {{"Retry-After", "2"}}});
   collecting_sink sink;
   CHECK(error_as<massive::api_error>(get(client, io, "/x", sink)).retry_after() == 2s);
@@ -141,7 +141,7 @@ TEST_CASE("the rate limiter queues calls at its rate") {
   asio::io_context io;
   auto opts = client_options(s);
   opts.rate_limit = massive::rate_limit_policy{.requests_per_second = 10, .burst = 1};
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   // Started together: the first takes the one token, the others reserve the next ones.
   std::vector<collecting_sink> sinks(3);
   std::vector<massive::response_info> infos(3);
@@ -169,7 +169,7 @@ TEST_CASE("the rate limiter fails fast when asked to") {
   auto opts = client_options(s);
   opts.rate_limit = massive::rate_limit_policy{.requests_per_second = 0.01, .burst = 2,
                                                .mode = massive::rate_limit_mode::fail_fast};
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink a, b, c;
   CHECK(get(client, io, "/1", a).ok());
   CHECK(get(client, io, "/2", b).ok());
@@ -183,7 +183,7 @@ TEST_CASE("a queue wait longer than the deadline fails at once with rate_limited
   auto opts = client_options(s);
   opts.request_timeout = 200ms;
   opts.rate_limit = massive::rate_limit_policy{.requests_per_second = 0.01, .burst = 1};
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink a, b;
   CHECK(get(client, io, "/1", a).ok());
   CHECK(transport_code(get(client, io, "/2", b)) == massive::errc::rate_limited);

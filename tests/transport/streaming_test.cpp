@@ -22,7 +22,7 @@ using namespace massive::test;
 TEST_CASE("chunked bodies cut at many sizes reach the sink byte for byte") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   const std::string body = make_body(20'000, 3);
   for (std::size_t chunk : {1, 2, 3, 7, 16, 64, 100, 1000, 4095, 8192, 19'999, 20'000, 50'000}) {
     for (std::size_t write : {0, 1, 13, 1500}) {
@@ -49,7 +49,7 @@ TEST_CASE("chunked bodies cut at many sizes reach the sink byte for byte") {
 TEST_CASE("gzip bodies are inflated incrementally before the sink") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   std::string body;
   for (int i = 0; i < 30'000; ++i) body += "{\"t\":" + std::to_string(1'700'000'000'000LL + i) + ",\"v\":12.5},";
   for (std::vector<std::size_t> chunks : {std::vector<std::size_t>{}, {1}, {7}, {100}, {3000}}) {
@@ -74,7 +74,7 @@ TEST_CASE("gzip off: no Accept-Encoding is sent") {
   asio::io_context io;
   auto opts = client_options(s);
   opts.gzip = false;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink sink;
   REQUIRE(get(client, io, "/x", sink).ok());
   CHECK_FALSE(s.server.requests().at(0).has_header("Accept-Encoding"));
@@ -85,7 +85,7 @@ TEST_CASE("a body over max_body_size fails with body_too_large") {
   asio::io_context io;
   auto opts = client_options(s);
   opts.max_body_size = 1000;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   const std::string body = make_body(5000);
   SUBCASE("declared length") { s.server.enqueue(reply{.body = body}); }
   SUBCASE("chunked") { s.server.enqueue(reply{.body = body, .chunks = {300}}); }
@@ -107,13 +107,13 @@ TEST_CASE("a body over max_body_size fails with body_too_large") {
 TEST_CASE("a gzip bomb ends at the inflate ratio, a huge body at the default max_body_size") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   SUBCASE("64 MiB of one byte, about 64 KiB compressed") {
     s.server.enqueue(reply{.body = std::string(std::size_t{64} << 20, ' '), .gzip = true});
     hashing_sink sink;
     const auto o = get(client, io, "/bomb", sink);
     CHECK(transport_code(o) == massive::errc::body_too_large);
-    CHECK(error_as<massive::transport_error>(o).what() == doctest::Contains("options.max_inflate_ratio (200:1)"));
+    CHECK(error_as<massive::transport_error>(o).what() == doctest::Contains("client_config.max_inflate_ratio (200:1)"));
     // At most 200 times the compressed bytes read (Beast reads up to the 64 KiB buffer at once).
     CHECK(sink.size <= 200 * 64 * 1024);
     CHECK_FALSE(sink.finished);
@@ -128,7 +128,7 @@ TEST_CASE("a gzip bomb ends at the inflate ratio, a huge body at the default max
   SUBCASE("no ratio, no limit: the caller's choice") {
     auto opts = client_options(s);
     opts.max_inflate_ratio.reset();
-    massive::http_client unlimited(io.get_executor(), opts);
+    massive::detail::http_client unlimited(io.get_executor(), opts);
     s.server.enqueue(reply{.body = std::string(std::size_t{16} << 20, ' '), .gzip = true});
     hashing_sink sink;
     CHECK(get(unlimited, io, "/bomb", sink).ok());
@@ -139,7 +139,7 @@ TEST_CASE("a gzip bomb ends at the inflate ratio, a huge body at the default max
 TEST_CASE("bodies larger than Beast's 8 MB default pass under the default limits") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   const std::string body = make_body(9 * 1024 * 1024 + 17, 9);
   SUBCASE("declared length") { s.server.enqueue(reply{.body = body}); }
   SUBCASE("chunked") { s.server.enqueue(reply{.body = body, .chunks = {1 << 20}}); }
@@ -154,7 +154,7 @@ TEST_CASE("bodies larger than Beast's 8 MB default pass under the default limits
 
 // A sink that takes its time, as a decoder does: while it works, the server fills the socket
 // buffers, so that the client's every read finds bytes waiting.
-class slow_sink : public massive::body_sink {
+class slow_sink : public massive::detail::body_sink {
  public:
   void feed(std::span<const char> chunk) override {
     size += chunk.size();
@@ -180,7 +180,7 @@ TEST_CASE("a body arriving faster than it is consumed leaves the executor to oth
   const std::string body = make_body(8 * 1024 * 1024, 5);
   s.server.enqueue(reply{.body = body});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   slow_sink sink;
   bool done = false;
   std::exception_ptr failure;
@@ -216,7 +216,7 @@ TEST_CASE("a reset mid-body fails with connection_reset") {
   trusted_server s;
   s.server.enqueue(reply{.body = make_body(50'000), .reset_after = 10'000});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink sink;
   CHECK(transport_code(get(client, io, "/reset", sink)) == massive::errc::connection_reset);
   CHECK_FALSE(sink.finished);
@@ -229,7 +229,7 @@ TEST_CASE("a TLS stream truncated without close_notify fails with truncated_body
     s.server.enqueue(reply{.body = make_body(50'000), .chunks = chunked ? std::vector<std::size_t>{4000} : std::vector<std::size_t>{},
                            .truncate_after = 10'000});
     asio::io_context io;
-    massive::http_client client(io.get_executor(), client_options(s));
+    massive::detail::http_client client(io.get_executor(), client_options(s));
     collecting_sink sink;
     CHECK(transport_code(get(client, io, "/truncated", sink)) == massive::errc::truncated_body);
     CHECK_FALSE(sink.finished);
@@ -241,7 +241,7 @@ TEST_CASE("a close-delimited body: complete with close_notify, truncated without
   const std::string body = make_body(30'000);
   s.server.enqueue(reply{.body = body, .close_delimited = true});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink sink;
   REQUIRE(get(client, io, "/eof", sink).ok());
   CHECK(sink.data == body);
@@ -254,7 +254,7 @@ TEST_CASE("plain HTTP: a body cut short fails with truncated_body") {
   trusted_server s(server_options{.tls = false});
   s.server.enqueue(reply{.body = make_body(50'000), .truncate_after = 10'000});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   collecting_sink sink;
   CHECK(transport_code(get(client, io, "/cut", sink)) == massive::errc::truncated_body);
 }
@@ -264,7 +264,7 @@ TEST_CASE("a stalled response fails with deadline_exceeded") {
   asio::io_context io;
   auto opts = client_options(s);
   opts.request_timeout = 300ms;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   SUBCASE("mid-body") { s.server.enqueue(reply{.body = make_body(1000), .stall_after = 100}); }
   SUBCASE("before the head") { s.server.enqueue(reply{.head_delay = 3s}); }
   collecting_sink sink;
@@ -289,7 +289,7 @@ TEST_CASE("a decode_error from the sink propagates unchanged; the connection is 
   trusted_server s;
   s.server.enqueue(reply{.body = make_body(100'000), .write_size = 10'000});
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   failing_sink sink;
   const auto o = get(client, io, "/bad", sink);
   const auto e = error_as<massive::decode_error>(o);
@@ -304,7 +304,7 @@ TEST_CASE("a decode_error from the sink propagates unchanged; the connection is 
 TEST_CASE("malformed responses fail with bad_response") {
   trusted_server s;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), client_options(s));
+  massive::detail::http_client client(io.get_executor(), client_options(s));
   SUBCASE("status line") { s.server.enqueue(reply{.raw = std::string("HTTP/1.1 abc OK\r\n\r\n")}); }
   SUBCASE("chunk framing") {
     s.server.enqueue(reply{.raw = std::string("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")});

@@ -8,9 +8,9 @@ using namespace massive::test;
 
 namespace {
 
-std::string handshake_failure(const trusted_server& s, massive::options opts) {
+std::string handshake_failure(const trusted_server& s, massive::client_config opts) {
   asio::io_context io;
-  massive::http_client client(io.get_executor(), std::move(opts));
+  massive::detail::http_client client(io.get_executor(), std::move(opts));
   collecting_sink sink;
   const auto o = get(client, io, "/x", sink);
   CHECK(transport_code(o) == massive::errc::tls_handshake_failed);
@@ -64,7 +64,7 @@ TEST_CASE("a CA-issued certificate for the host is accepted, by IP and by host n
   asio::io_context io;
   for (const std::string& base : {s.server.base_url(), "https://localhost:" + std::to_string(s.server.port())}) {
     opts.base_url = base;
-    massive::http_client client(io.get_executor(), opts);
+    massive::detail::http_client client(io.get_executor(), opts);
     collecting_sink sink;
     CHECK(get(client, io, "/x", sink).ok());
   }
@@ -76,7 +76,7 @@ TEST_CASE("verify_peer = false accepts an untrusted server") {
   opts.ca_file.clear();
   opts.verify_peer = false;
   asio::io_context io;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink sink;
   CHECK(get(client, io, "/x", sink).ok());
 }
@@ -94,7 +94,7 @@ TEST_CASE("SNI carries the host name, never an IP address") {
   auto opts = client_options(s);
   for (const std::string& base : {s.server.base_url(), "https://localhost:" + std::to_string(s.server.port())}) {
     opts.base_url = base;
-    massive::http_client client(io.get_executor(), opts);
+    massive::detail::http_client client(io.get_executor(), opts);
     collecting_sink sink;
     REQUIRE(get(client, io, "/x", sink).ok());
   }
@@ -110,7 +110,7 @@ TEST_CASE("a CA directory in c_rehash layout is a trust store") {
   opts.ca_file.clear();
   opts.ca_directory = store.path().string();
   asio::io_context io;
-  massive::http_client client(io.get_executor(), opts);
+  massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink sink;
   CHECK(get(client, io, "/x", sink).ok());
 }

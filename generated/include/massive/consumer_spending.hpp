@@ -9,7 +9,7 @@
 #include "massive/models/eu_merchant_aggregate.hpp"
 #include "massive/models/eu_merchant_hierarchy_entry.hpp"
 #include "massive/time.hpp"
-#include "massive/uri.hpp"
+#include "massive/detail/request_target.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -42,7 +42,7 @@ struct consumer_spending_eu_merchant_aggregates_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -68,7 +68,7 @@ struct consumer_spending_eu_merchant_hierarchy_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };

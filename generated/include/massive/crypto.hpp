@@ -20,7 +20,7 @@
 #include "massive/models/macd_value.hpp"
 #include "massive/models/ticker_agg.hpp"
 #include "massive/time.hpp"
-#include "massive/uri.hpp"
+#include "massive/detail/request_target.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -38,7 +38,7 @@ struct crypto_exchanges_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -57,7 +57,7 @@ struct crypto_historic_trades_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -83,7 +83,7 @@ struct crypto_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -112,7 +112,7 @@ struct crypto_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -138,7 +138,7 @@ struct crypto_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -163,7 +163,7 @@ struct crypto_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -176,7 +176,7 @@ struct crypto_last_trade_params {
   std::string_view to{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -193,7 +193,7 @@ struct crypto_open_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -207,7 +207,7 @@ struct crypto_grouped_daily_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -220,7 +220,7 @@ struct crypto_previous_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -246,7 +246,7 @@ struct crypto_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -258,7 +258,7 @@ struct crypto_snapshot_tickers_params {
   std::span<const std::string_view> tickers{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -270,7 +270,7 @@ struct crypto_snapshot_ticker_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -282,7 +282,7 @@ struct crypto_snapshot_book_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -293,7 +293,7 @@ struct crypto_movers_params {
   massive::direction direction{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -312,7 +312,7 @@ struct crypto_trades_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };

@@ -12,7 +12,7 @@
 #include "massive/models/etf_profile.hpp"
 #include "massive/models/etf_taxonomy.hpp"
 #include "massive/time.hpp"
-#include "massive/uri.hpp"
+#include "massive/detail/request_target.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -65,7 +65,7 @@ struct etf_global_analytics_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -98,7 +98,7 @@ struct etf_global_constituents_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -119,7 +119,7 @@ struct etf_global_fund_flows_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -140,7 +140,7 @@ struct etf_global_profiles_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -161,7 +161,7 @@ struct etf_global_taxonomies_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };

@@ -18,7 +18,7 @@
 #include "massive/models/macd_value.hpp"
 #include "massive/models/ticker_agg.hpp"
 #include "massive/time.hpp"
-#include "massive/uri.hpp"
+#include "massive/detail/request_target.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -36,7 +36,7 @@ struct forex_exchanges_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -53,7 +53,7 @@ struct forex_conversion_params {
   std::optional<std::int64_t> precision{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -72,7 +72,7 @@ struct forex_historic_quotes_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -100,7 +100,7 @@ struct forex_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -131,7 +131,7 @@ struct forex_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -159,7 +159,7 @@ struct forex_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -187,7 +187,7 @@ struct forex_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -200,7 +200,7 @@ struct forex_last_quote_params {
   std::string_view to{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -213,7 +213,7 @@ struct forex_grouped_daily_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -226,7 +226,7 @@ struct forex_previous_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -252,7 +252,7 @@ struct forex_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -264,7 +264,7 @@ struct forex_snapshot_tickers_params {
   std::span<const std::string_view> tickers{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -276,7 +276,7 @@ struct forex_snapshot_ticker_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -287,7 +287,7 @@ struct forex_movers_params {
   massive::direction direction{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -306,7 +306,7 @@ struct forex_quotes_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };

@@ -12,7 +12,7 @@
 #include "massive/models/indices_snapshot.hpp"
 #include "massive/models/macd_value.hpp"
 #include "massive/time.hpp"
-#include "massive/uri.hpp"
+#include "massive/detail/request_target.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -48,7 +48,7 @@ struct indices_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -79,7 +79,7 @@ struct indices_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -108,7 +108,7 @@ struct indices_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -136,7 +136,7 @@ struct indices_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -149,7 +149,7 @@ struct indices_open_close_params {
   std::string_view date{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -160,7 +160,7 @@ struct indices_previous_close_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -184,7 +184,7 @@ struct indices_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -201,7 +201,7 @@ struct indices_snapshot_params {
   std::optional<massive::reference_snapshots_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };

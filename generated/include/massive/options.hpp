@@ -19,7 +19,7 @@
 #include "massive/models/options_trade_v3.hpp"
 #include "massive/models/ticker_agg.hpp"
 #include "massive/time.hpp"
-#include "massive/uri.hpp"
+#include "massive/detail/request_target.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -37,7 +37,7 @@ struct options_exchanges_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -54,7 +54,7 @@ struct options_quotes_v3_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -71,7 +71,7 @@ struct options_trades_v3_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -100,7 +100,7 @@ struct options_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -131,7 +131,7 @@ struct options_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -160,7 +160,7 @@ struct options_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -188,7 +188,7 @@ struct options_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -203,7 +203,7 @@ struct options_open_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -216,7 +216,7 @@ struct options_previous_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -242,7 +242,7 @@ struct options_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -253,7 +253,7 @@ struct options_last_trade_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -272,7 +272,7 @@ struct options_quotes_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -301,7 +301,7 @@ struct options_contracts_params {
   std::optional<massive::options_contracts_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -314,7 +314,7 @@ struct options_contract_params {
   std::optional<std::string_view> as_of{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -337,7 +337,7 @@ struct options_chain_params {
   std::optional<massive::options_chain_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -351,7 +351,7 @@ struct options_contract_snapshot_params {
   std::string_view option_contract{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -370,7 +370,7 @@ struct options_trades_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };

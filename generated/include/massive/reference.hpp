@@ -25,7 +25,7 @@
 #include "massive/models/ticker_type.hpp"
 #include "massive/models/universal_snapshot.hpp"
 #include "massive/time.hpp"
-#include "massive/uri.hpp"
+#include "massive/detail/request_target.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -41,7 +41,7 @@ namespace massive {
 struct reference_market_status_params {
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -50,7 +50,7 @@ struct reference_market_status_params {
 struct reference_market_holidays_params {
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -74,7 +74,7 @@ struct reference_ipos_v1_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -85,7 +85,7 @@ struct reference_related_companies_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -96,7 +96,7 @@ struct reference_summaries_params {
   set_filter<std::string_view> ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -115,7 +115,7 @@ struct reference_news_params {
   std::optional<massive::reference_news_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -138,7 +138,7 @@ struct reference_conditions_params {
   std::optional<massive::reference_conditions_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -169,7 +169,7 @@ struct reference_dividends_params {
   std::optional<massive::reference_dividends_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -182,7 +182,7 @@ struct reference_exchanges_params {
   std::optional<massive::reference_exchanges_locale> locale{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -203,7 +203,7 @@ struct reference_splits_params {
   std::optional<massive::reference_splits_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -237,7 +237,7 @@ struct reference_tickers_params {
   std::optional<massive::reference_tickers_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -250,7 +250,7 @@ struct reference_ticker_types_params {
   std::optional<massive::reference_exchanges_locale> locale{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -263,7 +263,7 @@ struct reference_ticker_params {
   std::optional<std::chrono::year_month_day> date{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -282,7 +282,7 @@ struct reference_snapshots_params {
   std::optional<massive::reference_snapshots_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -318,7 +318,7 @@ struct reference_financials_params {
   std::optional<massive::reference_financials_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -343,7 +343,7 @@ struct reference_ipos_params {
   std::optional<massive::reference_ipos_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -356,7 +356,7 @@ struct reference_ticker_events_params {
   std::optional<std::string_view> types{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };

@@ -44,7 +44,7 @@
 #include "massive/models/ticker_agg.hpp"
 #include "massive/models/trade.hpp"
 #include "massive/time.hpp"
-#include "massive/uri.hpp"
+#include "massive/detail/request_target.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -68,7 +68,7 @@ struct stocks_trades_dev_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -91,7 +91,7 @@ struct stocks_filings_10k_sections_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -114,7 +114,7 @@ struct stocks_filings_10k_sections_vx0_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -135,7 +135,7 @@ struct stocks_filings_8k_disclosures_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -156,7 +156,7 @@ struct stocks_filings_8k_text_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -173,7 +173,7 @@ struct stocks_filings_13f_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -196,7 +196,7 @@ struct stocks_filings_form3_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -222,7 +222,7 @@ struct stocks_filings_form4_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -243,7 +243,7 @@ struct stocks_filings_index_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -262,7 +262,7 @@ struct stocks_filings_risk_factors_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -290,7 +290,7 @@ struct stocks_balance_sheets_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -317,7 +317,7 @@ struct stocks_cash_flow_statements_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -344,7 +344,7 @@ struct stocks_income_statements_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -415,7 +415,7 @@ struct stocks_ratios_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -436,7 +436,7 @@ struct stocks_taxonomy_disclosures_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -458,7 +458,7 @@ struct stocks_taxonomy_risk_factors_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -483,7 +483,7 @@ struct stocks_dividends_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -494,7 +494,7 @@ struct stocks_exchanges_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -518,7 +518,7 @@ struct stocks_short_interest_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -537,7 +537,7 @@ struct stocks_short_volume_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -557,7 +557,7 @@ struct stocks_splits_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -575,7 +575,7 @@ struct stocks_free_float_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -604,7 +604,7 @@ struct stocks_ema_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -636,7 +636,7 @@ struct stocks_macd_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -665,7 +665,7 @@ struct stocks_rsi_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -694,7 +694,7 @@ struct stocks_sma_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -709,7 +709,7 @@ struct stocks_open_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -724,7 +724,7 @@ struct stocks_grouped_daily_params {
   std::optional<bool> include_otc{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -737,7 +737,7 @@ struct stocks_previous_close_params {
   std::optional<bool> adjusted{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -763,7 +763,7 @@ struct stocks_aggregates_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -774,7 +774,7 @@ struct stocks_last_quote_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -785,7 +785,7 @@ struct stocks_last_trade_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -798,7 +798,7 @@ struct stocks_snapshot_tickers_params {
   std::optional<bool> include_otc{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -810,7 +810,7 @@ struct stocks_snapshot_ticker_params {
   std::string_view ticker{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -823,7 +823,7 @@ struct stocks_movers_params {
   std::optional<bool> include_otc{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -844,7 +844,7 @@ struct stocks_historic_quotes_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -865,7 +865,7 @@ struct stocks_historic_trades_params {
   std::optional<std::int64_t> limit{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -884,7 +884,7 @@ struct stocks_quotes_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };
@@ -903,7 +903,7 @@ struct stocks_trades_params {
   std::optional<massive::timestamp_sort> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };

@@ -8,7 +8,7 @@
 #include "massive/groups.hpp"
 #include "massive/models/tmx_corporate_event.hpp"
 #include "massive/time.hpp"
-#include "massive/uri.hpp"
+#include "massive/detail/request_target.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -44,7 +44,7 @@ struct tmx_corporate_events_params {
   std::optional<std::string_view> sort{};
 
   /// Renders the request target into `b`.
-  void render(uri_builder& b) const;
+  void render(detail::target_builder& b) const;
   /// The request target, as render() writes it.
   std::string target() const;
 };

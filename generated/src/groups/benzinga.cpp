@@ -6,7 +6,7 @@
 
 namespace massive {
 
-void benzinga_analyst_insights_params::render(uri_builder& b) const {
+void benzinga_analyst_insights_params::render(detail::target_builder& b) const {
   b.path_literal("/benzinga/v1/analyst-insights");
   b.query("date", date);
   b.query("ticker", ticker);
@@ -20,14 +20,14 @@ void benzinga_analyst_insights_params::render(uri_builder& b) const {
 }
 
 std::string benzinga_analyst_insights_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::benzinga_analyst_insight> benzinga_group::analyst_insights(const benzinga_analyst_insights_params& params, traversal_options opts) {
   return client_->traverse<massive::benzinga_analyst_insight>(params.target(), payload_shape::results_array, opts);
 }
 
-void benzinga_analysts_params::render(uri_builder& b) const {
+void benzinga_analysts_params::render(detail::target_builder& b) const {
   b.path_literal("/benzinga/v1/analysts");
   b.query("benzinga_id", benzinga_id);
   b.query("benzinga_firm_id", benzinga_firm_id);
@@ -38,14 +38,14 @@ void benzinga_analysts_params::render(uri_builder& b) const {
 }
 
 std::string benzinga_analysts_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::benzinga_analyst> benzinga_group::analysts(const benzinga_analysts_params& params, traversal_options opts) {
   return client_->traverse<massive::benzinga_analyst>(params.target(), payload_shape::results_array, opts);
 }
 
-void benzinga_bulls_bears_say_params::render(uri_builder& b) const {
+void benzinga_bulls_bears_say_params::render(detail::target_builder& b) const {
   b.path_literal("/benzinga/v1/bulls-bears-say");
   b.query("ticker", ticker);
   b.query("benzinga_id", benzinga_id);
@@ -55,28 +55,28 @@ void benzinga_bulls_bears_say_params::render(uri_builder& b) const {
 }
 
 std::string benzinga_bulls_bears_say_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::benzinga_bulls_bears_say> benzinga_group::bulls_bears_say(const benzinga_bulls_bears_say_params& params, traversal_options opts) {
   return client_->traverse<massive::benzinga_bulls_bears_say>(params.target(), payload_shape::results_array, opts);
 }
 
-void benzinga_consensus_ratings_params::render(uri_builder& b) const {
+void benzinga_consensus_ratings_params::render(detail::target_builder& b) const {
   b.path_literal("/benzinga/v1/consensus-ratings/").path_segment(ticker);
   b.query("date", date);
   b.query("limit", limit);
 }
 
 std::string benzinga_consensus_ratings_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::benzinga_consensus_rating> benzinga_group::consensus_ratings(const benzinga_consensus_ratings_params& params, traversal_options opts) {
   return client_->traverse<massive::benzinga_consensus_rating>(params.target(), payload_shape::results_array, opts);
 }
 
-void benzinga_earnings_params::render(uri_builder& b) const {
+void benzinga_earnings_params::render(detail::target_builder& b) const {
   b.path_literal("/benzinga/v1/earnings");
   b.query("date", date);
   b.query("ticker", ticker);
@@ -92,14 +92,14 @@ void benzinga_earnings_params::render(uri_builder& b) const {
 }
 
 std::string benzinga_earnings_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::benzinga_earning> benzinga_group::earnings(const benzinga_earnings_params& params, traversal_options opts) {
   return client_->traverse<massive::benzinga_earning>(params.target(), payload_shape::results_array, opts);
 }
 
-void benzinga_firms_params::render(uri_builder& b) const {
+void benzinga_firms_params::render(detail::target_builder& b) const {
   b.path_literal("/benzinga/v1/firms");
   b.query("benzinga_id", benzinga_id);
   b.query("limit", limit);
@@ -107,14 +107,14 @@ void benzinga_firms_params::render(uri_builder& b) const {
 }
 
 std::string benzinga_firms_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::benzinga_firm> benzinga_group::firms(const benzinga_firms_params& params, traversal_options opts) {
   return client_->traverse<massive::benzinga_firm>(params.target(), payload_shape::results_array, opts);
 }
 
-void benzinga_guidance_params::render(uri_builder& b) const {
+void benzinga_guidance_params::render(detail::target_builder& b) const {
   b.path_literal("/benzinga/v1/guidance");
   b.query("date", date);
   b.query("ticker", ticker);
@@ -128,14 +128,14 @@ void benzinga_guidance_params::render(uri_builder& b) const {
 }
 
 std::string benzinga_guidance_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::benzinga_guidance> benzinga_group::guidance(const benzinga_guidance_params& params, traversal_options opts) {
   return client_->traverse<massive::benzinga_guidance>(params.target(), payload_shape::results_array, opts);
 }
 
-void benzinga_ratings_params::render(uri_builder& b) const {
+void benzinga_ratings_params::render(detail::target_builder& b) const {
   b.path_literal("/benzinga/v1/ratings");
   b.query("date", date);
   b.query("ticker", ticker);
@@ -151,14 +151,14 @@ void benzinga_ratings_params::render(uri_builder& b) const {
 }
 
 std::string benzinga_ratings_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::benzinga_rating> benzinga_group::ratings(const benzinga_ratings_params& params, traversal_options opts) {
   return client_->traverse<massive::benzinga_rating>(params.target(), payload_shape::results_array, opts);
 }
 
-void benzinga_news_params::render(uri_builder& b) const {
+void benzinga_news_params::render(detail::target_builder& b) const {
   b.path_literal("/benzinga/v2/news");
   b.query("published", published);
   b.query("channels", channels);
@@ -171,7 +171,7 @@ void benzinga_news_params::render(uri_builder& b) const {
 }
 
 std::string benzinga_news_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::benzinga_news_article> benzinga_group::news(const benzinga_news_params& params, traversal_options opts) {

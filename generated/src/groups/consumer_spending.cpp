@@ -6,7 +6,7 @@
 
 namespace massive {
 
-void consumer_spending_eu_merchant_aggregates_params::render(uri_builder& b) const {
+void consumer_spending_eu_merchant_aggregates_params::render(detail::target_builder& b) const {
   b.path_literal("/consumer-spending/eu/v1/merchant-aggregates");
   b.query("transaction_date", transaction_date);
   b.query("name", name);
@@ -19,14 +19,14 @@ void consumer_spending_eu_merchant_aggregates_params::render(uri_builder& b) con
 }
 
 std::string consumer_spending_eu_merchant_aggregates_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::eu_merchant_aggregate> consumer_spending_group::eu_merchant_aggregates(const consumer_spending_eu_merchant_aggregates_params& params, traversal_options opts) {
   return client_->traverse<massive::eu_merchant_aggregate>(params.target(), payload_shape::results_array, opts);
 }
 
-void consumer_spending_eu_merchant_hierarchy_params::render(uri_builder& b) const {
+void consumer_spending_eu_merchant_hierarchy_params::render(detail::target_builder& b) const {
   b.path_literal("/consumer-spending/eu/v1/merchant-hierarchy");
   b.query("lookup_name", lookup_name);
   b.query("ticker", ticker);
@@ -38,7 +38,7 @@ void consumer_spending_eu_merchant_hierarchy_params::render(uri_builder& b) cons
 }
 
 std::string consumer_spending_eu_merchant_hierarchy_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::eu_merchant_hierarchy_entry> consumer_spending_group::eu_merchant_hierarchy(const consumer_spending_eu_merchant_hierarchy_params& params, traversal_options opts) {

@@ -6,20 +6,20 @@
 
 namespace massive {
 
-void crypto_exchanges_params::render(uri_builder& b) const {
+void crypto_exchanges_params::render(detail::target_builder& b) const {
   b.path_literal("/crypto/v1/exchanges");
   b.query("limit", limit);
 }
 
 std::string crypto_exchanges_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::crypto_exchange> crypto_group::exchanges(const crypto_exchanges_params& params, traversal_options opts) {
   return client_->traverse<massive::crypto_exchange>(params.target(), payload_shape::results_array, opts);
 }
 
-void crypto_historic_trades_params::render(uri_builder& b) const {
+void crypto_historic_trades_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/historic/crypto/").path_segment(from);
   b.path_literal("/").path_segment(to);
   b.path_literal("/").path_segment(date);
@@ -28,10 +28,10 @@ void crypto_historic_trades_params::render(uri_builder& b) const {
 }
 
 std::string crypto_historic_trades_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_ema_params::render(uri_builder& b) const {
+void crypto_ema_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/ema/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -43,14 +43,14 @@ void crypto_ema_params::render(uri_builder& b) const {
 }
 
 std::string crypto_ema_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> crypto_group::ema(const crypto_ema_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void crypto_macd_params::render(uri_builder& b) const {
+void crypto_macd_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/macd/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -64,14 +64,14 @@ void crypto_macd_params::render(uri_builder& b) const {
 }
 
 std::string crypto_macd_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::macd_value> crypto_group::macd(const crypto_macd_params& params, traversal_options opts) {
   return client_->traverse<massive::macd_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void crypto_rsi_params::render(uri_builder& b) const {
+void crypto_rsi_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -83,14 +83,14 @@ void crypto_rsi_params::render(uri_builder& b) const {
 }
 
 std::string crypto_rsi_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> crypto_group::rsi(const crypto_rsi_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void crypto_sma_params::render(uri_builder& b) const {
+void crypto_sma_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/sma/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -102,23 +102,23 @@ void crypto_sma_params::render(uri_builder& b) const {
 }
 
 std::string crypto_sma_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> crypto_group::sma(const crypto_sma_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void crypto_last_trade_params::render(uri_builder& b) const {
+void crypto_last_trade_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/last/crypto/").path_segment(from);
   b.path_literal("/").path_segment(to);
 }
 
 std::string crypto_last_trade_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_open_close_params::render(uri_builder& b) const {
+void crypto_open_close_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/open-close/crypto/").path_segment(from);
   b.path_literal("/").path_segment(to);
   b.path_literal("/").path_segment(date);
@@ -126,29 +126,29 @@ void crypto_open_close_params::render(uri_builder& b) const {
 }
 
 std::string crypto_open_close_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_grouped_daily_params::render(uri_builder& b) const {
+void crypto_grouped_daily_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/grouped/locale/global/market/crypto/").path_segment(date);
   b.query("adjusted", adjusted);
 }
 
 std::string crypto_grouped_daily_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_previous_close_params::render(uri_builder& b) const {
+void crypto_previous_close_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/prev");
   b.query("adjusted", adjusted);
 }
 
 std::string crypto_previous_close_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_aggregates_params::render(uri_builder& b) const {
+void crypto_aggregates_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/range/").path_segment(multiplier);
   b.path_literal("/").path_segment(timespan);
@@ -160,44 +160,44 @@ void crypto_aggregates_params::render(uri_builder& b) const {
 }
 
 std::string crypto_aggregates_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_snapshot_tickers_params::render(uri_builder& b) const {
+void crypto_snapshot_tickers_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers");
   b.query("tickers", tickers);
 }
 
 std::string crypto_snapshot_tickers_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_snapshot_ticker_params::render(uri_builder& b) const {
+void crypto_snapshot_ticker_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers/").path_segment(ticker);
 }
 
 std::string crypto_snapshot_ticker_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_snapshot_book_params::render(uri_builder& b) const {
+void crypto_snapshot_book_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers/").path_segment(ticker);
   b.path_literal("/book");
 }
 
 std::string crypto_snapshot_book_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_movers_params::render(uri_builder& b) const {
+void crypto_movers_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/global/markets/crypto/").path_segment(direction);
 }
 
 std::string crypto_movers_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void crypto_trades_params::render(uri_builder& b) const {
+void crypto_trades_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/trades/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("order", order);
@@ -206,7 +206,7 @@ void crypto_trades_params::render(uri_builder& b) const {
 }
 
 std::string crypto_trades_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::crypto_trade> crypto_group::trades(const crypto_trades_params& params, traversal_options opts) {

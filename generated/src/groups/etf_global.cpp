@@ -6,7 +6,7 @@
 
 namespace massive {
 
-void etf_global_analytics_params::render(uri_builder& b) const {
+void etf_global_analytics_params::render(detail::target_builder& b) const {
   b.path_literal("/etf-global/v1/analytics");
   b.query("composite_ticker", composite_ticker);
   b.query("processed_date", processed_date);
@@ -26,14 +26,14 @@ void etf_global_analytics_params::render(uri_builder& b) const {
 }
 
 std::string etf_global_analytics_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::etf_analytics> etf_global_group::analytics(const etf_global_analytics_params& params, traversal_options opts) {
   return client_->traverse<massive::etf_analytics>(params.target(), payload_shape::results_array, opts);
 }
 
-void etf_global_constituents_params::render(uri_builder& b) const {
+void etf_global_constituents_params::render(detail::target_builder& b) const {
   b.path_literal("/etf-global/v1/constituents");
   b.query("composite_ticker", composite_ticker);
   b.query("constituent_ticker", constituent_ticker);
@@ -48,14 +48,14 @@ void etf_global_constituents_params::render(uri_builder& b) const {
 }
 
 std::string etf_global_constituents_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::etf_constituent> etf_global_group::constituents(const etf_global_constituents_params& params, traversal_options opts) {
   return client_->traverse<massive::etf_constituent>(params.target(), payload_shape::results_array, opts);
 }
 
-void etf_global_fund_flows_params::render(uri_builder& b) const {
+void etf_global_fund_flows_params::render(detail::target_builder& b) const {
   b.path_literal("/etf-global/v1/fund-flows");
   b.query("processed_date", processed_date);
   b.query("effective_date", effective_date);
@@ -65,14 +65,14 @@ void etf_global_fund_flows_params::render(uri_builder& b) const {
 }
 
 std::string etf_global_fund_flows_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::etf_fund_flow> etf_global_group::fund_flows(const etf_global_fund_flows_params& params, traversal_options opts) {
   return client_->traverse<massive::etf_fund_flow>(params.target(), payload_shape::results_array, opts);
 }
 
-void etf_global_profiles_params::render(uri_builder& b) const {
+void etf_global_profiles_params::render(detail::target_builder& b) const {
   b.path_literal("/etf-global/v1/profiles");
   b.query("processed_date", processed_date);
   b.query("effective_date", effective_date);
@@ -82,14 +82,14 @@ void etf_global_profiles_params::render(uri_builder& b) const {
 }
 
 std::string etf_global_profiles_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::etf_profile> etf_global_group::profiles(const etf_global_profiles_params& params, traversal_options opts) {
   return client_->traverse<massive::etf_profile>(params.target(), payload_shape::results_array, opts);
 }
 
-void etf_global_taxonomies_params::render(uri_builder& b) const {
+void etf_global_taxonomies_params::render(detail::target_builder& b) const {
   b.path_literal("/etf-global/v1/taxonomies");
   b.query("processed_date", processed_date);
   b.query("effective_date", effective_date);
@@ -99,7 +99,7 @@ void etf_global_taxonomies_params::render(uri_builder& b) const {
 }
 
 std::string etf_global_taxonomies_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::etf_taxonomy> etf_global_group::taxonomies(const etf_global_taxonomies_params& params, traversal_options opts) {

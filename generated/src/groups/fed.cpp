@@ -6,7 +6,7 @@
 
 namespace massive {
 
-void fed_inflation_params::render(uri_builder& b) const {
+void fed_inflation_params::render(detail::target_builder& b) const {
   b.path_literal("/fed/v1/inflation");
   b.query("date", date);
   b.query("limit", limit);
@@ -14,14 +14,14 @@ void fed_inflation_params::render(uri_builder& b) const {
 }
 
 std::string fed_inflation_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::fed_inflation> fed_group::inflation(const fed_inflation_params& params, traversal_options opts) {
   return client_->traverse<massive::fed_inflation>(params.target(), payload_shape::results_array, opts);
 }
 
-void fed_inflation_expectations_params::render(uri_builder& b) const {
+void fed_inflation_expectations_params::render(detail::target_builder& b) const {
   b.path_literal("/fed/v1/inflation-expectations");
   b.query("date", date);
   b.query("limit", limit);
@@ -29,14 +29,14 @@ void fed_inflation_expectations_params::render(uri_builder& b) const {
 }
 
 std::string fed_inflation_expectations_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::fed_inflation_expectations> fed_group::inflation_expectations(const fed_inflation_expectations_params& params, traversal_options opts) {
   return client_->traverse<massive::fed_inflation_expectations>(params.target(), payload_shape::results_array, opts);
 }
 
-void fed_labor_market_params::render(uri_builder& b) const {
+void fed_labor_market_params::render(detail::target_builder& b) const {
   b.path_literal("/fed/v1/labor-market");
   b.query("date", date);
   b.query("limit", limit);
@@ -44,14 +44,14 @@ void fed_labor_market_params::render(uri_builder& b) const {
 }
 
 std::string fed_labor_market_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::fed_labor_market> fed_group::labor_market(const fed_labor_market_params& params, traversal_options opts) {
   return client_->traverse<massive::fed_labor_market>(params.target(), payload_shape::results_array, opts);
 }
 
-void fed_treasury_yields_params::render(uri_builder& b) const {
+void fed_treasury_yields_params::render(detail::target_builder& b) const {
   b.path_literal("/fed/v1/treasury-yields");
   b.query("date", date);
   b.query("limit", limit);
@@ -59,7 +59,7 @@ void fed_treasury_yields_params::render(uri_builder& b) const {
 }
 
 std::string fed_treasury_yields_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::fed_treasury_yield> fed_group::treasury_yields(const fed_treasury_yields_params& params, traversal_options opts) {

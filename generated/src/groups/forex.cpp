@@ -6,20 +6,20 @@
 
 namespace massive {
 
-void forex_exchanges_params::render(uri_builder& b) const {
+void forex_exchanges_params::render(detail::target_builder& b) const {
   b.path_literal("/forex/v1/exchanges");
   b.query("limit", limit);
 }
 
 std::string forex_exchanges_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::forex_exchange> forex_group::exchanges(const forex_exchanges_params& params, traversal_options opts) {
   return client_->traverse<massive::forex_exchange>(params.target(), payload_shape::results_array, opts);
 }
 
-void forex_conversion_params::render(uri_builder& b) const {
+void forex_conversion_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/conversion/").path_segment(from);
   b.path_literal("/").path_segment(to);
   b.query("amount", amount);
@@ -27,10 +27,10 @@ void forex_conversion_params::render(uri_builder& b) const {
 }
 
 std::string forex_conversion_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void forex_historic_quotes_params::render(uri_builder& b) const {
+void forex_historic_quotes_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/historic/forex/").path_segment(from);
   b.path_literal("/").path_segment(to);
   b.path_literal("/").path_segment(date);
@@ -39,10 +39,10 @@ void forex_historic_quotes_params::render(uri_builder& b) const {
 }
 
 std::string forex_historic_quotes_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void forex_ema_params::render(uri_builder& b) const {
+void forex_ema_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/ema/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -55,14 +55,14 @@ void forex_ema_params::render(uri_builder& b) const {
 }
 
 std::string forex_ema_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> forex_group::ema(const forex_ema_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void forex_macd_params::render(uri_builder& b) const {
+void forex_macd_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/macd/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -77,14 +77,14 @@ void forex_macd_params::render(uri_builder& b) const {
 }
 
 std::string forex_macd_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::macd_value> forex_group::macd(const forex_macd_params& params, traversal_options opts) {
   return client_->traverse<massive::macd_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void forex_rsi_params::render(uri_builder& b) const {
+void forex_rsi_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -97,14 +97,14 @@ void forex_rsi_params::render(uri_builder& b) const {
 }
 
 std::string forex_rsi_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> forex_group::rsi(const forex_rsi_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void forex_sma_params::render(uri_builder& b) const {
+void forex_sma_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/sma/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -117,42 +117,42 @@ void forex_sma_params::render(uri_builder& b) const {
 }
 
 std::string forex_sma_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> forex_group::sma(const forex_sma_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void forex_last_quote_params::render(uri_builder& b) const {
+void forex_last_quote_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/last_quote/currencies/").path_segment(from);
   b.path_literal("/").path_segment(to);
 }
 
 std::string forex_last_quote_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void forex_grouped_daily_params::render(uri_builder& b) const {
+void forex_grouped_daily_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/grouped/locale/global/market/fx/").path_segment(date);
   b.query("adjusted", adjusted);
 }
 
 std::string forex_grouped_daily_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void forex_previous_close_params::render(uri_builder& b) const {
+void forex_previous_close_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/prev");
   b.query("adjusted", adjusted);
 }
 
 std::string forex_previous_close_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void forex_aggregates_params::render(uri_builder& b) const {
+void forex_aggregates_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/range/").path_segment(multiplier);
   b.path_literal("/").path_segment(timespan);
@@ -164,35 +164,35 @@ void forex_aggregates_params::render(uri_builder& b) const {
 }
 
 std::string forex_aggregates_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void forex_snapshot_tickers_params::render(uri_builder& b) const {
+void forex_snapshot_tickers_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/global/markets/forex/tickers");
   b.query("tickers", tickers);
 }
 
 std::string forex_snapshot_tickers_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void forex_snapshot_ticker_params::render(uri_builder& b) const {
+void forex_snapshot_ticker_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/global/markets/forex/tickers/").path_segment(ticker);
 }
 
 std::string forex_snapshot_ticker_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void forex_movers_params::render(uri_builder& b) const {
+void forex_movers_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/global/markets/forex/").path_segment(direction);
 }
 
 std::string forex_movers_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void forex_quotes_params::render(uri_builder& b) const {
+void forex_quotes_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/quotes/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("order", order);
@@ -201,7 +201,7 @@ void forex_quotes_params::render(uri_builder& b) const {
 }
 
 std::string forex_quotes_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::forex_quote> forex_group::quotes(const forex_quotes_params& params, traversal_options opts) {

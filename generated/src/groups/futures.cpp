@@ -6,7 +6,7 @@
 
 namespace massive {
 
-void futures_aggregates_params::render(uri_builder& b) const {
+void futures_aggregates_params::render(detail::target_builder& b) const {
   b.path_literal("/futures/v1/aggs/").path_segment(ticker);
   b.query("resolution", resolution);
   b.query("window_start", window_start);
@@ -15,14 +15,14 @@ void futures_aggregates_params::render(uri_builder& b) const {
 }
 
 std::string futures_aggregates_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::futures_agg> futures_group::aggregates(const futures_aggregates_params& params, traversal_options opts) {
   return client_->traverse<massive::futures_agg>(params.target(), payload_shape::results_array, opts);
 }
 
-void futures_contracts_params::render(uri_builder& b) const {
+void futures_contracts_params::render(detail::target_builder& b) const {
   b.path_literal("/futures/v1/contracts");
   b.query("date", date);
   b.query("product_code", product_code);
@@ -36,41 +36,41 @@ void futures_contracts_params::render(uri_builder& b) const {
 }
 
 std::string futures_contracts_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::futures_contract> futures_group::contracts(const futures_contracts_params& params, traversal_options opts) {
   return client_->traverse<massive::futures_contract>(params.target(), payload_shape::results_array, opts);
 }
 
-void futures_exchanges_params::render(uri_builder& b) const {
+void futures_exchanges_params::render(detail::target_builder& b) const {
   b.path_literal("/futures/v1/exchanges");
   b.query("limit", limit);
 }
 
 std::string futures_exchanges_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::futures_exchange> futures_group::exchanges(const futures_exchanges_params& params, traversal_options opts) {
   return client_->traverse<massive::futures_exchange>(params.target(), payload_shape::results_array, opts);
 }
 
-void futures_market_status_params::render(uri_builder& b) const {
+void futures_market_status_params::render(detail::target_builder& b) const {
   b.path_literal("/futures/v1/market-status");
   b.query("product_code", product_code);
   b.query("limit", limit);
 }
 
 std::string futures_market_status_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::futures_market_status> futures_group::market_status(const futures_market_status_params& params, traversal_options opts) {
   return client_->traverse<massive::futures_market_status>(params.target(), payload_shape::results_array, opts);
 }
 
-void futures_products_params::render(uri_builder& b) const {
+void futures_products_params::render(detail::target_builder& b) const {
   b.path_literal("/futures/v1/products");
   b.query("name", name);
   b.query("product_code", product_code);
@@ -86,14 +86,14 @@ void futures_products_params::render(uri_builder& b) const {
 }
 
 std::string futures_products_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::futures_product> futures_group::products(const futures_products_params& params, traversal_options opts) {
   return client_->traverse<massive::futures_product>(params.target(), payload_shape::results_array, opts);
 }
 
-void futures_quotes_params::render(uri_builder& b) const {
+void futures_quotes_params::render(detail::target_builder& b) const {
   b.path_literal("/futures/v1/quotes/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("session_end_date", session_end_date);
@@ -102,14 +102,14 @@ void futures_quotes_params::render(uri_builder& b) const {
 }
 
 std::string futures_quotes_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::futures_quote> futures_group::quotes(const futures_quotes_params& params, traversal_options opts) {
   return client_->traverse<massive::futures_quote>(params.target(), payload_shape::results_array, opts);
 }
 
-void futures_schedules_params::render(uri_builder& b) const {
+void futures_schedules_params::render(detail::target_builder& b) const {
   b.path_literal("/futures/v1/schedules");
   b.query("product_code", product_code);
   b.query("session_end_date", session_end_date);
@@ -119,14 +119,14 @@ void futures_schedules_params::render(uri_builder& b) const {
 }
 
 std::string futures_schedules_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::futures_schedule> futures_group::schedules(const futures_schedules_params& params, traversal_options opts) {
   return client_->traverse<massive::futures_schedule>(params.target(), payload_shape::results_array, opts);
 }
 
-void futures_snapshot_params::render(uri_builder& b) const {
+void futures_snapshot_params::render(detail::target_builder& b) const {
   b.path_literal("/futures/v1/snapshot");
   b.query("product_code", product_code);
   b.query("ticker", ticker);
@@ -135,14 +135,14 @@ void futures_snapshot_params::render(uri_builder& b) const {
 }
 
 std::string futures_snapshot_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::futures_snapshot> futures_group::snapshot(const futures_snapshot_params& params, traversal_options opts) {
   return client_->traverse<massive::futures_snapshot>(params.target(), payload_shape::results_array, opts);
 }
 
-void futures_trades_params::render(uri_builder& b) const {
+void futures_trades_params::render(detail::target_builder& b) const {
   b.path_literal("/futures/v1/trades/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("session_end_date", session_end_date);
@@ -151,7 +151,7 @@ void futures_trades_params::render(uri_builder& b) const {
 }
 
 std::string futures_trades_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::futures_trade> futures_group::trades(const futures_trades_params& params, traversal_options opts) {

@@ -6,7 +6,7 @@
 
 namespace massive {
 
-void indices_ema_params::render(uri_builder& b) const {
+void indices_ema_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/ema/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -19,14 +19,14 @@ void indices_ema_params::render(uri_builder& b) const {
 }
 
 std::string indices_ema_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> indices_group::ema(const indices_ema_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void indices_macd_params::render(uri_builder& b) const {
+void indices_macd_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/macd/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -41,14 +41,14 @@ void indices_macd_params::render(uri_builder& b) const {
 }
 
 std::string indices_macd_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::macd_value> indices_group::macd(const indices_macd_params& params, traversal_options opts) {
   return client_->traverse<massive::macd_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void indices_rsi_params::render(uri_builder& b) const {
+void indices_rsi_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -61,14 +61,14 @@ void indices_rsi_params::render(uri_builder& b) const {
 }
 
 std::string indices_rsi_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> indices_group::rsi(const indices_rsi_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void indices_sma_params::render(uri_builder& b) const {
+void indices_sma_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/sma/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -81,32 +81,32 @@ void indices_sma_params::render(uri_builder& b) const {
 }
 
 std::string indices_sma_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> indices_group::sma(const indices_sma_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void indices_open_close_params::render(uri_builder& b) const {
+void indices_open_close_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/open-close/").path_segment(ticker);
   b.path_literal("/").path_segment(date);
 }
 
 std::string indices_open_close_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void indices_previous_close_params::render(uri_builder& b) const {
+void indices_previous_close_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/prev");
 }
 
 std::string indices_previous_close_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void indices_aggregates_params::render(uri_builder& b) const {
+void indices_aggregates_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/range/").path_segment(multiplier);
   b.path_literal("/").path_segment(timespan);
@@ -117,10 +117,10 @@ void indices_aggregates_params::render(uri_builder& b) const {
 }
 
 std::string indices_aggregates_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void indices_snapshot_params::render(uri_builder& b) const {
+void indices_snapshot_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/snapshot/indices");
   b.query("ticker", ticker);
   b.query("order", order);
@@ -129,7 +129,7 @@ void indices_snapshot_params::render(uri_builder& b) const {
 }
 
 std::string indices_snapshot_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indices_snapshot> indices_group::snapshot(const indices_snapshot_params& params, traversal_options opts) {

@@ -6,20 +6,20 @@
 
 namespace massive {
 
-void options_exchanges_params::render(uri_builder& b) const {
+void options_exchanges_params::render(detail::target_builder& b) const {
   b.path_literal("/options/v1/exchanges");
   b.query("limit", limit);
 }
 
 std::string options_exchanges_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::equity_exchange> options_group::exchanges(const options_exchanges_params& params, traversal_options opts) {
   return client_->traverse<massive::equity_exchange>(params.target(), payload_shape::results_array, opts);
 }
 
-void options_quotes_v3_params::render(uri_builder& b) const {
+void options_quotes_v3_params::render(detail::target_builder& b) const {
   b.path_literal("/options/v3/quotes/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("limit", limit);
@@ -27,14 +27,14 @@ void options_quotes_v3_params::render(uri_builder& b) const {
 }
 
 std::string options_quotes_v3_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::options_quote_v3> options_group::quotes_v3(const options_quotes_v3_params& params, traversal_options opts) {
   return client_->traverse<massive::options_quote_v3>(params.target(), payload_shape::results_array, opts);
 }
 
-void options_trades_v3_params::render(uri_builder& b) const {
+void options_trades_v3_params::render(detail::target_builder& b) const {
   b.path_literal("/options/v3/trades/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("limit", limit);
@@ -42,14 +42,14 @@ void options_trades_v3_params::render(uri_builder& b) const {
 }
 
 std::string options_trades_v3_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::options_trade_v3> options_group::trades_v3(const options_trades_v3_params& params, traversal_options opts) {
   return client_->traverse<massive::options_trade_v3>(params.target(), payload_shape::results_array, opts);
 }
 
-void options_ema_params::render(uri_builder& b) const {
+void options_ema_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/ema/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -62,14 +62,14 @@ void options_ema_params::render(uri_builder& b) const {
 }
 
 std::string options_ema_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> options_group::ema(const options_ema_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void options_macd_params::render(uri_builder& b) const {
+void options_macd_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/macd/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -84,14 +84,14 @@ void options_macd_params::render(uri_builder& b) const {
 }
 
 std::string options_macd_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::macd_value> options_group::macd(const options_macd_params& params, traversal_options opts) {
   return client_->traverse<massive::macd_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void options_rsi_params::render(uri_builder& b) const {
+void options_rsi_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -104,14 +104,14 @@ void options_rsi_params::render(uri_builder& b) const {
 }
 
 std::string options_rsi_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> options_group::rsi(const options_rsi_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void options_sma_params::render(uri_builder& b) const {
+void options_sma_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/sma/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -124,34 +124,34 @@ void options_sma_params::render(uri_builder& b) const {
 }
 
 std::string options_sma_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> options_group::sma(const options_sma_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void options_open_close_params::render(uri_builder& b) const {
+void options_open_close_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/open-close/").path_segment(ticker);
   b.path_literal("/").path_segment(date);
   b.query("adjusted", adjusted);
 }
 
 std::string options_open_close_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void options_previous_close_params::render(uri_builder& b) const {
+void options_previous_close_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/prev");
   b.query("adjusted", adjusted);
 }
 
 std::string options_previous_close_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void options_aggregates_params::render(uri_builder& b) const {
+void options_aggregates_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/range/").path_segment(multiplier);
   b.path_literal("/").path_segment(timespan);
@@ -163,18 +163,18 @@ void options_aggregates_params::render(uri_builder& b) const {
 }
 
 std::string options_aggregates_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void options_last_trade_params::render(uri_builder& b) const {
+void options_last_trade_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/last/trade/").path_segment(ticker);
 }
 
 std::string options_last_trade_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void options_quotes_params::render(uri_builder& b) const {
+void options_quotes_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/quotes/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("order", order);
@@ -183,14 +183,14 @@ void options_quotes_params::render(uri_builder& b) const {
 }
 
 std::string options_quotes_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::options_quote> options_group::quotes(const options_quotes_params& params, traversal_options opts) {
   return client_->traverse<massive::options_quote>(params.target(), payload_shape::results_array, opts);
 }
 
-void options_contracts_params::render(uri_builder& b) const {
+void options_contracts_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/reference/options/contracts");
   b.query("underlying_ticker", underlying_ticker);
   b.query("ticker", ticker);
@@ -205,23 +205,23 @@ void options_contracts_params::render(uri_builder& b) const {
 }
 
 std::string options_contracts_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::options_contract> options_group::contracts(const options_contracts_params& params, traversal_options opts) {
   return client_->traverse<massive::options_contract>(params.target(), payload_shape::results_array, opts);
 }
 
-void options_contract_params::render(uri_builder& b) const {
+void options_contract_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/reference/options/contracts/").path_segment(options_ticker);
   b.query("as_of", as_of);
 }
 
 std::string options_contract_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void options_chain_params::render(uri_builder& b) const {
+void options_chain_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/snapshot/options/").path_segment(underlying_asset);
   b.query("strike_price", strike_price);
   b.query("expiration_date", expiration_date);
@@ -232,27 +232,27 @@ void options_chain_params::render(uri_builder& b) const {
 }
 
 std::string options_chain_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::option_snapshot> options_group::chain(const options_chain_params& params, traversal_options opts) {
   return client_->traverse<massive::option_snapshot>(params.target(), payload_shape::results_array, opts);
 }
 
-void options_contract_snapshot_params::render(uri_builder& b) const {
+void options_contract_snapshot_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/snapshot/options/").path_segment(underlying_asset);
   b.path_literal("/").path_segment(option_contract);
 }
 
 std::string options_contract_snapshot_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::option_snapshot> options_group::contract_snapshot(const options_contract_snapshot_params& params, traversal_options opts) {
   return client_->traverse<massive::option_snapshot>(params.target(), payload_shape::results_object, opts);
 }
 
-void options_trades_params::render(uri_builder& b) const {
+void options_trades_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/trades/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("order", order);
@@ -261,7 +261,7 @@ void options_trades_params::render(uri_builder& b) const {
 }
 
 std::string options_trades_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::options_trade> options_group::trades(const options_trades_params& params, traversal_options opts) {

@@ -6,23 +6,23 @@
 
 namespace massive {
 
-void reference_market_status_params::render(uri_builder& b) const {
+void reference_market_status_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/marketstatus/now");
 }
 
 std::string reference_market_status_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void reference_market_holidays_params::render(uri_builder& b) const {
+void reference_market_holidays_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/marketstatus/upcoming");
 }
 
 std::string reference_market_holidays_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void reference_ipos_v1_params::render(uri_builder& b) const {
+void reference_ipos_v1_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/reference/ipos");
   b.query("ticker", ticker);
   b.query("us_code", us_code);
@@ -34,31 +34,31 @@ void reference_ipos_v1_params::render(uri_builder& b) const {
 }
 
 std::string reference_ipos_v1_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::ipo_v1> reference_group::ipos_v1(const reference_ipos_v1_params& params, traversal_options opts) {
   return client_->traverse<massive::ipo_v1>(params.target(), payload_shape::results_array, opts);
 }
 
-void reference_related_companies_params::render(uri_builder& b) const {
+void reference_related_companies_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/related-companies/").path_segment(ticker);
 }
 
 std::string reference_related_companies_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void reference_summaries_params::render(uri_builder& b) const {
+void reference_summaries_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/summaries");
   b.query("ticker", ticker);
 }
 
 std::string reference_summaries_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void reference_news_params::render(uri_builder& b) const {
+void reference_news_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/reference/news");
   b.query("ticker", ticker);
   b.query("published_utc", published_utc);
@@ -68,14 +68,14 @@ void reference_news_params::render(uri_builder& b) const {
 }
 
 std::string reference_news_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::news_article> reference_group::news(const reference_news_params& params, traversal_options opts) {
   return client_->traverse<massive::news_article>(params.target(), payload_shape::results_array, opts);
 }
 
-void reference_conditions_params::render(uri_builder& b) const {
+void reference_conditions_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/reference/conditions");
   b.query("asset_class", asset_class);
   b.query("data_type", data_type);
@@ -87,14 +87,14 @@ void reference_conditions_params::render(uri_builder& b) const {
 }
 
 std::string reference_conditions_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::condition> reference_group::conditions(const reference_conditions_params& params, traversal_options opts) {
   return client_->traverse<massive::condition>(params.target(), payload_shape::results_array, opts);
 }
 
-void reference_dividends_params::render(uri_builder& b) const {
+void reference_dividends_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/reference/dividends");
   b.query("ticker", ticker);
   b.query("ex_dividend_date", ex_dividend_date);
@@ -110,24 +110,24 @@ void reference_dividends_params::render(uri_builder& b) const {
 }
 
 std::string reference_dividends_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::dividend> reference_group::dividends(const reference_dividends_params& params, traversal_options opts) {
   return client_->traverse<massive::dividend>(params.target(), payload_shape::results_array, opts);
 }
 
-void reference_exchanges_params::render(uri_builder& b) const {
+void reference_exchanges_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/reference/exchanges");
   b.query("asset_class", asset_class);
   b.query("locale", locale);
 }
 
 std::string reference_exchanges_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void reference_splits_params::render(uri_builder& b) const {
+void reference_splits_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/reference/splits");
   b.query("ticker", ticker);
   b.query("execution_date", execution_date);
@@ -138,14 +138,14 @@ void reference_splits_params::render(uri_builder& b) const {
 }
 
 std::string reference_splits_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::split> reference_group::splits(const reference_splits_params& params, traversal_options opts) {
   return client_->traverse<massive::split>(params.target(), payload_shape::results_array, opts);
 }
 
-void reference_tickers_params::render(uri_builder& b) const {
+void reference_tickers_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/reference/tickers");
   b.query("ticker", ticker);
   b.query("type", type);
@@ -162,33 +162,33 @@ void reference_tickers_params::render(uri_builder& b) const {
 }
 
 std::string reference_tickers_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::ticker> reference_group::tickers(const reference_tickers_params& params, traversal_options opts) {
   return client_->traverse<massive::ticker>(params.target(), payload_shape::results_array, opts);
 }
 
-void reference_ticker_types_params::render(uri_builder& b) const {
+void reference_ticker_types_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/reference/tickers/types");
   b.query("asset_class", asset_class);
   b.query("locale", locale);
 }
 
 std::string reference_ticker_types_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void reference_ticker_params::render(uri_builder& b) const {
+void reference_ticker_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/reference/tickers/").path_segment(ticker);
   b.query("date", date);
 }
 
 std::string reference_ticker_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void reference_snapshots_params::render(uri_builder& b) const {
+void reference_snapshots_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/snapshot");
   b.query("ticker", ticker);
   b.query("type", type);
@@ -198,14 +198,14 @@ void reference_snapshots_params::render(uri_builder& b) const {
 }
 
 std::string reference_snapshots_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::universal_snapshot> reference_group::snapshots(const reference_snapshots_params& params, traversal_options opts) {
   return client_->traverse<massive::universal_snapshot>(params.target(), payload_shape::results_array, opts);
 }
 
-void reference_financials_params::render(uri_builder& b) const {
+void reference_financials_params::render(detail::target_builder& b) const {
   b.path_literal("/vX/reference/financials");
   b.query("ticker", ticker);
   b.query("cik", cik);
@@ -222,14 +222,14 @@ void reference_financials_params::render(uri_builder& b) const {
 }
 
 std::string reference_financials_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::financial_report> reference_group::financials(experimental_t, const reference_financials_params& params, traversal_options opts) {
   return client_->traverse<massive::financial_report>(params.target(), payload_shape::results_array, opts);
 }
 
-void reference_ipos_params::render(uri_builder& b) const {
+void reference_ipos_params::render(detail::target_builder& b) const {
   b.path_literal("/vX/reference/ipos");
   b.query("ticker", ticker);
   b.query("us_code", us_code);
@@ -242,21 +242,21 @@ void reference_ipos_params::render(uri_builder& b) const {
 }
 
 std::string reference_ipos_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::ipo> reference_group::ipos(experimental_t, const reference_ipos_params& params, traversal_options opts) {
   return client_->traverse<massive::ipo>(params.target(), payload_shape::results_array, opts);
 }
 
-void reference_ticker_events_params::render(uri_builder& b) const {
+void reference_ticker_events_params::render(detail::target_builder& b) const {
   b.path_literal("/vX/reference/tickers/").path_segment(id);
   b.path_literal("/events");
   b.query("types", types);
 }
 
 std::string reference_ticker_events_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 }  // namespace massive

@@ -6,7 +6,7 @@
 
 namespace massive {
 
-void stocks_trades_dev_params::render(uri_builder& b) const {
+void stocks_trades_dev_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/dev/trades/").path_segment(ticker);
   b.query("sip_timestamp", sip_timestamp);
   b.query("limit", limit);
@@ -14,14 +14,14 @@ void stocks_trades_dev_params::render(uri_builder& b) const {
 }
 
 std::string stocks_trades_dev_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::dev_trade> stocks_group::trades_dev(experimental_t, const stocks_trades_dev_params& params, traversal_options opts) {
   return client_->traverse<massive::dev_trade>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_filings_10k_sections_params::render(uri_builder& b) const {
+void stocks_filings_10k_sections_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/filings/10-K/vX/sections");
   b.query("cik", cik);
   b.query("ticker", ticker);
@@ -33,14 +33,14 @@ void stocks_filings_10k_sections_params::render(uri_builder& b) const {
 }
 
 std::string stocks_filings_10k_sections_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::filing_10k_section> stocks_group::filings_10k_sections(experimental_t, const stocks_filings_10k_sections_params& params, traversal_options opts) {
   return client_->traverse<massive::filing_10k_section>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_filings_10k_sections_vx0_params::render(uri_builder& b) const {
+void stocks_filings_10k_sections_vx0_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/filings/10-K/vX_0/sections");
   b.query("cik", cik);
   b.query("ticker", ticker);
@@ -52,14 +52,14 @@ void stocks_filings_10k_sections_vx0_params::render(uri_builder& b) const {
 }
 
 std::string stocks_filings_10k_sections_vx0_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::filing_10k_section> stocks_group::filings_10k_sections_vx0(experimental_t, const stocks_filings_10k_sections_vx0_params& params, traversal_options opts) {
   return client_->traverse<massive::filing_10k_section>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_filings_8k_disclosures_params::render(uri_builder& b) const {
+void stocks_filings_8k_disclosures_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/filings/8-K/vX/disclosures");
   b.query("cik", cik);
   b.query("tickers", tickers);
@@ -70,14 +70,14 @@ void stocks_filings_8k_disclosures_params::render(uri_builder& b) const {
 }
 
 std::string stocks_filings_8k_disclosures_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::filing_8k_disclosure> stocks_group::filings_8k_disclosures(experimental_t, const stocks_filings_8k_disclosures_params& params, traversal_options opts) {
   return client_->traverse<massive::filing_8k_disclosure>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_filings_8k_text_params::render(uri_builder& b) const {
+void stocks_filings_8k_text_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/filings/8-K/vX/text");
   b.query("cik", cik);
   b.query("ticker", ticker);
@@ -88,14 +88,14 @@ void stocks_filings_8k_text_params::render(uri_builder& b) const {
 }
 
 std::string stocks_filings_8k_text_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::filing_8k_text> stocks_group::filings_8k_text(experimental_t, const stocks_filings_8k_text_params& params, traversal_options opts) {
   return client_->traverse<massive::filing_8k_text>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_filings_13f_params::render(uri_builder& b) const {
+void stocks_filings_13f_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/filings/vX/13-F");
   b.query("filer_cik", filer_cik);
   b.query("filing_date", filing_date);
@@ -104,14 +104,14 @@ void stocks_filings_13f_params::render(uri_builder& b) const {
 }
 
 std::string stocks_filings_13f_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::filing_13f_holding> stocks_group::filings_13f(experimental_t, const stocks_filings_13f_params& params, traversal_options opts) {
   return client_->traverse<massive::filing_13f_holding>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_filings_form3_params::render(uri_builder& b) const {
+void stocks_filings_form3_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/filings/vX/form-3");
   b.query("issuer_cik", issuer_cik);
   b.query("owner_cik", owner_cik);
@@ -123,14 +123,14 @@ void stocks_filings_form3_params::render(uri_builder& b) const {
 }
 
 std::string stocks_filings_form3_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::filing_form3> stocks_group::filings_form3(experimental_t, const stocks_filings_form3_params& params, traversal_options opts) {
   return client_->traverse<massive::filing_form3>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_filings_form4_params::render(uri_builder& b) const {
+void stocks_filings_form4_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/filings/vX/form-4");
   b.query("issuer_cik", issuer_cik);
   b.query("owner_cik", owner_cik);
@@ -143,14 +143,14 @@ void stocks_filings_form4_params::render(uri_builder& b) const {
 }
 
 std::string stocks_filings_form4_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::filing_form4> stocks_group::filings_form4(experimental_t, const stocks_filings_form4_params& params, traversal_options opts) {
   return client_->traverse<massive::filing_form4>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_filings_index_params::render(uri_builder& b) const {
+void stocks_filings_index_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/filings/vX/index");
   b.query("cik", cik);
   b.query("ticker", ticker);
@@ -161,14 +161,14 @@ void stocks_filings_index_params::render(uri_builder& b) const {
 }
 
 std::string stocks_filings_index_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::filing_index_entry> stocks_group::filings_index(experimental_t, const stocks_filings_index_params& params, traversal_options opts) {
   return client_->traverse<massive::filing_index_entry>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_filings_risk_factors_params::render(uri_builder& b) const {
+void stocks_filings_risk_factors_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/filings/vX/risk-factors");
   b.query("filing_date", filing_date);
   b.query("ticker", ticker);
@@ -178,14 +178,14 @@ void stocks_filings_risk_factors_params::render(uri_builder& b) const {
 }
 
 std::string stocks_filings_risk_factors_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::filing_risk_factor> stocks_group::filings_risk_factors(experimental_t, const stocks_filings_risk_factors_params& params, traversal_options opts) {
   return client_->traverse<massive::filing_risk_factor>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_balance_sheets_params::render(uri_builder& b) const {
+void stocks_balance_sheets_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/financials/v1/balance-sheets");
   b.query("cik", cik);
   b.query("tickers", tickers);
@@ -199,14 +199,14 @@ void stocks_balance_sheets_params::render(uri_builder& b) const {
 }
 
 std::string stocks_balance_sheets_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::balance_sheet> stocks_group::balance_sheets(const stocks_balance_sheets_params& params, traversal_options opts) {
   return client_->traverse<massive::balance_sheet>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_cash_flow_statements_params::render(uri_builder& b) const {
+void stocks_cash_flow_statements_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/financials/v1/cash-flow-statements");
   b.query("cik", cik);
   b.query("period_end", period_end);
@@ -220,14 +220,14 @@ void stocks_cash_flow_statements_params::render(uri_builder& b) const {
 }
 
 std::string stocks_cash_flow_statements_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::cash_flow_statement> stocks_group::cash_flow_statements(const stocks_cash_flow_statements_params& params, traversal_options opts) {
   return client_->traverse<massive::cash_flow_statement>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_income_statements_params::render(uri_builder& b) const {
+void stocks_income_statements_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/financials/v1/income-statements");
   b.query("cik", cik);
   b.query("tickers", tickers);
@@ -241,14 +241,14 @@ void stocks_income_statements_params::render(uri_builder& b) const {
 }
 
 std::string stocks_income_statements_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::income_statement> stocks_group::income_statements(const stocks_income_statements_params& params, traversal_options opts) {
   return client_->traverse<massive::income_statement>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_ratios_params::render(uri_builder& b) const {
+void stocks_ratios_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/financials/v1/ratios");
   b.query("ticker", ticker);
   b.query("cik", cik);
@@ -277,14 +277,14 @@ void stocks_ratios_params::render(uri_builder& b) const {
 }
 
 std::string stocks_ratios_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::financial_ratios> stocks_group::ratios(const stocks_ratios_params& params, traversal_options opts) {
   return client_->traverse<massive::financial_ratios>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_taxonomy_disclosures_params::render(uri_builder& b) const {
+void stocks_taxonomy_disclosures_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/taxonomies/vX/disclosures");
   b.query("taxonomy", taxonomy);
   b.query("primary_category", primary_category);
@@ -295,14 +295,14 @@ void stocks_taxonomy_disclosures_params::render(uri_builder& b) const {
 }
 
 std::string stocks_taxonomy_disclosures_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::taxonomy_disclosure> stocks_group::taxonomy_disclosures(experimental_t, const stocks_taxonomy_disclosures_params& params, traversal_options opts) {
   return client_->traverse<massive::taxonomy_disclosure>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_taxonomy_risk_factors_params::render(uri_builder& b) const {
+void stocks_taxonomy_risk_factors_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/taxonomies/vX/risk-factors");
   b.query("taxonomy", taxonomy);
   b.query("primary_category", primary_category);
@@ -313,14 +313,14 @@ void stocks_taxonomy_risk_factors_params::render(uri_builder& b) const {
 }
 
 std::string stocks_taxonomy_risk_factors_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::taxonomy_risk_factor> stocks_group::taxonomy_risk_factors(experimental_t, const stocks_taxonomy_risk_factors_params& params, traversal_options opts) {
   return client_->traverse<massive::taxonomy_risk_factor>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_dividends_params::render(uri_builder& b) const {
+void stocks_dividends_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/v1/dividends");
   b.query("ticker", ticker);
   b.query("ex_dividend_date", ex_dividend_date);
@@ -331,27 +331,27 @@ void stocks_dividends_params::render(uri_builder& b) const {
 }
 
 std::string stocks_dividends_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::stock_dividend> stocks_group::dividends(const stocks_dividends_params& params, traversal_options opts) {
   return client_->traverse<massive::stock_dividend>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_exchanges_params::render(uri_builder& b) const {
+void stocks_exchanges_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/v1/exchanges");
   b.query("limit", limit);
 }
 
 std::string stocks_exchanges_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::equity_exchange> stocks_group::exchanges(const stocks_exchanges_params& params, traversal_options opts) {
   return client_->traverse<massive::equity_exchange>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_short_interest_params::render(uri_builder& b) const {
+void stocks_short_interest_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/v1/short-interest");
   b.query("ticker", ticker);
   b.query("days_to_cover", days_to_cover);
@@ -362,14 +362,14 @@ void stocks_short_interest_params::render(uri_builder& b) const {
 }
 
 std::string stocks_short_interest_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::short_interest> stocks_group::short_interest(const stocks_short_interest_params& params, traversal_options opts) {
   return client_->traverse<massive::short_interest>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_short_volume_params::render(uri_builder& b) const {
+void stocks_short_volume_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/v1/short-volume");
   b.query("ticker", ticker);
   b.query("date", date);
@@ -379,14 +379,14 @@ void stocks_short_volume_params::render(uri_builder& b) const {
 }
 
 std::string stocks_short_volume_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::short_volume> stocks_group::short_volume(const stocks_short_volume_params& params, traversal_options opts) {
   return client_->traverse<massive::short_volume>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_splits_params::render(uri_builder& b) const {
+void stocks_splits_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/v1/splits");
   b.query("ticker", ticker);
   b.query("execution_date", execution_date);
@@ -396,14 +396,14 @@ void stocks_splits_params::render(uri_builder& b) const {
 }
 
 std::string stocks_splits_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::stock_split> stocks_group::splits(const stocks_splits_params& params, traversal_options opts) {
   return client_->traverse<massive::stock_split>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_free_float_params::render(uri_builder& b) const {
+void stocks_free_float_params::render(detail::target_builder& b) const {
   b.path_literal("/stocks/vX/float");
   b.query("ticker", ticker);
   b.query("free_float_percent", free_float_percent);
@@ -412,14 +412,14 @@ void stocks_free_float_params::render(uri_builder& b) const {
 }
 
 std::string stocks_free_float_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::free_float> stocks_group::free_float(experimental_t, const stocks_free_float_params& params, traversal_options opts) {
   return client_->traverse<massive::free_float>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_ema_params::render(uri_builder& b) const {
+void stocks_ema_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/ema/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -432,14 +432,14 @@ void stocks_ema_params::render(uri_builder& b) const {
 }
 
 std::string stocks_ema_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> stocks_group::ema(const stocks_ema_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void stocks_macd_params::render(uri_builder& b) const {
+void stocks_macd_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/macd/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -454,14 +454,14 @@ void stocks_macd_params::render(uri_builder& b) const {
 }
 
 std::string stocks_macd_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::macd_value> stocks_group::macd(const stocks_macd_params& params, traversal_options opts) {
   return client_->traverse<massive::macd_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void stocks_rsi_params::render(uri_builder& b) const {
+void stocks_rsi_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -474,14 +474,14 @@ void stocks_rsi_params::render(uri_builder& b) const {
 }
 
 std::string stocks_rsi_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> stocks_group::rsi(const stocks_rsi_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void stocks_sma_params::render(uri_builder& b) const {
+void stocks_sma_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/indicators/sma/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
@@ -494,44 +494,44 @@ void stocks_sma_params::render(uri_builder& b) const {
 }
 
 std::string stocks_sma_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::indicator_value> stocks_group::sma(const stocks_sma_params& params, traversal_options opts) {
   return client_->traverse<massive::indicator_value>(params.target(), payload_shape::results_values, opts);
 }
 
-void stocks_open_close_params::render(uri_builder& b) const {
+void stocks_open_close_params::render(detail::target_builder& b) const {
   b.path_literal("/v1/open-close/").path_segment(ticker);
   b.path_literal("/").path_segment(date);
   b.query("adjusted", adjusted);
 }
 
 std::string stocks_open_close_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_grouped_daily_params::render(uri_builder& b) const {
+void stocks_grouped_daily_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/grouped/locale/us/market/stocks/").path_segment(date);
   b.query("adjusted", adjusted);
   b.query("include_otc", include_otc);
 }
 
 std::string stocks_grouped_daily_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_previous_close_params::render(uri_builder& b) const {
+void stocks_previous_close_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/prev");
   b.query("adjusted", adjusted);
 }
 
 std::string stocks_previous_close_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_aggregates_params::render(uri_builder& b) const {
+void stocks_aggregates_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
   b.path_literal("/range/").path_segment(multiplier);
   b.path_literal("/").path_segment(timespan);
@@ -543,57 +543,57 @@ void stocks_aggregates_params::render(uri_builder& b) const {
 }
 
 std::string stocks_aggregates_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::agg> stocks_group::aggregates_pages(const stocks_aggregates_params& params, traversal_options opts) {
   return client_->traverse<massive::agg>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_last_quote_params::render(uri_builder& b) const {
+void stocks_last_quote_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/last/nbbo/").path_segment(ticker);
 }
 
 std::string stocks_last_quote_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_last_trade_params::render(uri_builder& b) const {
+void stocks_last_trade_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/last/trade/").path_segment(ticker);
 }
 
 std::string stocks_last_trade_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_snapshot_tickers_params::render(uri_builder& b) const {
+void stocks_snapshot_tickers_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/us/markets/stocks/tickers");
   b.query("tickers", tickers);
   b.query("include_otc", include_otc);
 }
 
 std::string stocks_snapshot_tickers_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_snapshot_ticker_params::render(uri_builder& b) const {
+void stocks_snapshot_ticker_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/us/markets/stocks/tickers/").path_segment(ticker);
 }
 
 std::string stocks_snapshot_ticker_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_movers_params::render(uri_builder& b) const {
+void stocks_movers_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/snapshot/locale/us/markets/stocks/").path_segment(direction);
   b.query("include_otc", include_otc);
 }
 
 std::string stocks_movers_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_historic_quotes_params::render(uri_builder& b) const {
+void stocks_historic_quotes_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/ticks/stocks/nbbo/").path_segment(ticker);
   b.path_literal("/").path_segment(date);
   b.query("timestamp", timestamp);
@@ -603,10 +603,10 @@ void stocks_historic_quotes_params::render(uri_builder& b) const {
 }
 
 std::string stocks_historic_quotes_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_historic_trades_params::render(uri_builder& b) const {
+void stocks_historic_trades_params::render(detail::target_builder& b) const {
   b.path_literal("/v2/ticks/stocks/trades/").path_segment(ticker);
   b.path_literal("/").path_segment(date);
   b.query("timestamp", timestamp);
@@ -616,10 +616,10 @@ void stocks_historic_trades_params::render(uri_builder& b) const {
 }
 
 std::string stocks_historic_trades_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
-void stocks_quotes_params::render(uri_builder& b) const {
+void stocks_quotes_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/quotes/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("order", order);
@@ -628,14 +628,14 @@ void stocks_quotes_params::render(uri_builder& b) const {
 }
 
 std::string stocks_quotes_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::quote> stocks_group::quotes(const stocks_quotes_params& params, traversal_options opts) {
   return client_->traverse<massive::quote>(params.target(), payload_shape::results_array, opts);
 }
 
-void stocks_trades_params::render(uri_builder& b) const {
+void stocks_trades_params::render(detail::target_builder& b) const {
   b.path_literal("/v3/trades/").path_segment(ticker);
   b.query("timestamp", timestamp);
   b.query("order", order);
@@ -644,7 +644,7 @@ void stocks_trades_params::render(uri_builder& b) const {
 }
 
 std::string stocks_trades_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::trade> stocks_group::trades(const stocks_trades_params& params, traversal_options opts) {

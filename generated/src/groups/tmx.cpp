@@ -6,7 +6,7 @@
 
 namespace massive {
 
-void tmx_corporate_events_params::render(uri_builder& b) const {
+void tmx_corporate_events_params::render(detail::target_builder& b) const {
   b.path_literal("/tmx/v1/corporate-events");
   b.query("date", date);
   b.query("type", type);
@@ -21,7 +21,7 @@ void tmx_corporate_events_params::render(uri_builder& b) const {
 }
 
 std::string tmx_corporate_events_params::target() const {
-  return build_target([this](uri_builder& b) { render(b); });
+  return detail::build_target([this](detail::target_builder& b) { render(b); });
 }
 
 cursor<massive::tmx_corporate_event> tmx_group::corporate_events(const tmx_corporate_events_params& params, traversal_options opts) {

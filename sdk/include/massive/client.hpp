@@ -3,13 +3,13 @@
 // translation unit compiles only the groups it uses.
 #pragma once
 
-#include "massive/async.hpp"
+#include "massive/detail/async.hpp"
 #include "massive/cursor.hpp"
 #include "massive/decoder.hpp"
-#include "massive/decoder_cache.hpp"
+#include "massive/detail/decoder_cache.hpp"
 #include "massive/groups.hpp"
-#include "massive/http_client.hpp"
-#include "massive/client_options.hpp"
+#include "massive/detail/http_client.hpp"
+#include "massive/client_config.hpp"
 #include "massive/page.hpp"
 
 #include <boost/asio/async_result.hpp>
@@ -21,11 +21,12 @@
 
 namespace massive {
 
-namespace detail {
+namespace reflection::detail {
+/// The operation runner's access to a client's decoders and call options.
 struct client_access;
-}
+}  // namespace reflection::detail
 
-/// Thread-safety: as http_client. A client may be shared by any number of calls and threads;
+/// Thread-safety: as the transport's (detail::http_client). A client may be shared by any number of calls and threads;
 /// each cursor is used by one caller at a time. Lifetime: the client must outlive its calls
 /// and its cursors (they give their decoders back to it).
 class client : public detail::client_groups {
@@ -36,7 +37,7 @@ class client : public detail::client_groups {
   /// Throws transport_error(errc::invalid_option) naming an invalid option, and
   /// unsupported_cpu when this CPU lacks what the decoding code was built for
   /// (MASSIVE_SIMD_ARCH).
-  client(executor_type executor, massive::options opts = {});
+  client(executor_type executor, massive::client_config opts = {});
   client(const client&) = delete;
   client& operator=(const client&) = delete;
 
@@ -58,13 +59,13 @@ class client : public detail::client_groups {
   // The groups (client.stocks(), client.options(), ...) come from detail::client_groups.
 
   /// The transport, for requests the generated endpoints do not cover.
-  http_client& transport() noexcept { return *http_; }
+  detail::http_client& transport() noexcept { return *http_; }
   /// Where every page's memory comes from; shared by all calls of this client.
   const std::shared_ptr<page_pool>& pool() const noexcept { return pool_; }
 
   /// GETs `target` (origin-form, or an absolute URL of the base's origin) and decodes its body
   /// into one page. Completion: void(std::exception_ptr, page<T>); failures are api_error,
-  /// transport_error or decode_error. Cancellation: as http_client::async_get (terminal; the
+  /// transport_error or decode_error. Cancellation: as detail::http_client::async_get (terminal; the
   /// connection is closed and no page is produced).
   template <class T, class Token = default_token>
   auto fetch(std::string target, payload_shape shape, Token&& token = {}) {
@@ -74,7 +75,7 @@ class client : public detail::client_groups {
         [http = http_.get(), decoders = decoders_.get(), pool = pool_, call = call_](
             auto handler, std::string target, payload_shape shape) {
           auto decoder = decoders->take<T>(pool, shape);
-          body_sink& sink = *decoder;
+          detail::body_sink& sink = *decoder;
           const auto associations = detail::associations_of(handler, http->get_executor());
           http->initiate_get(target, sink, call.get(),
                           detail::continuation(
@@ -100,7 +101,7 @@ class client : public detail::client_groups {
  private:
   // The operation table's runner (operation_runner.cpp), which calls and traverses without
   // a row type, reaches the decoders and the call options through it.
-  friend struct detail::client_access;
+  friend struct reflection::detail::client_access;
 
   client(const client& parent, std::shared_ptr<const call_options> call)
       : pool_(parent.pool_), decoders_(parent.decoders_), http_(parent.http_), call_(std::move(call)) {}
@@ -108,7 +109,7 @@ class client : public detail::client_groups {
   // Shared with the views made by with(), which may outlive this client's own handle.
   std::shared_ptr<page_pool> pool_;
   std::shared_ptr<detail::decoder_cache> decoders_;
-  std::shared_ptr<http_client> http_;
+  std::shared_ptr<detail::http_client> http_;
   std::shared_ptr<const call_options> call_;  // null: the client's options alone
 };
 

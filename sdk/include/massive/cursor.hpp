@@ -3,10 +3,10 @@
 // the traversal itself is detail::cursor_core's, compiled once in massive::core.
 #pragma once
 
-#include "massive/async.hpp"
-#include "massive/cursor_core.hpp"
-#include "massive/decoder_cache.hpp"
-#include "massive/http_client.hpp"
+#include "massive/detail/async.hpp"
+#include "massive/detail/cursor_core.hpp"
+#include "massive/detail/decoder_cache.hpp"
+#include "massive/detail/http_client.hpp"
 #include "massive/page.hpp"
 
 #include <boost/asio/append.hpp>
@@ -16,6 +16,7 @@
 #include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/recycling_allocator.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include <cstddef>
 #include <exception>
@@ -25,6 +26,12 @@
 #include <utility>
 
 namespace massive {
+
+/// The token an endpoint uses when none is given: `co_await client.stocks().aggregates(...)`
+/// inside a boost::asio::awaitable coroutine. Any other Asio completion token may be passed
+/// (a callback, use_future, deferred, ...). Boost 1.81 cannot co_await a `deferred`
+/// operation whose signature starts with std::exception_ptr, so deferred is not the default.
+using default_token = boost::asio::use_awaitable_t<>;
 
 /// How a cursor traverses pages: a cap on their number and prefetching.
 struct traversal_options {
@@ -70,7 +77,7 @@ template <class T>
 class cursor {
  public:
   /// Made by client::traverse; the client must outlive its cursors.
-  cursor(http_client& http, detail::decoder_cache& decoders,
+  cursor(detail::http_client& http, detail::decoder_cache& decoders,
          const std::shared_ptr<page_pool>& pool, std::string first_target, payload_shape shape,
          traversal_options opts, std::shared_ptr<const call_options> call = {})
       : core_(http, decoders, shape, decoders.take_untyped<T>(pool, shape), std::move(first_target),
@@ -82,7 +89,7 @@ class cursor {
   /// The next page, or std::nullopt when the traversal is over.
   /// Completion: void(std::exception_ptr, std::optional<page<T>>). After a failure the cursor
   /// stays on the same URL: calling next() again retries that page (a refused next_url fails
-  /// again). Cancellation: as http_client::async_get (terminal); the cursor then stays on the
+  /// again). Cancellation: as detail::http_client::async_get (terminal); the cursor then stays on the
   /// same URL too. With prefetch, cancelling a next() that waits for the prefetched page
   /// cancels that request.
   template <class Token = default_token>

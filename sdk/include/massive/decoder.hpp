@@ -1,4 +1,4 @@
-// The streaming decoder: a body_sink that turns a response body, fed in chunks of any size,
+// The streaming decoder: a detail::body_sink that turns a response body, fed in chunks of any size,
 // into a page<T>, without ever holding the whole body.
 //
 // How it works (sdk/src/decode/): bytes are copied into a small padded window; a framer
@@ -12,7 +12,7 @@
 // decoder's later bodies.
 #pragma once
 
-#include "massive/body_sink.hpp"
+#include "massive/detail/body_sink.hpp"
 #include "massive/cpu_support.hpp"
 #include "massive/decode_policy.hpp"
 #include "massive/error.hpp"
@@ -86,7 +86,7 @@ class decoder_core {
 /// finish() rethrow that error until reset(). No page is ever handed out for a body that did
 /// not finish() successfully.
 template <class T>
-class page_decoder final : public body_sink {
+class page_decoder final : public detail::body_sink {
  public:
   /// Decodes `shape` bodies into pages drawn from `pool`, refusing what exceeds `limits`,
   /// treating surprises as `policy` says. Throws unsupported_cpu when this CPU lacks what the

@@ -21,7 +21,7 @@ enum class errc {
   connection_reset,       ///< the peer reset or closed the connection mid-exchange
   truncated_body,         ///< the body ended before its declared or framed end
   deadline_exceeded,      ///< the per-call deadline passed
-  body_too_large,         ///< the body exceeded options::max_body_size
+  body_too_large,         ///< the body exceeded client_config::max_body_size
   bad_response,           ///< the server's response is not valid HTTP/1.1
   foreign_next_url,       ///< a next_url pointed at another scheme, host or port
   repeated_cursor,        ///< a next_url repeated its own page's URL, or returned to a page already fetched

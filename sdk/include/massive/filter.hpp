@@ -21,7 +21,7 @@
 // or between(a, b) with b < a throws std::invalid_argument naming the problem, where the
 // filter is built; in a constant expression it fails to compile. The range forms hold their
 // values inline (std::optional) and never allocate for themselves; the set forms hold their
-// values in a std::vector. Rendering lives in the URI builder (massive/uri.hpp).
+// values in a std::vector. Rendering lives in the URI builder (massive/detail/request_target.hpp).
 #pragma once
 
 #include <concepts>

@@ -7,7 +7,7 @@
 // per-page ceiling for rows and for the arena) and the kernel commits memory only where it
 // is written, so rows grow in place without ever being copied and a page of N rows costs
 // N * sizeof(T) bytes of rows, rounded up to 4 KiB. Destroying a page hands its regions back
-// to the pool, which keeps up to options::max_free_regions of them, each with at most
+// to the pool, which keeps up to client_config::max_free_regions of them, each with at most
 // options::retained_bytes_per_region committed, for the next pages.
 //
 // No simdjson type appears here: a consumer's compile flags never matter.
@@ -143,6 +143,30 @@ struct page_leniency {
   /// Something of the body is not in the page: a value left out or a row dropped (a coerced
   /// value is the same value, so it does not count).
   bool lossy() const noexcept { return skipped != 0 || missing != 0 || dropped_rows != 0; }
+};
+
+/// What the pages of one traversal so far held beside their rows: the sums of their
+/// page_leniency counts, so that a caller who does not read every page's leniency() can still
+/// see that something was coerced, left out or dropped (cursor<T>::leniency()).
+struct leniency_totals {
+  std::uint64_t coerced = 0;       ///< sum of page_leniency::coerced
+  std::uint64_t skipped = 0;       ///< sum of page_leniency::skipped
+  std::uint64_t missing = 0;       ///< sum of page_leniency::missing
+  std::uint64_t dropped_rows = 0;  ///< sum of page_leniency::dropped_rows
+  std::uint64_t unknown_keys = 0;  ///< sum of page_leniency::unknown_keys
+  std::uint64_t lossy_pages = 0;   ///< pages whose leniency().lossy()
+
+  /// Adds one page's counts.
+  void add(const page_leniency& page) noexcept {
+    coerced += page.coerced;
+    skipped += page.skipped;
+    missing += page.missing;
+    dropped_rows += page.dropped_rows;
+    unknown_keys += page.unknown_keys;
+    lossy_pages += page.lossy() ? 1 : 0;
+  }
+  /// Something of a body is not in its page (page_leniency::lossy() of some page).
+  bool lossy() const noexcept { return lossy_pages != 0; }
 };
 
 /// The response fields around the rows. Strings live in the page's arena; an absent or null

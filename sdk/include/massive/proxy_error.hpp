@@ -1,4 +1,4 @@
-// The proxy's refusals (options::proxy): a transport_error of its own type and error
+// The proxy's refusals (client_config::proxy): a transport_error of its own type and error
 // category, apart from the API's answers (api_error) and from failures reaching the API.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Client-side rate limiting: a token bucket with continuous refill. Sans-I/O: every member
 // takes the clock reading, so it is tested without sleeping; the transport sleeps for what
-// reserve() returns. Off by default (options::rate_limit is empty).
+// reserve() returns. Off by default (client_config::rate_limit is empty).
 #pragma once
 
 #include <chrono>
@@ -13,7 +13,7 @@ enum class rate_limit_mode {
   fail_fast,  ///< fail at once with transport_error(errc::rate_limited)
 };
 
-/// A client-side rate limit (options::rate_limit): a token bucket shared by every call
+/// A client-side rate limit (client_config::rate_limit): a token bucket shared by every call
 /// of the client.
 struct rate_limit_policy {
   /// Tokens added per second, continuously (the free tier: 5.0 / 60).

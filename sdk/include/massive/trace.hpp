@@ -10,7 +10,7 @@
 
 namespace massive {
 
-/// One attempt of a call, passed to options::trace when the attempt ends. Views are valid
+/// One attempt of a call, passed to client_config::trace when the attempt ends. Views are valid
 /// only during the hook's call.
 struct trace_event {
   std::string_view method{};                ///< "GET"

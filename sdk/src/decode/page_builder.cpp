@@ -10,7 +10,7 @@ void throw_page_full(const char* what) {
   throw decode_error(decode_errc::too_long, "", std::nullopt,
                      std::string("the page's ") + what +
                          " exceed the pool's region size (page_pool::options::region_bytes; a client's "
-                         "options::max_page_bytes)");
+                         "client_config::max_page_bytes)");
 }
 
 void page_builder::start(const std::shared_ptr<page_pool>& pool, std::size_t row_size) {

@@ -1,15 +1,15 @@
 // The stream client's I/O: connect, read frames into the frame decoder, write what the session
-// asks for, wait its backoffs. Every decision is the session's (stream_session.hpp). Under
+// asks for, wait its backoffs. Every decision is the session's (stream/session.hpp). Under
 // drop_oldest a coroutine of its own (pump) reads ahead into a bounded queue that next() takes
 // from; under back_pressure next() reads itself.
-#include "massive/stream_client.hpp"
+#include "massive/stream/client.hpp"
 
 #include "route.hpp"
 
 #include "massive/cpu_support.hpp"
 #include "massive/error.hpp"
 #include "massive/proxy_error.hpp"
-#include "massive/stream_error.hpp"
+#include "massive/stream/error.hpp"
 #include "transport/tls.hpp"
 #include "transport/tunnel_io.hpp"
 
@@ -44,7 +44,7 @@ std::string resolved_key(std::string key) {
   if (key.empty()) {
     if (const char* env = std::getenv("MASSIVE_API_KEY")) key = env;
   }
-  if (key.empty()) throw transport_error(errc::invalid_option, "client_options.api_key: empty and MASSIVE_API_KEY unset");
+  if (key.empty()) throw transport_error(errc::invalid_option, "stream_config.api_key: empty and MASSIVE_API_KEY unset");
   return key;
 }
 
@@ -57,11 +57,11 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     std::exception_ptr error;  // a refused frame, in place of its batch
   };
 
-  impl(const asio::any_io_executor& executor, client_options o)
+  impl(const asio::any_io_executor& executor, stream_config o)
       // The CPU is checked before the frame decoder, built for MASSIVE_SIMD_ARCH, can run.
       : options((massive::detail::require_cpu_support(), std::move(o))),
-        where(route_of(options, &std::getenv)),
-        tls(transport::make_tls_context({options.verify_peer, options.ca_file, {}, options.ca_pem, "client_options"})),
+        where(detail::route_of(options, &std::getenv)),
+        tls(transport::make_tls_context({options.verify_peer, options.ca_file, {}, options.ca_pem, "stream_config"})),
         protocol(resolved_key(options.api_key), options.reconnect),
         decoder(options.market, options.channels, options.limits),
         timer(executor),
@@ -304,8 +304,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     arrived.cancel();
   }
 
-  client_options options;
-  route where;
+  stream_config options;
+  detail::route where;
   asio::ssl::context tls;
   session protocol;
   frame_decoder decoder;
@@ -325,7 +325,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   drop_count dropped;
 };
 
-client::client(asio::any_io_executor executor, client_options options)
+client::client(asio::any_io_executor executor, stream_config options)
     : executor_(asio::make_strand(executor)), impl_(std::make_shared<impl>(executor_, std::move(options))) {}
 // Ends the pump, or a next() in flight, which would otherwise read on with nobody to hand to.
 client::~client() { close(); }

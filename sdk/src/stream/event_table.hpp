@@ -5,7 +5,7 @@
 
 #include "decode/row_decoding.hpp"
 #include "massive/stream/events.hpp"
-#include "massive/stream_topic.hpp"
+#include "massive/stream/topic.hpp"
 
 #include <cstddef>
 #include <optional>

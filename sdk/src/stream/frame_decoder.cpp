@@ -3,8 +3,8 @@
 // the batch being filled. The engine hands a codec nothing but the batch of JSON; the decoder
 // whose frame is being decoded is found through a thread-local pointer set for the duration of
 // each call into the engine (decoding_scope), which keeps the engine untouched.
-#include "massive/stream_batch.hpp"
-#include "massive/stream_error.hpp"
+#include "massive/stream/batch.hpp"
+#include "massive/stream/error.hpp"
 
 #include "decode/row_codec.hpp"
 #include "decode/row_decoding.hpp"

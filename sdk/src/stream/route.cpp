@@ -1,7 +1,7 @@
 #include "route.hpp"
 
 #include "massive/error.hpp"
-#include "massive/stream_error.hpp"
+#include "massive/stream/error.hpp"
 #include "transport/request_head.hpp"
 #include "transport/tunnel.hpp"
 
@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace massive::stream {
+namespace massive::stream::detail {
 namespace {
 
 std::string lower(std::string text) {
@@ -23,7 +23,7 @@ void refuse_handshake_headers(const std::vector<header_field>& headers) {
   constexpr std::string_view handshake = "sec-websocket-";
   for (const auto& [name, value] : headers) {
     if (lower(name).starts_with(handshake)) {
-      throw transport_error(errc::invalid_option, "client_options.headers: the header '" + name +
+      throw transport_error(errc::invalid_option, "stream_config.headers: the header '" + name +
                                                       "' is set by the WebSocket handshake; it cannot be given");
     }
   }
@@ -31,7 +31,7 @@ void refuse_handshake_headers(const std::vector<header_field>& headers) {
 
 }  // namespace
 
-route route_of(const client_options& o, const transport::environment_reader& getenv) {
+route route_of(const stream_config& o, const transport::environment_reader& getenv) {
   route r;
   if (o.url.empty()) {
     r.host = feed_host(o.feed);
@@ -41,7 +41,7 @@ route route_of(const client_options& o, const transport::environment_reader& get
   } else {
     const auto u = boost::urls::parse_uri(o.url);
     if (!u || u->scheme() != "wss" || u->host().empty()) {
-      throw stream_error(stream_errc::protocol_violation, "client_options.url: not a wss:// URL: " + o.url);
+      throw stream_error(stream_errc::protocol_violation, "stream_config.url: not a wss:// URL: " + o.url);
     }
     r.host = lower(u->host_address());
     if (u->has_port()) r.port = std::string(u->port());
@@ -53,16 +53,16 @@ route route_of(const client_options& o, const transport::environment_reader& get
   r.host_header = r.port == "443" ? bracketed : r.authority;
 
   std::string lines;  // rendered only to validate: Beast writes the upgrade request
-  transport::render_headers(lines, o.headers, "client_options.headers");
+  transport::render_headers(lines, o.headers, "stream_config.headers");
   refuse_handshake_headers(o.headers);
   r.headers = o.headers;
 
   // wss:// is TLS to port 443 like https://: it takes the https proxy variables.
   r.proxy = transport::choose_proxy({.proxy = o.proxy, .no_proxy = o.no_proxy,
-                                     .from_environment = o.proxy_from_environment, .option_prefix = "client_options"},
+                                     .from_environment = o.proxy_from_environment, .option_prefix = "stream_config"},
                                     "https", bracketed, getenv);
   if (r.proxy) r.connect_request = transport::render_connect_request(*r.proxy, r.authority, {});
   return r;
 }
 
-}  // namespace massive::stream
+}  // namespace massive::stream::detail

@@ -4,14 +4,14 @@
 // caller's headers for the upgrade request, validated.
 #pragma once
 
-#include "massive/stream_client.hpp"
+#include "massive/stream/client.hpp"
 #include "transport/proxy.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace massive::stream {
+namespace massive::stream::detail {
 
 struct route {
   std::string host;         ///< to resolve, for SNI and to verify (IPv6 without brackets)
@@ -28,6 +28,6 @@ struct route {
 /// transport_error(errc::invalid_option) naming a proxy option or a header that cannot be used
 /// (never the proxy's credentials nor a header's value). The environment is read through
 /// `getenv` only when options.proxy_from_environment.
-route route_of(const client_options& options, const transport::environment_reader& getenv);
+route route_of(const stream_config& options, const transport::environment_reader& getenv);
 
-}  // namespace massive::stream
+}  // namespace massive::stream::detail

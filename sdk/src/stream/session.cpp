@@ -1,4 +1,4 @@
-#include "massive/stream_session.hpp"
+#include "massive/stream/session.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,7 @@
 // The call: rate limit, pool, connect, exchange, retry, as call_fsm decides. One coroutine per
 // call, on its own strand; the per-call deadline and the caller's terminal cancellation both
 // go through call_control, which cancels whatever the coroutine is awaiting.
+#include "call_driver.hpp"
 #include "call_fsm.hpp"
 #include "call_state.hpp"
 #include "connection_setup.hpp"
@@ -19,7 +20,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace massive::detail {
+namespace massive::transport {
 
 namespace {
 
@@ -28,8 +29,8 @@ namespace {
 std::exception_ptr without_key(const decode_error& e, std::string_view key) {
   const auto holds = [&](const std::string& text) { return !key.empty() && text.find(key) != std::string::npos; };
   if (!holds(e.field_path()) && !holds(e.detail())) return std::current_exception();
-  return std::make_exception_ptr(decode_error(e.code(), transport::redact(e.field_path(), key), e.row(),
-                                              transport::redact(e.detail(), key)));
+  return std::make_exception_ptr(decode_error(e.code(), redact(e.field_path(), key), e.row(),
+                                              redact(e.detail(), key)));
 }
 
 struct attempt_record {
@@ -69,7 +70,7 @@ void emit_trace(const client_state& st, const std::string& redacted_target, unsi
 
 call_awaitable<void> sleep_until(clock_type::time_point at) {
   call_timer timer(co_await asio::this_coro::executor, at);
-  co_await timer.async_wait(transport::use_call_awaitable);
+  co_await timer.async_wait(use_call_awaitable);
 }
 
 call_awaitable<void> take_rate_token(client_state& st, clock_type::time_point deadline,
@@ -117,7 +118,7 @@ struct origin_form {
   std::string_view rest;
 };
 
-origin_form resolve_target(const transport::config& cfg, std::string_view target) {
+origin_form resolve_target(const config& cfg, std::string_view target) {
   if (!target.empty() && target.front() != '/') {
     // Any absolute URL (whatever its scheme) is a next_url: it must have the base's origin.
     const auto parsed = boost::urls::parse_absolute_uri(target);
@@ -154,13 +155,13 @@ void prepare_request(const client_state& st, call_control& ctl, std::string_view
     ctl.retry = opts.retry;
     ctl.call_headers.clear();
     if (call != nullptr) {
-      transport::check_call_options(*call);
+      check_call_options(*call);
       if (call->request_timeout) ctl.timeout = *call->request_timeout;
       if (call->retry) ctl.retry = *call->retry;
-      transport::render_call_headers(ctl.call_headers, *call);
+      render_call_headers(ctl.call_headers, *call);
     }
     const origin_form target = resolve_target(st.cfg, raw_target);
-    transport::build_request_head(ctl.head, {.host = st.cfg.host_header, .target = target.rest,
+    build_request_head(ctl.head, {.host = st.cfg.host_header, .target = target.rest,
                                              .target_prefix = target.prefix, .api_key = opts.api_key,
                                              .auth = opts.auth, .user_agent = opts.user_agent,
                                              .gzip = opts.gzip, .client_headers = st.cfg.header_lines,
@@ -168,7 +169,7 @@ void prepare_request(const client_state& st, call_control& ctl, std::string_view
     // Only traces show the target; without a hook, no copy is made.
     ctl.redacted_target.clear();
     if (opts.trace) {
-      ctl.redacted_target = transport::redact_target(std::string(target.prefix).append(target.rest));
+      ctl.redacted_target = redact_target(std::string(target.prefix).append(target.rest));
     }
   } catch (...) {
     ctl.rejected = std::current_exception();
@@ -177,9 +178,8 @@ void prepare_request(const client_state& st, call_control& ctl, std::string_view
 
 // The attempt that just ended, as the state machine says to trace it.
 void trace_attempt(const client_state& st, const call_control& ctl, unsigned attempt,
-                   const attempt_record& rec, const transport::call_action& action,
+                   const attempt_record& rec, const call_action& action,
                    const exchange_result& r, const std::exception_ptr& failure) {
-  using transport::attempt_trace;
   if (!st.cfg.opts.trace) return;
   switch (action.trace) {
     case attempt_trace::none: return;
@@ -211,9 +211,7 @@ void trace_attempt(const client_state& st, const call_control& ctl, unsigned att
 // the machine with what came of it. The decisions (retry or not, how long to wait, what to
 // trace) are the machine's; the I/O, the timings and the errors' text are the driver's.
 call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, control_ref control,
-                                        body_sink& sink) {
-  using transport::call_event;
-  using transport::call_step;
+                                        detail::body_sink& sink) {
   client_state& st = *state;
   call_control& ctl = *control;
   const auto start = clock_type::now();
@@ -226,13 +224,13 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
 
   if (ctl.rejected) std::rethrow_exception(ctl.rejected);
   response_info info;
-  transport::call_fsm fsm(ctl.retry, deadline);
+  call_fsm fsm(ctl.retry, deadline);
   std::optional<connection_pool::lease> held;  // kept across a stale-connection retry only
   attempt_record rec;
   exchange_result r;
   std::exception_ptr failure;
   call_event event;
-  transport::call_action action;
+  call_action action;
   for (;;) {
     action = fsm.resume(event, clock_type::now());
     // Given back before the trace: not reusable unless the exchange said so.
@@ -258,7 +256,7 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
           break;
         }
         case call_step::connect: {
-          if (action.trace == transport::attempt_trace::stale) rec = attempt_record{};  // its retry
+          if (action.trace == attempt_trace::stale) rec = attempt_record{};  // its retry
           const auto connecting = clock_type::now();
           held->conn = co_await open_connection(st, ctl, deadline);
           rec.connect = clock_type::now() - connecting;
@@ -309,14 +307,14 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
   }
 
   switch (action.result) {
-    case transport::call_result::ok: break;
-    case transport::call_result::failed:
+    case call_result::ok: break;
+    case call_result::failed:
       if (!failure) throw std::logic_error("call state machine: event out of order");
       std::rethrow_exception(failure);
-    case transport::call_result::api_error: throw *r.error;
-    case transport::call_result::stale_connection:
+    case call_result::api_error: throw *r.error;
+    case call_result::stale_connection:
       fail(errc::connection_reset, "connection closed by the server before any response");
-    case transport::call_result::deadline_exceeded: std::rethrow_exception(deadline_error(ctl));
+    case call_result::deadline_exceeded: std::rethrow_exception(deadline_error(ctl));
   }
   info.status = r.status;
   info.request_id = std::move(r.request_id);
@@ -330,8 +328,8 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
 
 }  // namespace
 
-void start_get(const std::shared_ptr<client_state>& state, std::string_view target, body_sink& sink,
-               const call_options* call, get_handler handler, asio::any_io_executor work) {
+void start_call(const std::shared_ptr<client_state>& state, std::string_view target, detail::body_sink& sink,
+                const call_options* call, detail::get_handler handler, asio::any_io_executor work) {
   control_ref control = state->take_control(state);
   prepare_request(*state, *control, target, call);
   const call_executor strand = control->strand;
@@ -363,4 +361,4 @@ void start_get(const std::shared_ptr<client_state>& state, std::string_view targ
           }));
 }
 
-}  // namespace massive::detail
+}  // namespace massive::transport

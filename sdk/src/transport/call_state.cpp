@@ -3,7 +3,7 @@
 
 #include "massive/proxy_error.hpp"
 
-namespace massive::detail {
+namespace massive::transport {
 
 control_ref::control_ref(call_control* c) noexcept : c_(c) {
   if (c_ != nullptr) c_->refs.fetch_add(1, std::memory_order_relaxed);
@@ -42,17 +42,4 @@ std::exception_ptr aborted_error(const client_state& st, const call_control& ctl
 
 [[noreturn]] void fail(errc code, const std::string& what) { throw transport_error(code, what); }
 
-}  // namespace massive::detail
-
-namespace massive {
-
-http_client::http_client(executor_type executor, options opts)
-    : state_(std::make_shared<detail::client_state>(std::move(executor), std::move(opts))) {}
-
-http_client::~http_client() { state_->pool.close_idle(); }
-
-http_client::executor_type http_client::get_executor() const noexcept { return state_->executor; }
-
-const massive::origin& http_client::base_origin() const noexcept { return state_->cfg.base; }
-
-}  // namespace massive
+}  // namespace massive::transport

@@ -3,7 +3,7 @@
 // transport.
 #pragma once
 
-#include "massive/http_client.hpp"
+#include "massive/detail/http_client.hpp"
 
 #include "config.hpp"
 #include "pool.hpp"
@@ -29,16 +29,12 @@
 #include <utility>
 #include <vector>
 
-namespace massive::detail {
+namespace massive::transport {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 using clock_type = std::chrono::steady_clock;
 using boost::system::error_code;
-using transport::connection;
-using transport::connection_pool;
-using transport::call_executor;
-using transport::call_awaitable;
 using call_timer = asio::basic_waitable_timer<clock_type, asio::wait_traits<clock_type>, call_executor>;
 
 // Why a call was aborted from outside the coroutine.
@@ -120,16 +116,16 @@ struct call_control {
 };
 
 struct client_state {
-  client_state(asio::any_io_executor ex, options opts)
+  client_state(asio::any_io_executor ex, client_config opts)
       : executor(std::move(ex)),
-        cfg(transport::validate_options(std::move(opts))),
+        cfg(validate_options(std::move(opts))),
         pool(executor, cfg.opts.connections_per_origin),
         random(std::random_device{}()) {
     // A fixed ring of strands, shared round-robin by calls: making a strand per call would
     // allocate its implementation each time. Calls sharing a strand only interleave.
     const std::size_t count = std::clamp<std::size_t>(cfg.opts.connections_per_origin * 2, 2, 64);
     strands.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) strands.push_back(asio::make_strand(transport::call_base_executor(executor)));
+    for (std::size_t i = 0; i < count; ++i) strands.push_back(asio::make_strand(call_base_executor(executor)));
     idle_controls.reserve(count);
     if (cfg.tls) tls.emplace(make_tls_context());
     if (cfg.opts.rate_limit) {
@@ -140,7 +136,7 @@ struct client_state {
 
   asio::ssl::context make_tls_context() const {
     const auto& o = cfg.opts;
-    return transport::make_tls_context({o.verify_peer, o.ca_file, o.ca_directory, o.ca_pem, "options"});
+    return transport::make_tls_context({o.verify_peer, o.ca_file, o.ca_directory, o.ca_pem, "client_config"});
   }
 
   call_executor next_strand() noexcept {
@@ -180,7 +176,7 @@ struct client_state {
   }
 
   asio::any_io_executor executor;
-  transport::config cfg;
+  config cfg;
   std::optional<asio::ssl::context> tls;
   connection_pool pool;
   std::vector<call_executor> strands;
@@ -205,4 +201,4 @@ std::exception_ptr aborted_error(const client_state& st, const call_control& ctl
 
 [[noreturn]] void fail(errc code, const std::string& what);
 
-}  // namespace massive::detail
+}  // namespace massive::transport

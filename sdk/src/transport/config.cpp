@@ -15,7 +15,7 @@ namespace massive::transport {
 namespace {
 
 [[noreturn]] void invalid(const std::string& option, const std::string& why) {
-  throw transport_error(errc::invalid_option, "options." + option + ": " + why);
+  throw transport_error(errc::invalid_option, "client_config." + option + ": " + why);
 }
 
 bool has_control_or_space(std::string_view s, bool allow_space) {
@@ -43,9 +43,9 @@ void check_call_options(const call_options& call) {
   if (call.retry) check_retry(*call.retry, "call_options.retry");
 }
 
-config validate_options(options opts) { return validate_options(std::move(opts), &std::getenv); }
+config validate_options(client_config opts) { return validate_options(std::move(opts), &std::getenv); }
 
-config validate_options(options opts, const environment_reader& getenv) {
+config validate_options(client_config opts, const environment_reader& getenv) {
   config c;
   if (opts.api_key.empty()) {
     if (const char* env = getenv("MASSIVE_API_KEY")) opts.api_key = env;
@@ -100,7 +100,7 @@ config validate_options(options opts, const environment_reader& getenv) {
     invalid("max_inflate_ratio", "must be positive when set");
   }
   if (opts.max_page_bytes < 64 * 1024) invalid("max_page_bytes", "must be at least 64 KiB");
-  check_retry(opts.retry, "options.retry");
+  check_retry(opts.retry, "client_config.retry");
   if (opts.rate_limit) {
     const auto& r = *opts.rate_limit;
     if (!std::isfinite(r.requests_per_second) || r.requests_per_second <= 0) {
@@ -108,10 +108,10 @@ config validate_options(options opts, const environment_reader& getenv) {
     }
     if (!std::isfinite(r.burst) || r.burst < 1) invalid("rate_limit.burst", "must be at least 1");
   }
-  render_headers(c.header_lines, opts.headers, "options.headers");
+  render_headers(c.header_lines, opts.headers, "client_config.headers");
   c.opts = std::move(opts);
   c.proxy = choose_proxy({.proxy = c.opts.proxy, .no_proxy = c.opts.no_proxy,
-                          .from_environment = c.opts.proxy_from_environment, .option_prefix = "options"},
+                          .from_environment = c.opts.proxy_from_environment, .option_prefix = "client_config"},
                          c.base.scheme, c.base.host, getenv);
   if (c.proxy) c.connect_request = render_connect_request(*c.proxy, c.base.host + ":" + c.port_text, c.opts.user_agent);
   return c;

@@ -1,8 +1,8 @@
 // Validated, normalised options: what the transport works from.
 #pragma once
 
-#include "massive/client_options.hpp"
-#include "massive/url.hpp"
+#include "massive/client_config.hpp"
+#include "origin.hpp"
 
 #include "proxy.hpp"
 
@@ -13,8 +13,8 @@
 namespace massive::transport {
 
 struct config {
-  options opts;              ///< api_key resolved
-  massive::origin base;      ///< scheme, host (lower case), port
+  client_config opts;              ///< api_key resolved
+  origin base;      ///< scheme, host (lower case), port
   std::string host_header;   ///< host, or host:port when the port is not the default
   std::string connect_host;  ///< host to resolve (IPv6 without brackets)
   std::string port_text;
@@ -27,12 +27,12 @@ struct config {
 
 /// Throws transport_error(errc::invalid_option) naming the first invalid option. Reads
 /// MASSIVE_API_KEY when opts.api_key is empty.
-config validate_options(options opts);
+config validate_options(client_config opts);
 /// Throws transport_error(errc::invalid_option) naming the first invalid deadline or retry
 /// field of `call` (its headers are checked as they are rendered).
 void check_call_options(const call_options& call);
 
 /// As above, reading the environment through `getenv` (for tests of the proxy variables).
-config validate_options(options opts, const environment_reader& getenv);
+config validate_options(client_config opts, const environment_reader& getenv);
 
 }  // namespace massive::transport

@@ -12,7 +12,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
-namespace massive::detail {
+namespace massive::transport {
 
 namespace {
 
@@ -41,14 +41,14 @@ call_awaitable<std::unique_ptr<connection>> open_connection(client_state& st, ca
   const std::string peer = proxy ? "proxy " + proxy->name : cfg.host_header;
   tcp::resolver resolver(co_await asio::this_coro::executor);
   ctl.resolver = &resolver;
-  auto [rec, endpoints] = co_await resolver.async_resolve(host, port, as_tuple(transport::use_call_awaitable));
+  auto [rec, endpoints] = co_await resolver.async_resolve(host, port, as_tuple(use_call_awaitable));
   ctl.resolver = nullptr;
   if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
   if (rec) fail(errc::resolve_failed, "resolving " + (proxy ? "proxy " + host : host) + ": " + rec.message());
 
   auto conn = std::make_unique<connection>(st.executor, st.tls ? &*st.tls : nullptr);
   ctl.socket = &conn->socket();
-  auto [cec, endpoint] = co_await asio::async_connect(conn->socket(), endpoints, as_tuple(transport::use_call_awaitable));
+  auto [cec, endpoint] = co_await asio::async_connect(conn->socket(), endpoints, as_tuple(use_call_awaitable));
   if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
   if (cec) fail(errc::connect_failed, "connecting to " + peer + ": " + cec.message());
   error_code ignored;
@@ -58,7 +58,7 @@ call_awaitable<std::unique_ptr<connection>> open_connection(client_state& st, ca
   conn->socket().non_blocking(true, ignored);
   if (proxy) {
     try {
-      co_await transport::open_tunnel<call_executor>(conn->socket(), cfg.connect_request, *proxy,
+      co_await open_tunnel<call_executor>(conn->socket(), cfg.connect_request, *proxy,
                                                      cfg.base.host + ":" + cfg.port_text);
     } catch (const proxy_error&) {
       if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
@@ -68,10 +68,10 @@ call_awaitable<std::unique_ptr<connection>> open_connection(client_state& st, ca
 
   if (auto* tls = conn->tls()) {
     SSL* ssl = tls->native_handle();
-    if (!transport::expect_peer(ssl, cfg.connect_host, cfg.opts.verify_peer)) {
+    if (!expect_peer(ssl, cfg.connect_host, cfg.opts.verify_peer)) {
       fail(errc::tls_handshake_failed, "cannot set the expected host name");
     }
-    auto [hec] = co_await tls->async_handshake(asio::ssl::stream_base::client, as_tuple(transport::use_call_awaitable));
+    auto [hec] = co_await tls->async_handshake(asio::ssl::stream_base::client, as_tuple(use_call_awaitable));
     if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
     if (hec) {
       fail(errc::tls_handshake_failed,
@@ -82,4 +82,4 @@ call_awaitable<std::unique_ptr<connection>> open_connection(client_state& st, ca
   co_return conn;
 }
 
-}  // namespace massive::detail
+}  // namespace massive::transport

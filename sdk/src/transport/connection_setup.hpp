@@ -6,11 +6,11 @@
 
 #include <memory>
 
-namespace massive::detail {
+namespace massive::transport {
 
 // A new connection ready for requests. Arms `ctl`'s timer for the connect timeout (when it
 // falls before `deadline`) and back to `deadline` once connected.
 call_awaitable<std::unique_ptr<connection>> open_connection(client_state& st, call_control& ctl,
                                                              clock_type::time_point deadline);
 
-}  // namespace massive::detail
+}  // namespace massive::transport

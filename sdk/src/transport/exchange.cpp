@@ -21,7 +21,7 @@
 #include <span>
 #include <tuple>
 
-namespace massive::detail {
+namespace massive::transport {
 
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -36,7 +36,7 @@ bool peer_closed(const error_code& ec) {
 
 // A failed read of the head or body; `ec` never operation_aborted-by-us (checked earlier).
 [[noreturn]] void fail_read(const error_code& ec, bool in_body) {
-  if (ec == http::error::body_limit) fail(errc::body_too_large, "response body exceeds options.max_body_size as received");
+  if (ec == http::error::body_limit) fail(errc::body_too_large, "response body exceeds client_config.max_body_size as received");
   if (ec == asio::error::connection_reset || ec == asio::error::connection_aborted ||
       ec == asio::error::broken_pipe) {
     fail(errc::connection_reset, std::string(in_body ? "reading the response body: " : "reading the response head: ") + ec.message());
@@ -82,7 +82,7 @@ error_code read_arrived(Stream& stream, beast::flat_buffer& input, Parser& parse
 template <class Stream>
 call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, const client_state& st,
                                                const call_control& ctl, const std::string& head,
-                                               body_sink& sink, bool reused) {
+                                               detail::body_sink& sink, bool reused) {
   using asio::as_tuple;
   exchange_result r;
   const auto rethrow_if_aborted = [&] {
@@ -90,7 +90,7 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
   };
   const auto sent_at = clock_type::now();
   conn.input.clear();
-  auto [wec, written] = co_await asio::async_write(stream, asio::buffer(head), as_tuple(transport::use_call_awaitable));
+  auto [wec, written] = co_await asio::async_write(stream, asio::buffer(head), as_tuple(use_call_awaitable));
   if (wec) {
     rethrow_if_aborted();
     if (reused && peer_closed(wec)) {
@@ -102,7 +102,7 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
 
   // Declared before the parser, which keeps its fields there until it is destroyed.
   std::pmr::monotonic_buffer_resource fields_memory(conn.fields_memory.data(), conn.fields_memory.size());
-  using parser_type = http::response_parser<transport::forwarding_body, std::pmr::polymorphic_allocator<char>>;
+  using parser_type = http::response_parser<forwarding_body, std::pmr::polymorphic_allocator<char>>;
   std::optional<parser_type> parser_slot;
   const auto& max_body = st.cfg.opts.max_body_size;
   // Interim (1xx) responses come before the final one, each with a head of its own: a parser
@@ -116,7 +116,7 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
                                                    std::make_tuple(std::pmr::polymorphic_allocator<char>(&fields_memory)));
     head_parser.header_limit(64 * 1024);
     head_parser.body_limit(max_body ? boost::optional<std::uint64_t>(*max_body) : boost::none);
-    auto [hec, hn] = co_await http::async_read_header(stream, conn.input, head_parser, as_tuple(transport::use_call_awaitable));
+    auto [hec, hn] = co_await http::async_read_header(stream, conn.input, head_parser, as_tuple(use_call_awaitable));
     if (hec) {
       rethrow_if_aborted();
       if (interim == 0 && reused && !head_parser.got_some() && conn.input.size() == 0 && peer_closed(hec)) {
@@ -140,24 +140,24 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
   }
   if (auto it = head_fields.find("X-Request-Id"); it != head_fields.end()) {
     // Server-supplied text that ends up in traces and errors: sanitised, key redacted.
-    r.request_id = transport::sanitize(transport::redact(it->value(), st.cfg.opts.api_key), 128);
+    r.request_id = sanitize(redact(it->value(), st.cfg.opts.api_key), 128);
   }
   if (auto it = head_fields.find(http::field::content_encoding); it != head_fields.end()) {
     r.content_encoding = std::string(it->value());
   }
   for (const auto& field : head_fields) {
-    if (transport::is_rate_limit_header(field.name_string())) {
+    if (is_rate_limit_header(field.name_string())) {
       r.rate_limit.emplace_back(std::string(field.name_string()),
-                                transport::sanitize(transport::redact(field.value(), st.cfg.opts.api_key), 200));
+                                sanitize(redact(field.value(), st.cfg.opts.api_key), 200));
     }
   }
   bool gzip = false;
   if (iequals(r.content_encoding, "gzip") || iequals(r.content_encoding, "x-gzip")) {
     gzip = true;
-    if (!conn.gzip) conn.gzip = std::make_unique<transport::inflater>();
+    if (!conn.gzip) conn.gzip = std::make_unique<inflater>();
     conn.gzip->reset();
   } else if (!r.content_encoding.empty() && !iequals(r.content_encoding, "identity")) {
-    fail(errc::bad_response, "unsupported Content-Encoding '" + transport::sanitize(r.content_encoding, 40) + "'");
+    fail(errc::bad_response, "unsupported Content-Encoding '" + sanitize(r.content_encoding, 40) + "'");
   }
 
   const bool success = r.status >= 200 && r.status < 300;
@@ -167,25 +167,25 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
     const auto deliver = [&](std::span<const char> piece) {
       r.body_bytes += piece.size();
       if (max_body && r.body_bytes > *max_body) {
-        fail(errc::body_too_large, "inflated response body exceeds options.max_body_size (" +
+        fail(errc::body_too_large, "inflated response body exceeds client_config.max_body_size (" +
                                        std::to_string(*max_body) + " bytes)");
       }
       // The ratio is judged past a floor: a small body's header and tables are a large part of it.
-      if (gzip && max_ratio && r.body_bytes > transport::inflate_ratio_floor &&
+      if (gzip && max_ratio && r.body_bytes > inflate_ratio_floor &&
           r.body_bytes / *max_ratio > r.wire_bytes) {
-        fail(errc::body_too_large, "gzip body inflates more than options.max_inflate_ratio (" +
+        fail(errc::body_too_large, "gzip body inflates more than client_config.max_inflate_ratio (" +
                                        std::to_string(*max_ratio) + ":1): " + std::to_string(r.body_bytes) +
                                        " bytes from " + std::to_string(r.wire_bytes));
       }
       sink.feed(piece);
     };
     std::size_t since_wait = 0;  // body bytes taken since the last asynchronous read
-    transport::consumer_of take([&](std::span<const char> piece) {
+    consumer_of take([&](std::span<const char> piece) {
       r.wire_bytes += piece.size();
       since_wait += piece.size();
       if (!gzip) {
         deliver(piece);
-      } else if (conn.gzip->feed(piece, deliver) != transport::inflater::status::ok) {
+      } else if (conn.gzip->feed(piece, deliver) != inflater::status::ok) {
         fail(errc::bad_response, "gzip body is corrupt");
       }
     });
@@ -197,7 +197,7 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
         // Nothing more has arrived, or the budget is spent: wait for the socket.
         since_wait = 0;
         std::tie(ec, std::ignore) =
-            co_await http::async_read_some(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
+            co_await http::async_read_some(stream, conn.input, parser, as_tuple(use_call_awaitable));
       }
       if (body.failure) std::rethrow_exception(body.failure);
       if (ec) {
@@ -218,25 +218,25 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
   std::string text;
   bool corrupt = false;
   const auto keep = [&](std::span<const char> piece) {
-    const auto room = transport::error_body_cap - text.size();
+    const auto room = error_body_cap - text.size();
     text.append(piece.data(), std::min(room, piece.size()));
   };
-  transport::consumer_of keep_error_body([&](std::span<const char> piece) {
+  consumer_of keep_error_body([&](std::span<const char> piece) {
     r.wire_bytes += piece.size();
     if (!gzip) {
       keep(piece);
-    } else if (!corrupt && conn.gzip->feed(piece, keep) != transport::inflater::status::ok) {
+    } else if (!corrupt && conn.gzip->feed(piece, keep) != inflater::status::ok) {
       corrupt = true;
     }
   });
   body.consumer = &keep_error_body;
   bool complete = true;
   while (!parser.is_done()) {
-    if (corrupt || r.wire_bytes >= transport::error_body_cap || text.size() >= transport::error_body_cap) {
+    if (corrupt || r.wire_bytes >= error_body_cap || text.size() >= error_body_cap) {
       complete = false;
       break;
     }
-    auto [ec, n] = co_await http::async_read_some(stream, conn.input, parser, as_tuple(transport::use_call_awaitable));
+    auto [ec, n] = co_await http::async_read_some(stream, conn.input, parser, as_tuple(use_call_awaitable));
     if (body.failure) std::rethrow_exception(body.failure);
     if (ec) {
       rethrow_if_aborted();
@@ -249,7 +249,7 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
   if (auto it = head_fields.find(http::field::retry_after); it != head_fields.end()) {
     r.retry_after = parse_retry_after(it->value(), std::chrono::system_clock::now());
   }
-  r.error.emplace(transport::make_api_error(r.status, text, r.request_id, r.retry_after,
+  r.error.emplace(make_api_error(r.status, text, r.request_id, r.retry_after,
                                             st.cfg.opts.api_key));
   r.what = exchange_result::kind::api_failure;
   co_return r;
@@ -258,9 +258,9 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
 }  // namespace
 
 call_awaitable<exchange_result> exchange(connection& conn, const client_state& st, const call_control& ctl,
-                                          const std::string& head, body_sink& sink, bool reused) {
+                                          const std::string& head, detail::body_sink& sink, bool reused) {
   if (auto* tls = conn.tls()) return exchange_over(*tls, conn, st, ctl, head, sink, reused);
   return exchange_over(*conn.plain(), conn, st, ctl, head, sink, reused);
 }
 
-}  // namespace massive::detail
+}  // namespace massive::transport

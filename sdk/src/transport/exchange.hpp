@@ -4,7 +4,7 @@
 
 #include "call_state.hpp"
 
-#include "massive/body_sink.hpp"
+#include "massive/detail/body_sink.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace massive::detail {
+namespace massive::transport {
 
 struct exchange_result {
   enum class kind { success, stale, api_failure } what = kind::success;
@@ -32,6 +32,6 @@ struct exchange_result {
 // (`reused`) that the server had closed before any response byte gives kind::stale; any
 // other failure throws.
 call_awaitable<exchange_result> exchange(connection& conn, const client_state& st, const call_control& ctl,
-                                          const std::string& head, body_sink& sink, bool reused);
+                                          const std::string& head, detail::body_sink& sink, bool reused);
 
-}  // namespace massive::detail
+}  // namespace massive::transport

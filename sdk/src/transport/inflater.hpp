@@ -8,7 +8,7 @@
 
 namespace massive::transport {
 
-/// options::max_inflate_ratio is applied once a body has inflated past this many bytes.
+/// client_config::max_inflate_ratio is applied once a body has inflated past this many bytes.
 inline constexpr std::uint64_t inflate_ratio_floor = 1 << 20;
 
 /// Inflates a gzip stream given in arbitrary pieces, handing out inflated pieces of at most

@@ -20,7 +20,7 @@ struct proxy_endpoint {
 
 /// Parses "http://[user[:password]@]host[:port][/]" (no scheme means http, no port means
 /// 1080, as in curl); user and password are percent-decoded. Throws
-/// transport_error(errc::invalid_option) naming `source` (e.g. "options.proxy") and the
+/// transport_error(errc::invalid_option) naming `source` (e.g. "client_config.proxy") and the
 /// fault, never the URL itself: it may hold a password.
 proxy_endpoint parse_proxy_url(std::string_view url, std::string_view source);
 
@@ -48,12 +48,12 @@ struct environment_proxy {
 std::optional<environment_proxy> proxy_from_environment(std::string_view scheme,
                                                         const environment_reader& getenv);
 
-/// A client's proxy options (the REST options and the stream's client_options alike).
+/// A client's proxy options (the REST options and the stream's stream_config alike).
 struct proxy_settings {
   std::string_view proxy;          ///< the proxy URL; empty: none, unless from_environment
   std::string_view no_proxy;       ///< hosts reached directly; empty: NO_PROXY when from_environment
   bool from_environment = false;   ///< take an empty `proxy` (and `no_proxy`) from the environment
-  std::string_view option_prefix;  ///< names the options in errors: "options", "client_options"
+  std::string_view option_prefix;  ///< names the options in errors: "client_config", "stream_config"
 };
 
 /// The proxy a connection of `scheme` to `host` (lower case, IPv6 in brackets) tunnels

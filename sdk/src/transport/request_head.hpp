@@ -1,7 +1,7 @@
 // Sans-I/O: the bytes of a GET request head, and the redacted form of its target for traces.
 #pragma once
 
-#include "massive/client_options.hpp"
+#include "massive/client_config.hpp"
 
 #include <span>
 #include <string>

@@ -9,7 +9,7 @@
 
 namespace massive::transport {
 
-/// Where trust comes from; `option_prefix` names the options struct in errors ("options").
+/// Where trust comes from; `option_prefix` names the options struct in errors ("client_config").
 struct tls_trust {
   bool verify_peer = true;
   std::string_view ca_file;

@@ -14,7 +14,7 @@ int main() {
   using namespace std::chrono;
   massive::mock::market_server market;
   boost::asio::io_context io;
-  massive::options options;
+  massive::client_config options;
   options.api_key = "subproject-key";
   options.base_url = market.base_url();
   options.ca_pem = market.certificate_pem();

@@ -42,7 +42,7 @@
 #include "massive/models/stock_quote_event.hpp"
 #include "massive/models/stock_second_agg_event.hpp"
 #include "massive/models/stock_trade_event.hpp"
-#include "massive/stream_topic.hpp"
+#include "massive/stream/topic.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -32,9 +32,9 @@ class api_server {
   /// api.base_url is ignored: next_url points at this server.
   explicit api_server(api_options api = {}, server_options options = {});
 
-  /// "https://127.0.0.1:<port>": the client's options::base_url.
+  /// "https://127.0.0.1:<port>": the client's client_config::base_url.
   std::string base_url() const { return server_.base_url(); }
-  /// The server's certificate: the client's options::ca_pem.
+  /// The server's certificate: the client's client_config::ca_pem.
   const std::string& certificate_pem() const noexcept { return server_.certificate_pem(); }
   /// The server underneath: recorded requests and bodies, queued (faulty) replies.
   mock::server& server() noexcept { return server_; }

@@ -25,9 +25,9 @@ class market_server {
   market_server(const market_server&) = delete;
   market_server& operator=(const market_server&) = delete;
 
-  /// "https://127.0.0.1:<port>": the client's options::base_url.
+  /// "https://127.0.0.1:<port>": the client's client_config::base_url.
   std::string base_url() const { return server_.base_url(); }
-  /// The server's certificate: the client's options::ca_pem.
+  /// The server's certificate: the client's client_config::ca_pem.
   const std::string& certificate_pem() const noexcept { return server_.certificate_pem(); }
   /// The server underneath: recorded requests, queued (faulty) replies.
   mock::server& server() noexcept { return server_; }
