@@ -664,7 +664,7 @@ template <std::size_t N>
 [[noreturn, gnu::cold]] void fail_field_iteration(const row_context& ctx, simdjson::error_code e);
 
 /// Commas in [p, p + n), p within a batch. Reads 128 bytes from p, and whole 32-byte blocks up
-/// to p + n: the decoder's window has 128 bytes of padding past any batch (decoder_core.cpp).
+/// to p + n: the decoder's window has 128 bytes of padding past any batch (decoder.cpp).
 [[gnu::always_inline]] inline std::size_t commas_in(const char* p, std::size_t n) noexcept {
 #if defined(__AVX2__)
   const __m256i comma = _mm256_set1_epi8(',');
