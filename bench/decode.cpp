@@ -1,7 +1,7 @@
 // massive_bench_decode: the streaming engine against the ways users decode a body without
 // it, on synthetic bodies fed in 16 KiB chunks. Benchmark names are
 // decode/<model>/<rows>/<arm>; scripts/bench-decode.sh turns the JSON output into the ratios
-// that docs/performance.md reports. Before anything is timed, every arm decodes every body
+// that docs/maintainers/performance.md reports. Before anything is timed, every arm decodes every body
 // once and the run stops unless all arms return the same rows.
 #include "allocation_counter.hpp"  // tests/support: the counter the allocation gates use
 #include "arms.hpp"

@@ -13,7 +13,7 @@ namespace massive::cli {
 // The tool is built on the reflection tables: every command works by operation and model name.
 using namespace massive::reflection;
 
-/// What the process returns; the README and --help list them.
+/// What the process returns; --help and docs/guide/command-line.md list them.
 enum exit_code : int {
   exit_done = 0,
   exit_usage = 2,      ///< bad usage or arguments

@@ -186,7 +186,7 @@ void print_overview(std::ostream& out) {
          "  failure, 5 a body that does not decode, 6 a limit cut the output short (--all-pages's\n"
          "  default cap of 1000 pages; --strict when a page left a value or a row out)\n"
          "\nA page that left values or rows of its body out (a value the model cannot hold) is\n"
-         "reported on stderr, one line per page; see docs/decoding.md.\n";
+         "reported on stderr, one line per page; see docs/guide/decoding.md.\n";
 }
 
 void print_group(std::ostream& out, std::string_view group) {

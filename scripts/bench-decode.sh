@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs the decode benchmark, then prints the figures and the ratios that the
-# decode engine's targets are stated in (docs/performance.md).
+# decode engine's targets are stated in (docs/maintainers/performance.md).
 #
 #   scripts/bench-decode.sh [benchmark flags...]
 #

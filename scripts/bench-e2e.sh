@@ -3,7 +3,7 @@
 # (the transfer floor), libcurl + simdjson and libcurl + nlohmann::json, traversing the same
 # page chains (20 pages x 50,000 aggregates, 10 pages x 50,000 trades) served by Debian's
 # nginx, with gzip off and on. Prints one table and the ratios the targets are stated in
-# (docs/performance-e2e.md, "End to end over loopback HTTPS"). About 2.5 minutes once built.
+# (docs/maintainers/performance-e2e.md, "End to end over loopback HTTPS"). About 2.5 minutes once built.
 #
 #   scripts/bench-e2e.sh
 #

@@ -1,4 +1,4 @@
-# Measures what a hostile body costs a client (docs/decoding.md, "Limits"): a plain-HTTP server
+# Measures what a hostile body costs a client (docs/maintainers/decoding.md, "Limits, measured"): a plain-HTTP server
 # answering every GET with a chunked body built as it is sent, gzip unless `plain`:
 #   rows:    {"results":[{},{},... ]}   every row an empty object
 #   blank:   {"results":[<blanks>]}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The soak (issue 19, item 7; docs/soak.md): 100,000 calls and 1,000 concurrent traversals on a
+# The soak (issue 19, item 7; docs/maintainers/soak.md): 100,000 calls and 1,000 concurrent traversals on a
 # 4-thread pool against the mock market on 127.0.0.1, with random faults (resets, truncations,
 # stalls, 429 with Retry-After, 5xx, slow bodies). Exits non-zero when a call ends neither with
 # its rows nor with a typed error, when anything outlives its deadline or the run hangs, or when

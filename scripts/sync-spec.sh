@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Takes a newer API description, regenerates generated/ from it, builds and tests, and prints
-# the change report: what a scheduled job runs (docs/codegen.md has a CI recipe).
+# the change report: what a scheduled job runs (docs/maintainers/codegen.md has a CI recipe).
 #
 #   scripts/sync-spec.sh [--stream] URL|FILE [--no-build]
 #

@@ -1,6 +1,6 @@
 // The soak: many calls and concurrent traversals on a thread pool against the mock market on
 // loopback, with random faults (bench/soak/faults.hpp). Bounded in time; not part of CI
-// (scripts/soak.sh, docs/soak.md). It checks that
+// (scripts/soak.sh, docs/maintainers/soak.md). It checks that
 //   - every call and every traversal ends with its rows or a typed error (api_error,
 //     transport_error, decode_error): anything else, or the wrong row count, fails;
 //   - nothing hangs past its deadline: each call and each page of a traversal completes

@@ -1,7 +1,7 @@
 // The curated map (codegen/map.txt): what the description cannot say. Names of groups,
 // methods, models, fields and parameters; element types of string-typed dates and timestamps;
 // which fields the wire always carries. What it does not name gets a default name; a row naming
-// nothing in the description is a warning (see docs/codegen.md for the format).
+// nothing in the description is a warning (see docs/maintainers/codegen.md for the format).
 #pragma once
 
 #include <cstddef>

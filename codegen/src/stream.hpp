@@ -1,5 +1,5 @@
 // The stream description (massive-websocket.json): one event model per channel, read with the
-// map's stream rows (docs/codegen.md, "Streams"), and the files that tie the event models to
+// map's stream rows (docs/maintainers/codegen.md, "Streams"), and the files that tie the event models to
 // the stream decoder (the event kinds, the topics, and the table the frame decoder dispatches
 // on by `ev`).
 #pragma once

@@ -56,7 +56,7 @@ void compare(simdjson::dom::element written, simdjson::dom::element sent, const 
     if (std::string_view(written) != simdjson::minify(sent)) differences.push_back(path + ": decimal text differs");
     return;
   }
-  // The models give an absent array as an empty span, and null is absent (docs/decoding.md).
+  // The models give an absent array as an empty span, and null is absent (docs/guide/decoding.md).
   if (sent.is_null() && written.is_array() && simdjson::dom::array(written).size() == 0) return;
   if (written.type() != sent.type()) {
     differences.push_back(path + ": type differs");

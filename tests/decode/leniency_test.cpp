@@ -1,4 +1,4 @@
-// The policy for what the model did not foresee (docs/decoding.md): by default a surprising
+// The policy for what the model did not foresee (docs/guide/decoding.md): by default a surprising
 // value is coerced (when it converts without loss) or skipped, counted in the page's
 // page_leniency with the first path, and the page keeps every good row; decode_policy::strict
 // turns the same surprise into a decode_error naming the field.

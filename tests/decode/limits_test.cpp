@@ -205,7 +205,7 @@ TEST_CASE("limits above one 64-byte block: strings that cross blocks or not, at 
 
 TEST_CASE("the first problem in the body is the one reported, whatever the split") {
   // A broken value in an earlier row comes before a long string in a later one (a wrong type
-  // is no error under the default, lenient policy: docs/decoding.md).
+  // is no error under the default, lenient policy: docs/guide/decoding.md).
   FAILS_ALIKE(agg, R"({"results":[{"v":tru},)" + agg_row(R"(,"T":"ABCDEFGHI")") + "]}", array, eight,
               {decode_errc::invalid_json, "results[0].v", 0});
   // In one element: a mismatched bracket before the string, or the string before it.

@@ -100,7 +100,7 @@ TEST_CASE("agg fields: number forms, absent optionals, null as absent, unknown k
 }
 
 // The server sends a row's keys in one fixed order, but the decoders must not depend on it
-// (nor would a decoder that first expects that order: docs/performance.md). Whatever the
+// (nor would a decoder that first expects that order: docs/maintainers/performance.md). Whatever the
 // order, with optionals left out or unknown keys anywhere, the rows must be those of a DOM
 // parse and equal to the row read in the server's order.
 using key_values = std::vector<std::pair<std::string, std::string>>;

@@ -323,7 +323,7 @@ struct traversal_cost {
   std::uint64_t heap_bytes = 0;  // operator new bytes alone
   std::uint64_t calls = 0;       // operator new calls
   std::uint64_t retained_after = 0;  // pool memory still committed once every page is gone
-  // Not bounded here (docs/design.md, "What the memory gates count"): the C allocator's
+  // Not bounded here (docs/maintainers/design.md, "What the memory gates count"): the C allocator's
   // calls and bytes, which OpenSSL makes for its records over TLS.
   std::uint64_t c_bytes = 0;
   std::uint64_t c_calls = 0;

@@ -12,7 +12,7 @@ using namespace massive::test;
 namespace {
 
 // operator new per call; the C allocator's figures (OpenSSL's records) are reported, not
-// bounded (docs/design.md, "What the memory gates count").
+// bounded (docs/maintainers/design.md, "What the memory gates count").
 struct call_cost {
   std::uint64_t bytes = 0;
   std::uint64_t calls = 0;

@@ -92,7 +92,7 @@ struct client_config {
   /// Content-Length, Transfer-Encoding, Connection, Keep-Alive, TE, Upgrade, Expect, Accept,
   /// Accept-Encoding, User-Agent) cannot be given. The error names the header.
   std::vector<header_field> headers{};
-  /// What decoding does with a value the model did not foresee (docs/decoding.md): coerce or
+  /// What decoding does with a value the model did not foresee (docs/guide/decoding.md): coerce or
   /// skip it and count it in page<T>::leniency() (lenient), or fail with decode_error (strict).
   decode_policy decoding = decode_policy::lenient;
   /// Called once per attempt, from the thread running the call; must be thread-safe when the

@@ -1,6 +1,6 @@
 // What a decoder does with what the model did not foresee: a value of another type than the
 // model declares, a number its field cannot hold, a key the model does not name, a required
-// field left out. The API's description is evidence, not truth (docs/decoding.md): a page of
+// field left out. The API's description is evidence, not truth (docs/guide/decoding.md): a page of
 // good rows must not be lost to one surprising field, so the default is to coerce or skip
 // and count (page<T>::leniency()); strict decoding refuses instead.
 #pragma once
@@ -9,7 +9,7 @@
 
 namespace massive {
 
-/// How a decoder treats a surprise (docs/decoding.md lists each case).
+/// How a decoder treats a surprise (docs/guide/decoding.md lists each case).
 enum class decode_policy : std::uint8_t {
   /// Coerce what converts without loss (a number sent as a string), skip what does not (the
   /// field is left absent, the array element or row left out), keep rows missing a required

@@ -226,7 +226,7 @@ batch frame_decoder::finish() {
   }
   massive::detail::page_parts parts = d.core.take();
   // Events keep their rule: a value of another type or a missing required key refuses the
-  // frame, naming the first (the core decodes leniently and counts, docs/decoding.md);
+  // frame, naming the first (the core decodes leniently and counts, docs/guide/decoding.md);
   // unknown keys, `ev` among them, are skipped.
   if (const page_leniency& counts = parts.envelope.leniency; !counts.exact()) {
     d.batches->release(std::exchange(d.current, nullptr));

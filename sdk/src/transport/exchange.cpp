@@ -70,7 +70,7 @@ constexpr std::size_t synchronous_read_budget = 256 * 1024;
 // error, or `since_wait` (counted by the consumer) reaches the budget. Each TLS record read
 // asynchronously costs a trip through the scheduler, which polls epoll between handlers:
 // 10,274 epoll_wait calls for 6,531 reads on 20 pages of aggregates, and about 10 % of the
-// client's CPU (docs/performance-e2e.md, profile 5). OpenSSL, Asio's TLS stream and Beast's
+// client's CPU (docs/maintainers/performance-e2e.md, profile 5). OpenSSL, Asio's TLS stream and Beast's
 // parser each keep their state when a read returns would_block.
 template <class Stream, class Parser>
 error_code read_arrived(Stream& stream, beast::flat_buffer& input, Parser& parser, const std::size_t& since_wait) {

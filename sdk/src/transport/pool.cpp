@@ -15,7 +15,7 @@ connection::connection(const asio::any_io_executor& executor, asio::ssl::context
   // Beast sizes each socket read by the free capacity of `input` (at least 512 bytes), and
   // the buffer otherwise only grows to the size of a response head: the body then came in
   // 512-byte reads, some 30 trips through TLS, parser and scheduler per 16 KiB TLS record,
-  // which halved end-to-end throughput (docs/performance-e2e.md). 64 KiB holds whole records.
+  // which halved end-to-end throughput (docs/maintainers/performance-e2e.md). 64 KiB holds whole records.
   input.reserve(64 * 1024);
 }
 
