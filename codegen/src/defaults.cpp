@@ -228,17 +228,17 @@ bool is_reserved_type(std::string_view name) {
   // The hand-written vocabulary of namespace massive (sdk/include/massive); a generated model or
   // enumeration of one of these names would not compile beside it.
   static constexpr std::string_view reserved[] = {
-      "api_error", "array_filter", "owned", "batch", "body_sink", "client", "client_options", "column_info", "cursor",
+      "api_error", "array_filter", "owned", "batch", "body_sink", "client", "client_config", "column_info", "cursor",
       "cursor_core", "date_or_ms", "date_or_ns", "date_or_time", "date_or_us", "decimal", "decode_errc",
       "decode_error", "decode_limits", "decode_policy", "decoder_cache", "decoder_core", "errc", "error",
       "experimental_t", "filter", "frame_decoder", "http_client", "json_page", "json_value", "json_writer",
       "model_entry", "operation_entry", "options", "origin", "page", "page_decoder", "page_envelope",
       "page_leniency", "page_memory", "page_parts", "page_pool", "parameter_filter", "parameter_info",
       "parameter_type", "payload_shape", "proxy_errc", "proxy_error", "range_filter", "rate_limit_policy",
-      "reconnect_policy", "response_info", "retry_decision", "retry_policy", "row_codec", "session",
-      "set_filter", "stream_errc", "stream_error", "timestamp_ms", "timestamp_ns", "timestamp_us",
+      "reconnect_policy", "required", "response_info", "retry_decision", "retry_policy", "row_codec", "session",
+      "set_filter", "stream_config", "stream_errc", "stream_error", "timestamp_ms", "timestamp_ns", "timestamp_us",
       "token_bucket", "topic", "trace_event", "transport_error", "traversal", "traversal_options",
-      "underlying_json", "underlying_part", "underlying_rows_of", "unix_time", "unsupported_cpu", "target_builder",
+      "underlying_json", "underlying_part", "underlying_rows_of", "unix_time", "unsupported_cpu",
       "value_list", "wire_entry"};
   return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
 }

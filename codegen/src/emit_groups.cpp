@@ -40,18 +40,21 @@ std::string member_type(const param& p) {
     case filter_kind::array: return "array_filter<" + v + ">";
     case filter_kind::none: break;
   }
-  if (p.required || p.type.what == param_type::kind::string_list) return v;
+  if (p.type.what == param_type::kind::string_list) return v;
+  // Left out of a designated initializer, a required member does not compile, and the
+  // compiler's message names its tag (massive/required.hpp).
+  if (p.required) return "required<" + v + ", struct " + p.name + "_parameter>";
   return "std::optional<" + v + ">";
 }
 
-std::string member_init(const param& p) {
-  // date_or_time has no default: a required one must be given (omitting it does not compile).
-  if (p.filter == filter_kind::none && p.required &&
-      (p.type.what == param_type::kind::date_or_ms || p.type.what == param_type::kind::date_or_ns)) {
-    return "";
-  }
-  return "{}";
+bool is_required_member(const param& p) {
+  return p.filter == filter_kind::none && p.required && p.type.what != param_type::kind::string_list;
 }
+
+std::string member_init(const param& p) { return is_required_member(p) ? "" : "{}"; }
+
+// How render() reads a member: a required one through get(), the rest as they are.
+std::string member_value(const param& p) { return is_required_member(p) ? p.name + ".get()" : p.name; }
 
 std::string params_name(const operation& o) { return o.group + "_" + o.name + "_params"; }
 
@@ -91,12 +94,12 @@ std::string params_definitions(const operation& o) {
     literal += o.path.substr(at, open == std::string::npos ? std::string::npos : open - at);
     if (open == std::string::npos) break;
     const std::size_t close = o.path.find('}', open);
-    out += "  b.path_literal(\"" + text::literal(literal) + "\").path_segment(" + o.path_params[index++].name + ");\n";
+    out += "  b.path_literal(\"" + text::literal(literal) + "\").path_segment(" + member_value(o.path_params[index++]) + ");\n";
     literal.clear();
     at = close + 1;
   }
   if (!literal.empty()) out += "  b.path_literal(\"" + text::literal(literal) + "\");\n";
-  for (const param& q : o.query_params) out += "  b.query(\"" + text::literal(q.wire) + "\", " + q.name + ");\n";
+  for (const param& q : o.query_params) out += "  b.query(\"" + text::literal(q.wire) + "\", " + member_value(q) + ");\n";
   out += "}\n\nstd::string " + params_name(o) + "::target() const {\n";
   out += "  return detail::build_target([this](detail::target_builder& b) { render(b); });\n}\n\n";
   return out;
@@ -171,6 +174,7 @@ std::string group_header(const api& a, const group_def& g) {
   out += "#include \"massive/client.hpp\"\n#include \"massive/enums.hpp\"\n";
   if (experimental) out += "#include \"massive/experimental.hpp\"\n";
   out += "#include \"massive/filter.hpp\"\n#include \"massive/groups.hpp\"\n";
+  out += "#include \"massive/required.hpp\"\n";
   for (const std::string& m : models) out += "#include \"massive/models/" + m + ".hpp\"\n";
   out += "#include \"massive/time.hpp\"\n#include \"massive/detail/request_target.hpp\"\n\n";
   out += "#include <chrono>\n#include <cstdint>\n#include <optional>\n#include <span>\n#include <string>\n"

@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/benzinga_analyst.hpp"
 #include "massive/models/benzinga_analyst_insight.hpp"
 #include "massive/models/benzinga_bulls_bears_say.hpp"
@@ -100,7 +101,7 @@ struct benzinga_bulls_bears_say_params {
 /// Parameters of benzinga().consensus_ratings(): `GET /benzinga/v1/consensus-ratings/{ticker}`.
 struct benzinga_consensus_ratings_params {
   /// Required. The requested ticker.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// The date range to aggregate analyst ratings over.
   filter<std::string_view> date{};
   /// Limit the maximum number of results returned.

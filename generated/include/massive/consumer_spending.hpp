@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/eu_merchant_aggregate.hpp"
 #include "massive/models/eu_merchant_hierarchy_entry.hpp"
 #include "massive/time.hpp"

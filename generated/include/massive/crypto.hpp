@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/crypto_book.hpp"
 #include "massive/models/crypto_exchange.hpp"
 #include "massive/models/crypto_grouped_agg.hpp"
@@ -46,11 +47,11 @@ struct crypto_exchanges_params {
 /// Parameters of crypto().historic_trades(): `GET /v1/historic/crypto/{from}/{to}/{date}`.
 struct crypto_historic_trades_params {
   /// Required. The "from" symbol of the crypto pair.
-  std::string_view from{};
+  required<std::string_view, struct from_parameter> from;
   /// Required. The "to" symbol of the crypto pair.
-  std::string_view to{};
+  required<std::string_view, struct to_parameter> to;
   /// Required. The date/day of the historic ticks to retrieve.
-  std::chrono::year_month_day date{};
+  required<std::chrono::year_month_day, struct date_parameter> date;
   /// The timestamp offset, used for pagination.
   std::optional<std::int64_t> offset{};
   /// Limit the size of the response, max 10000.
@@ -66,7 +67,7 @@ struct crypto_historic_trades_params {
 struct crypto_ema_params {
   /// [cryptoTicker] Required. The ticker symbol for which to get exponential moving average (EMA)
   /// data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -91,7 +92,7 @@ struct crypto_ema_params {
 /// Parameters of crypto().macd(): `GET /v1/indicators/macd/{cryptoTicker}`.
 struct crypto_macd_params {
   /// [cryptoTicker] Required. The ticker symbol for which to get MACD data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -121,7 +122,7 @@ struct crypto_macd_params {
 struct crypto_rsi_params {
   /// [cryptoTicker] Required. The ticker symbol for which to get relative strength index (RSI)
   /// data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -146,7 +147,7 @@ struct crypto_rsi_params {
 /// Parameters of crypto().sma(): `GET /v1/indicators/sma/{cryptoTicker}`.
 struct crypto_sma_params {
   /// [cryptoTicker] Required. The ticker symbol for which to get simple moving average (SMA) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -171,9 +172,9 @@ struct crypto_sma_params {
 /// Parameters of crypto().last_trade(): `GET /v1/last/crypto/{from}/{to}`.
 struct crypto_last_trade_params {
   /// Required. The "from" symbol of the pair.
-  std::string_view from{};
+  required<std::string_view, struct from_parameter> from;
   /// Required. The "to" symbol of the pair.
-  std::string_view to{};
+  required<std::string_view, struct to_parameter> to;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -184,11 +185,11 @@ struct crypto_last_trade_params {
 /// Parameters of crypto().open_close(): `GET /v1/open-close/crypto/{from}/{to}/{date}`.
 struct crypto_open_close_params {
   /// Required. The "from" symbol of the pair.
-  std::string_view from{};
+  required<std::string_view, struct from_parameter> from;
   /// Required. The "to" symbol of the pair.
-  std::string_view to{};
+  required<std::string_view, struct to_parameter> to;
   /// Required. The date of the requested open/close in the format YYYY-MM-DD.
-  std::chrono::year_month_day date{};
+  required<std::chrono::year_month_day, struct date_parameter> date;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
 
@@ -202,7 +203,7 @@ struct crypto_open_close_params {
 /// /v2/aggs/grouped/locale/global/market/crypto/{date}`.
 struct crypto_grouped_daily_params {
   /// Required. The beginning date for the aggregate window.
-  std::string_view date{};
+  required<std::string_view, struct date_parameter> date;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
 
@@ -215,7 +216,7 @@ struct crypto_grouped_daily_params {
 /// Parameters of crypto().previous_close(): `GET /v2/aggs/ticker/{cryptoTicker}/prev`.
 struct crypto_previous_close_params {
   /// [cryptoTicker] Required. The ticker symbol of the currency pair.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
 
@@ -229,15 +230,15 @@ struct crypto_previous_close_params {
 /// /v2/aggs/ticker/{cryptoTicker}/range/{multiplier}/{timespan}/{from}/{to}`.
 struct crypto_aggregates_params {
   /// [cryptoTicker] Required. The ticker symbol of the currency pair.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The size of the timespan multiplier.
-  std::int64_t multiplier{};
+  required<std::int64_t, struct multiplier_parameter> multiplier;
   /// Required. The size of the time window.
-  massive::timespan timespan{};
+  required<massive::timespan, struct timespan_parameter> timespan;
   /// Required. The start of the aggregate time window.
-  date_or_ms from;
+  required<date_or_ms, struct from_parameter> from;
   /// Required. The end of the aggregate time window.
-  date_or_ms to;
+  required<date_or_ms, struct to_parameter> to;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
   /// Sort the results by timestamp.
@@ -267,7 +268,7 @@ struct crypto_snapshot_tickers_params {
 /// /v2/snapshot/locale/global/markets/crypto/tickers/{ticker}`.
 struct crypto_snapshot_ticker_params {
   /// Required. Ticker of the snapshot
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -279,7 +280,7 @@ struct crypto_snapshot_ticker_params {
 /// /v2/snapshot/locale/global/markets/crypto/tickers/{ticker}/book`.
 struct crypto_snapshot_book_params {
   /// Required. The cryptocurrency ticker.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -290,7 +291,7 @@ struct crypto_snapshot_book_params {
 /// Parameters of crypto().movers(): `GET /v2/snapshot/locale/global/markets/crypto/{direction}`.
 struct crypto_movers_params {
   /// Required. The direction of the snapshot results to return.
-  massive::direction direction{};
+  required<massive::direction, struct direction_parameter> direction;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -301,7 +302,7 @@ struct crypto_movers_params {
 /// Parameters of crypto().trades(): `GET /v3/trades/{cryptoTicker}`.
 struct crypto_trades_params {
   /// [cryptoTicker] Required. The ticker symbol to get trades for.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by trade timestamp.
   range_filter<date_or_ns> timestamp{};
   /// Order results based on the `sort` field.

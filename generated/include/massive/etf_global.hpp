@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/etf_analytics.hpp"
 #include "massive/models/etf_constituent.hpp"
 #include "massive/models/etf_fund_flow.hpp"

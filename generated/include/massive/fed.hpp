@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/fed_inflation.hpp"
 #include "massive/models/fed_inflation_expectations.hpp"
 #include "massive/models/fed_labor_market.hpp"

@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/crypto_grouped_agg.hpp"
 #include "massive/models/currency_conversion.hpp"
 #include "massive/models/forex_exchange.hpp"
@@ -44,9 +45,9 @@ struct forex_exchanges_params {
 /// Parameters of forex().conversion(): `GET /v1/conversion/{from}/{to}`.
 struct forex_conversion_params {
   /// Required. The "from" symbol of the pair.
-  std::string_view from{};
+  required<std::string_view, struct from_parameter> from;
   /// Required. The "to" symbol of the pair.
-  std::string_view to{};
+  required<std::string_view, struct to_parameter> to;
   /// The amount to convert, with a decimal.
   std::optional<double> amount{};
   /// The decimal precision of the conversion.
@@ -61,11 +62,11 @@ struct forex_conversion_params {
 /// Parameters of forex().historic_quotes(): `GET /v1/historic/forex/{from}/{to}/{date}`.
 struct forex_historic_quotes_params {
   /// Required. The "from" symbol of the currency pair.
-  std::string_view from{};
+  required<std::string_view, struct from_parameter> from;
   /// Required. The "to" symbol of the currency pair.
-  std::string_view to{};
+  required<std::string_view, struct to_parameter> to;
   /// Required. The date/day of the historic ticks to retrieve.
-  std::chrono::year_month_day date{};
+  required<std::chrono::year_month_day, struct date_parameter> date;
   /// The timestamp offset, used for pagination.
   std::optional<std::int64_t> offset{};
   /// Limit the size of the response, max 10000.
@@ -80,7 +81,7 @@ struct forex_historic_quotes_params {
 /// Parameters of forex().ema(): `GET /v1/indicators/ema/{fxTicker}`.
 struct forex_ema_params {
   /// [fxTicker] Required. The ticker symbol for which to get exponential moving average (EMA) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -108,7 +109,7 @@ struct forex_ema_params {
 /// Parameters of forex().macd(): `GET /v1/indicators/macd/{fxTicker}`.
 struct forex_macd_params {
   /// [fxTicker] Required. The ticker symbol for which to get MACD data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -139,7 +140,7 @@ struct forex_macd_params {
 /// Parameters of forex().rsi(): `GET /v1/indicators/rsi/{fxTicker}`.
 struct forex_rsi_params {
   /// [fxTicker] Required. The ticker symbol for which to get relative strength index (RSI) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -167,7 +168,7 @@ struct forex_rsi_params {
 /// Parameters of forex().sma(): `GET /v1/indicators/sma/{fxTicker}`.
 struct forex_sma_params {
   /// [fxTicker] Required. The ticker symbol for which to get simple moving average (SMA) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -195,9 +196,9 @@ struct forex_sma_params {
 /// Parameters of forex().last_quote(): `GET /v1/last_quote/currencies/{from}/{to}`.
 struct forex_last_quote_params {
   /// Required. The "from" symbol of the pair.
-  std::string_view from{};
+  required<std::string_view, struct from_parameter> from;
   /// Required. The "to" symbol of the pair.
-  std::string_view to{};
+  required<std::string_view, struct to_parameter> to;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -208,7 +209,7 @@ struct forex_last_quote_params {
 /// Parameters of forex().grouped_daily(): `GET /v2/aggs/grouped/locale/global/market/fx/{date}`.
 struct forex_grouped_daily_params {
   /// Required. The beginning date for the aggregate window.
-  std::string_view date{};
+  required<std::string_view, struct date_parameter> date;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
 
@@ -221,7 +222,7 @@ struct forex_grouped_daily_params {
 /// Parameters of forex().previous_close(): `GET /v2/aggs/ticker/{forexTicker}/prev`.
 struct forex_previous_close_params {
   /// [forexTicker] Required. The ticker symbol of the currency pair.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
 
@@ -235,15 +236,15 @@ struct forex_previous_close_params {
 /// /v2/aggs/ticker/{forexTicker}/range/{multiplier}/{timespan}/{from}/{to}`.
 struct forex_aggregates_params {
   /// [forexTicker] Required. The ticker symbol of the currency pair.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The size of the timespan multiplier.
-  std::int64_t multiplier{};
+  required<std::int64_t, struct multiplier_parameter> multiplier;
   /// Required. The size of the time window.
-  massive::timespan timespan{};
+  required<massive::timespan, struct timespan_parameter> timespan;
   /// Required. The start of the aggregate time window.
-  date_or_ms from;
+  required<date_or_ms, struct from_parameter> from;
   /// Required. The end of the aggregate time window.
-  date_or_ms to;
+  required<date_or_ms, struct to_parameter> to;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
   /// Sort the results by timestamp.
@@ -273,7 +274,7 @@ struct forex_snapshot_tickers_params {
 /// /v2/snapshot/locale/global/markets/forex/tickers/{ticker}`.
 struct forex_snapshot_ticker_params {
   /// Required. The forex ticker.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -284,7 +285,7 @@ struct forex_snapshot_ticker_params {
 /// Parameters of forex().movers(): `GET /v2/snapshot/locale/global/markets/forex/{direction}`.
 struct forex_movers_params {
   /// Required. The direction of the snapshot results to return.
-  massive::direction direction{};
+  required<massive::direction, struct direction_parameter> direction;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -295,7 +296,7 @@ struct forex_movers_params {
 /// Parameters of forex().quotes(): `GET /v3/quotes/{fxTicker}`.
 struct forex_quotes_params {
   /// [fxTicker] Required. The ticker symbol to get quotes for.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<date_or_ns> timestamp{};
   /// Order results based on the `sort` field.

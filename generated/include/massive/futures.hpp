@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/futures_agg.hpp"
 #include "massive/models/futures_contract.hpp"
 #include "massive/models/futures_exchange.hpp"
@@ -32,7 +33,7 @@ namespace massive {
 struct futures_aggregates_params {
   /// Required. The futures contract identifier, including the base symbol and contract expiration
   /// (e.g., GCJ5 for the April 2025 gold contract).
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// The size of each aggregate candle, specified as a number followed by a unit: `sec`, `min`,
   /// `hour`, `session`, `week`, `month`, `quarter`, or `year`.
   std::optional<std::string_view> resolution{};
@@ -135,7 +136,7 @@ struct futures_products_params {
 struct futures_quotes_params {
   /// Required. The futures contract identifier, including the base symbol and contract expiration
   /// (e.g., GCJ5 for the April 2025 gold contract).
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// The time when the quote was generated at the exchange to nanosecond precision.
   range_filter<std::string_view> timestamp{};
   /// Also known as the trading date, the date of the end of the trading session, in YYYY-MM-DD
@@ -193,7 +194,7 @@ struct futures_snapshot_params {
 struct futures_trades_params {
   /// Required. The futures contract identifier, including the base symbol and contract expiration
   /// (e.g., GCJ5 for the April 2025 gold contract).
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// The time when the trade was generated at the exchange to nanosecond precision.
   range_filter<std::string_view> timestamp{};
   /// Also known as the trading date, the date of the end of the trading session, in YYYY-MM-DD

@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/indicator_value.hpp"
 #include "massive/models/indices_agg.hpp"
 #include "massive/models/indices_open_close.hpp"
@@ -28,7 +29,7 @@ namespace massive {
 struct indices_ema_params {
   /// [indicesTicker] Required. The ticker symbol for which to get exponential moving average (EMA)
   /// data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -56,7 +57,7 @@ struct indices_ema_params {
 /// Parameters of indices().macd(): `GET /v1/indicators/macd/{indicesTicker}`.
 struct indices_macd_params {
   /// [indicesTicker] Required. The ticker symbol for which to get MACD data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -88,7 +89,7 @@ struct indices_macd_params {
 struct indices_rsi_params {
   /// [indicesTicker] Required. The ticker symbol for which to get relative strength index (RSI)
   /// data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -116,7 +117,7 @@ struct indices_rsi_params {
 /// Parameters of indices().sma(): `GET /v1/indicators/sma/{indicesTicker}`.
 struct indices_sma_params {
   /// [indicesTicker] Required. The ticker symbol for which to get simple moving average (SMA) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -144,9 +145,9 @@ struct indices_sma_params {
 /// Parameters of indices().open_close(): `GET /v1/open-close/{indicesTicker}/{date}`.
 struct indices_open_close_params {
   /// [indicesTicker] Required. The ticker symbol of Index.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The date of the requested open/close in the format YYYY-MM-DD.
-  std::string_view date{};
+  required<std::string_view, struct date_parameter> date;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -157,7 +158,7 @@ struct indices_open_close_params {
 /// Parameters of indices().previous_close(): `GET /v2/aggs/ticker/{indicesTicker}/prev`.
 struct indices_previous_close_params {
   /// [indicesTicker] Required. The ticker symbol of Index.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -169,15 +170,15 @@ struct indices_previous_close_params {
 /// /v2/aggs/ticker/{indicesTicker}/range/{multiplier}/{timespan}/{from}/{to}`.
 struct indices_aggregates_params {
   /// [indicesTicker] Required. The ticker symbol of Index.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The size of the timespan multiplier.
-  std::int64_t multiplier{};
+  required<std::int64_t, struct multiplier_parameter> multiplier;
   /// Required. The size of the time window.
-  massive::timespan timespan{};
+  required<massive::timespan, struct timespan_parameter> timespan;
   /// Required. The start of the aggregate time window.
-  date_or_ms from;
+  required<date_or_ms, struct from_parameter> from;
   /// Required. The end of the aggregate time window.
-  date_or_ms to;
+  required<date_or_ms, struct to_parameter> to;
   /// Sort the results by timestamp.
   std::optional<massive::sort_order> sort{};
   /// Limits the number of base aggregates queried to create the aggregate results.

@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/equity_exchange.hpp"
 #include "massive/models/indicator_value.hpp"
 #include "massive/models/macd_value.hpp"
@@ -45,7 +46,7 @@ struct options_exchanges_params {
 /// Parameters of options().quotes_v3(): `GET /options/v3/quotes/{ticker}`.
 struct options_quotes_v3_params {
   /// Required. The options ticker symbol (e.g., O:SPY260123C00687000).
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// The nanosecond accuracy SIP Unix Timestamp.
   range_filter<std::string_view> timestamp{};
   /// Limit the maximum number of results returned.
@@ -62,7 +63,7 @@ struct options_quotes_v3_params {
 /// Parameters of options().trades_v3(): `GET /options/v3/trades/{ticker}`.
 struct options_trades_v3_params {
   /// Required. The options ticker symbol (e.g., O:SPY260123C00687000).
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// The nanosecond accuracy SIP Unix Timestamp.
   range_filter<std::string_view> timestamp{};
   /// Limit the maximum number of results returned.
@@ -80,7 +81,7 @@ struct options_trades_v3_params {
 struct options_ema_params {
   /// [optionsTicker] Required. The ticker symbol for which to get exponential moving average (EMA)
   /// data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -108,7 +109,7 @@ struct options_ema_params {
 /// Parameters of options().macd(): `GET /v1/indicators/macd/{optionsTicker}`.
 struct options_macd_params {
   /// [optionsTicker] Required. The ticker symbol for which to get MACD data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -140,7 +141,7 @@ struct options_macd_params {
 struct options_rsi_params {
   /// [optionsTicker] Required. The ticker symbol for which to get relative strength index (RSI)
   /// data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -168,7 +169,7 @@ struct options_rsi_params {
 /// Parameters of options().sma(): `GET /v1/indicators/sma/{optionsTicker}`.
 struct options_sma_params {
   /// [optionsTicker] Required. The ticker symbol for which to get simple moving average (SMA) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -196,9 +197,9 @@ struct options_sma_params {
 /// Parameters of options().open_close(): `GET /v1/open-close/{optionsTicker}/{date}`.
 struct options_open_close_params {
   /// [optionsTicker] Required. The ticker symbol of the options contract.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The date of the requested open/close in the format YYYY-MM-DD.
-  std::chrono::year_month_day date{};
+  required<std::chrono::year_month_day, struct date_parameter> date;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
 
@@ -211,7 +212,7 @@ struct options_open_close_params {
 /// Parameters of options().previous_close(): `GET /v2/aggs/ticker/{optionsTicker}/prev`.
 struct options_previous_close_params {
   /// [optionsTicker] Required. The ticker symbol of the options contract.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
 
@@ -225,15 +226,15 @@ struct options_previous_close_params {
 /// /v2/aggs/ticker/{optionsTicker}/range/{multiplier}/{timespan}/{from}/{to}`.
 struct options_aggregates_params {
   /// [optionsTicker] Required. The ticker symbol of the options contract.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The size of the timespan multiplier.
-  std::int64_t multiplier{};
+  required<std::int64_t, struct multiplier_parameter> multiplier;
   /// Required. The size of the time window.
-  massive::timespan timespan{};
+  required<massive::timespan, struct timespan_parameter> timespan;
   /// Required. The start of the aggregate time window.
-  date_or_ms from;
+  required<date_or_ms, struct from_parameter> from;
   /// Required. The end of the aggregate time window.
-  date_or_ms to;
+  required<date_or_ms, struct to_parameter> to;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
   /// Sort the results by timestamp.
@@ -250,7 +251,7 @@ struct options_aggregates_params {
 /// Parameters of options().last_trade(): `GET /v2/last/trade/{optionsTicker}`.
 struct options_last_trade_params {
   /// [optionsTicker] Required. The ticker symbol of the options contract.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -261,7 +262,7 @@ struct options_last_trade_params {
 /// Parameters of options().quotes(): `GET /v3/quotes/{optionsTicker}`.
 struct options_quotes_params {
   /// [optionsTicker] Required. The ticker symbol to get quotes for.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<date_or_ns> timestamp{};
   /// Order results based on the `sort` field.
@@ -309,7 +310,7 @@ struct options_contracts_params {
 /// Parameters of options().contract(): `GET /v3/reference/options/contracts/{options_ticker}`.
 struct options_contract_params {
   /// Required. Query for a contract by options ticker.
-  std::string_view options_ticker{};
+  required<std::string_view, struct options_ticker_parameter> options_ticker;
   /// Specify a point in time for the contract as of this date with format YYYY-MM-DD.
   std::optional<std::string_view> as_of{};
 
@@ -322,7 +323,7 @@ struct options_contract_params {
 /// Parameters of options().chain(): `GET /v3/snapshot/options/{underlyingAsset}`.
 struct options_chain_params {
   /// [underlyingAsset] Required. The underlying ticker symbol of the option contract.
-  std::string_view underlying_asset{};
+  required<std::string_view, struct underlying_asset_parameter> underlying_asset;
   /// Query by strike price of a contract.
   range_filter<double> strike_price{};
   /// Query by contract expiration with date format YYYY-MM-DD.
@@ -346,9 +347,9 @@ struct options_chain_params {
 /// /v3/snapshot/options/{underlyingAsset}/{optionContract}`.
 struct options_contract_snapshot_params {
   /// [underlyingAsset] Required. The underlying ticker symbol of the option contract.
-  std::string_view underlying_asset{};
+  required<std::string_view, struct underlying_asset_parameter> underlying_asset;
   /// [optionContract] Required. The option contract identifier.
-  std::string_view option_contract{};
+  required<std::string_view, struct option_contract_parameter> option_contract;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -359,7 +360,7 @@ struct options_contract_snapshot_params {
 /// Parameters of options().trades(): `GET /v3/trades/{optionsTicker}`.
 struct options_trades_params {
   /// [optionsTicker] Required. The options ticker symbol to get trades for.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by trade timestamp.
   range_filter<date_or_ns> timestamp{};
   /// Order results based on the `sort` field.

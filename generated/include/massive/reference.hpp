@@ -7,6 +7,7 @@
 #include "massive/experimental.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/condition.hpp"
 #include "massive/models/dividend.hpp"
 #include "massive/models/exchange.hpp"
@@ -82,7 +83,7 @@ struct reference_ipos_v1_params {
 /// Parameters of reference().related_companies(): `GET /v1/related-companies/{ticker}`.
 struct reference_related_companies_params {
   /// Required. The ticker symbol to search.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -258,7 +259,7 @@ struct reference_ticker_types_params {
 /// Parameters of reference().ticker(): `GET /v3/reference/tickers/{ticker}`.
 struct reference_ticker_params {
   /// Required. Specify a case-sensitive ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Specify a point in time to get information about the ticker available on that date.
   std::optional<std::chrono::year_month_day> date{};
 
@@ -351,7 +352,7 @@ struct reference_ipos_params {
 /// Parameters of reference().ticker_events(): `GET /vX/reference/tickers/{id}/events`.
 struct reference_ticker_events_params {
   /// Required. Identifier of an asset, which can be a Ticker, CUSIP, or Composite FIGI.
-  std::string_view id{};
+  required<std::string_view, struct id_parameter> id;
   /// A comma-separated list of the types of event to include.
   std::optional<std::string_view> types{};
 

@@ -7,6 +7,7 @@
 #include "massive/experimental.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/agg.hpp"
 #include "massive/models/balance_sheet.hpp"
 #include "massive/models/cash_flow_statement.hpp"
@@ -59,7 +60,7 @@ namespace massive {
 /// Parameters of stocks().trades_dev(): `GET /stocks/dev/trades/{ticker}`.
 struct stocks_trades_dev_params {
   /// Required. The ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// The nanosecond accuracy SIP Unix Timestamp.
   range_filter<std::string_view> sip_timestamp{};
   /// Limit the maximum number of results returned.
@@ -584,7 +585,7 @@ struct stocks_free_float_params {
 struct stocks_ema_params {
   /// [stockTicker] Required. Specify a case-sensitive ticker symbol for which to get exponential
   /// moving average (EMA) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -613,7 +614,7 @@ struct stocks_ema_params {
 struct stocks_macd_params {
   /// [stockTicker] Required. Specify a case-sensitive ticker symbol for which to get moving average
   /// convergence/divergence (MACD) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -645,7 +646,7 @@ struct stocks_macd_params {
 struct stocks_rsi_params {
   /// [stockTicker] Required. Specify a case-sensitive ticker symbol for which to get relative
   /// strength index (RSI) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -674,7 +675,7 @@ struct stocks_rsi_params {
 struct stocks_sma_params {
   /// [stockTicker] Required. Specify a case-sensitive ticker symbol for which to get simple moving
   /// average (SMA) data.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<std::string_view> timestamp{};
   /// The size of the aggregate time window.
@@ -702,9 +703,9 @@ struct stocks_sma_params {
 /// Parameters of stocks().open_close(): `GET /v1/open-close/{stocksTicker}/{date}`.
 struct stocks_open_close_params {
   /// [stocksTicker] Required. Specify a case-sensitive ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The date of the requested open/close in the format YYYY-MM-DD.
-  std::chrono::year_month_day date{};
+  required<std::chrono::year_month_day, struct date_parameter> date;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
 
@@ -717,7 +718,7 @@ struct stocks_open_close_params {
 /// Parameters of stocks().grouped_daily(): `GET /v2/aggs/grouped/locale/us/market/stocks/{date}`.
 struct stocks_grouped_daily_params {
   /// Required. The beginning date for the aggregate window.
-  std::string_view date{};
+  required<std::string_view, struct date_parameter> date;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
   /// Include OTC securities in the response.
@@ -732,7 +733,7 @@ struct stocks_grouped_daily_params {
 /// Parameters of stocks().previous_close(): `GET /v2/aggs/ticker/{stocksTicker}/prev`.
 struct stocks_previous_close_params {
   /// [stocksTicker] Required. Specify a case-sensitive ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
 
@@ -746,15 +747,15 @@ struct stocks_previous_close_params {
 /// /v2/aggs/ticker/{stocksTicker}/range/{multiplier}/{timespan}/{from}/{to}`.
 struct stocks_aggregates_params {
   /// [stocksTicker] Required. Specify a case-sensitive ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The size of the timespan multiplier.
-  std::int64_t multiplier{};
+  required<std::int64_t, struct multiplier_parameter> multiplier;
   /// Required. The size of the time window.
-  massive::timespan timespan{};
+  required<massive::timespan, struct timespan_parameter> timespan;
   /// Required. The start of the aggregate time window.
-  date_or_ms from;
+  required<date_or_ms, struct from_parameter> from;
   /// Required. The end of the aggregate time window.
-  date_or_ms to;
+  required<date_or_ms, struct to_parameter> to;
   /// Whether or not the results are adjusted for splits.
   std::optional<bool> adjusted{};
   /// Sort the results by timestamp.
@@ -771,7 +772,7 @@ struct stocks_aggregates_params {
 /// Parameters of stocks().last_quote(): `GET /v2/last/nbbo/{stocksTicker}`.
 struct stocks_last_quote_params {
   /// [stocksTicker] Required. Specify a case-sensitive ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -782,7 +783,7 @@ struct stocks_last_quote_params {
 /// Parameters of stocks().last_trade(): `GET /v2/last/trade/{stocksTicker}`.
 struct stocks_last_trade_params {
   /// [stocksTicker] Required. Specify a case-sensitive ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -807,7 +808,7 @@ struct stocks_snapshot_tickers_params {
 /// /v2/snapshot/locale/us/markets/stocks/tickers/{stocksTicker}`.
 struct stocks_snapshot_ticker_params {
   /// [stocksTicker] Required. Specify a case-sensitive ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
 
   /// Renders the request target into `b`.
   void render(detail::target_builder& b) const;
@@ -818,7 +819,7 @@ struct stocks_snapshot_ticker_params {
 /// Parameters of stocks().movers(): `GET /v2/snapshot/locale/us/markets/stocks/{direction}`.
 struct stocks_movers_params {
   /// Required. The direction of the snapshot results to return.
-  massive::direction direction{};
+  required<massive::direction, struct direction_parameter> direction;
   /// Include OTC securities in the response.
   std::optional<bool> include_otc{};
 
@@ -831,9 +832,9 @@ struct stocks_movers_params {
 /// Parameters of stocks().historic_quotes(): `GET /v2/ticks/stocks/nbbo/{ticker}/{date}`.
 struct stocks_historic_quotes_params {
   /// Required. The ticker symbol we want quotes for.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The date/day of the quotes to retrieve in the format YYYY-MM-DD.
-  std::chrono::year_month_day date{};
+  required<std::chrono::year_month_day, struct date_parameter> date;
   /// The timestamp offset, used for pagination.
   std::optional<std::int64_t> timestamp{};
   /// [timestampLimit] The maximum timestamp allowed in the results.
@@ -852,9 +853,9 @@ struct stocks_historic_quotes_params {
 /// Parameters of stocks().historic_trades(): `GET /v2/ticks/stocks/trades/{ticker}/{date}`.
 struct stocks_historic_trades_params {
   /// Required. The ticker symbol we want trades for.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Required. The date/day of the trades to retrieve in the format YYYY-MM-DD.
-  std::chrono::year_month_day date{};
+  required<std::chrono::year_month_day, struct date_parameter> date;
   /// The timestamp offset, used for pagination.
   std::optional<std::int64_t> timestamp{};
   /// [timestampLimit] The maximum timestamp allowed in the results.
@@ -873,7 +874,7 @@ struct stocks_historic_trades_params {
 /// Parameters of stocks().quotes(): `GET /v3/quotes/{stockTicker}`.
 struct stocks_quotes_params {
   /// [stockTicker] Required. Specify a case-sensitive ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by timestamp.
   range_filter<date_or_ns> timestamp{};
   /// Order results based on the `sort` field.
@@ -892,7 +893,7 @@ struct stocks_quotes_params {
 /// Parameters of stocks().trades(): `GET /v3/trades/{stockTicker}`.
 struct stocks_trades_params {
   /// [stockTicker] Required. Specify a case-sensitive ticker symbol.
-  std::string_view ticker{};
+  required<std::string_view, struct ticker_parameter> ticker;
   /// Query by trade timestamp.
   range_filter<date_or_ns> timestamp{};
   /// Order results based on the `sort` field.

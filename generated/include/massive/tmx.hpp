@@ -6,6 +6,7 @@
 #include "massive/enums.hpp"
 #include "massive/filter.hpp"
 #include "massive/groups.hpp"
+#include "massive/required.hpp"
 #include "massive/models/tmx_corporate_event.hpp"
 #include "massive/time.hpp"
 #include "massive/detail/request_target.hpp"

@@ -63,7 +63,7 @@ cursor<massive::benzinga_bulls_bears_say> benzinga_group::bulls_bears_say(const 
 }
 
 void benzinga_consensus_ratings_params::render(detail::target_builder& b) const {
-  b.path_literal("/benzinga/v1/consensus-ratings/").path_segment(ticker);
+  b.path_literal("/benzinga/v1/consensus-ratings/").path_segment(ticker.get());
   b.query("date", date);
   b.query("limit", limit);
 }

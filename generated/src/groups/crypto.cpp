@@ -20,9 +20,9 @@ cursor<massive::crypto_exchange> crypto_group::exchanges(const crypto_exchanges_
 }
 
 void crypto_historic_trades_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/historic/crypto/").path_segment(from);
-  b.path_literal("/").path_segment(to);
-  b.path_literal("/").path_segment(date);
+  b.path_literal("/v1/historic/crypto/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
+  b.path_literal("/").path_segment(date.get());
   b.query("offset", offset);
   b.query("limit", limit);
 }
@@ -32,7 +32,7 @@ std::string crypto_historic_trades_params::target() const {
 }
 
 void crypto_ema_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/ema/").path_segment(ticker);
+  b.path_literal("/v1/indicators/ema/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("window", window);
@@ -51,7 +51,7 @@ cursor<massive::indicator_value> crypto_group::ema(const crypto_ema_params& para
 }
 
 void crypto_macd_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/macd/").path_segment(ticker);
+  b.path_literal("/v1/indicators/macd/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("short_window", short_window);
@@ -72,7 +72,7 @@ cursor<massive::macd_value> crypto_group::macd(const crypto_macd_params& params,
 }
 
 void crypto_rsi_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
+  b.path_literal("/v1/indicators/rsi/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("window", window);
@@ -91,7 +91,7 @@ cursor<massive::indicator_value> crypto_group::rsi(const crypto_rsi_params& para
 }
 
 void crypto_sma_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/sma/").path_segment(ticker);
+  b.path_literal("/v1/indicators/sma/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("window", window);
@@ -110,8 +110,8 @@ cursor<massive::indicator_value> crypto_group::sma(const crypto_sma_params& para
 }
 
 void crypto_last_trade_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/last/crypto/").path_segment(from);
-  b.path_literal("/").path_segment(to);
+  b.path_literal("/v1/last/crypto/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
 }
 
 std::string crypto_last_trade_params::target() const {
@@ -119,9 +119,9 @@ std::string crypto_last_trade_params::target() const {
 }
 
 void crypto_open_close_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/open-close/crypto/").path_segment(from);
-  b.path_literal("/").path_segment(to);
-  b.path_literal("/").path_segment(date);
+  b.path_literal("/v1/open-close/crypto/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
+  b.path_literal("/").path_segment(date.get());
   b.query("adjusted", adjusted);
 }
 
@@ -130,7 +130,7 @@ std::string crypto_open_close_params::target() const {
 }
 
 void crypto_grouped_daily_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/grouped/locale/global/market/crypto/").path_segment(date);
+  b.path_literal("/v2/aggs/grouped/locale/global/market/crypto/").path_segment(date.get());
   b.query("adjusted", adjusted);
 }
 
@@ -139,7 +139,7 @@ std::string crypto_grouped_daily_params::target() const {
 }
 
 void crypto_previous_close_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
   b.path_literal("/prev");
   b.query("adjusted", adjusted);
 }
@@ -149,11 +149,11 @@ std::string crypto_previous_close_params::target() const {
 }
 
 void crypto_aggregates_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-  b.path_literal("/range/").path_segment(multiplier);
-  b.path_literal("/").path_segment(timespan);
-  b.path_literal("/").path_segment(from);
-  b.path_literal("/").path_segment(to);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
+  b.path_literal("/range/").path_segment(multiplier.get());
+  b.path_literal("/").path_segment(timespan.get());
+  b.path_literal("/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
   b.query("adjusted", adjusted);
   b.query("sort", sort);
   b.query("limit", limit);
@@ -173,7 +173,7 @@ std::string crypto_snapshot_tickers_params::target() const {
 }
 
 void crypto_snapshot_ticker_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers/").path_segment(ticker);
+  b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers/").path_segment(ticker.get());
 }
 
 std::string crypto_snapshot_ticker_params::target() const {
@@ -181,7 +181,7 @@ std::string crypto_snapshot_ticker_params::target() const {
 }
 
 void crypto_snapshot_book_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers/").path_segment(ticker);
+  b.path_literal("/v2/snapshot/locale/global/markets/crypto/tickers/").path_segment(ticker.get());
   b.path_literal("/book");
 }
 
@@ -190,7 +190,7 @@ std::string crypto_snapshot_book_params::target() const {
 }
 
 void crypto_movers_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/snapshot/locale/global/markets/crypto/").path_segment(direction);
+  b.path_literal("/v2/snapshot/locale/global/markets/crypto/").path_segment(direction.get());
 }
 
 std::string crypto_movers_params::target() const {
@@ -198,7 +198,7 @@ std::string crypto_movers_params::target() const {
 }
 
 void crypto_trades_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/trades/").path_segment(ticker);
+  b.path_literal("/v3/trades/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("order", order);
   b.query("limit", limit);

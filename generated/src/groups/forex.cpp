@@ -20,8 +20,8 @@ cursor<massive::forex_exchange> forex_group::exchanges(const forex_exchanges_par
 }
 
 void forex_conversion_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/conversion/").path_segment(from);
-  b.path_literal("/").path_segment(to);
+  b.path_literal("/v1/conversion/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
   b.query("amount", amount);
   b.query("precision", precision);
 }
@@ -31,9 +31,9 @@ std::string forex_conversion_params::target() const {
 }
 
 void forex_historic_quotes_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/historic/forex/").path_segment(from);
-  b.path_literal("/").path_segment(to);
-  b.path_literal("/").path_segment(date);
+  b.path_literal("/v1/historic/forex/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
+  b.path_literal("/").path_segment(date.get());
   b.query("offset", offset);
   b.query("limit", limit);
 }
@@ -43,7 +43,7 @@ std::string forex_historic_quotes_params::target() const {
 }
 
 void forex_ema_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/ema/").path_segment(ticker);
+  b.path_literal("/v1/indicators/ema/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -63,7 +63,7 @@ cursor<massive::indicator_value> forex_group::ema(const forex_ema_params& params
 }
 
 void forex_macd_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/macd/").path_segment(ticker);
+  b.path_literal("/v1/indicators/macd/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -85,7 +85,7 @@ cursor<massive::macd_value> forex_group::macd(const forex_macd_params& params, t
 }
 
 void forex_rsi_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
+  b.path_literal("/v1/indicators/rsi/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -105,7 +105,7 @@ cursor<massive::indicator_value> forex_group::rsi(const forex_rsi_params& params
 }
 
 void forex_sma_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/sma/").path_segment(ticker);
+  b.path_literal("/v1/indicators/sma/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -125,8 +125,8 @@ cursor<massive::indicator_value> forex_group::sma(const forex_sma_params& params
 }
 
 void forex_last_quote_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/last_quote/currencies/").path_segment(from);
-  b.path_literal("/").path_segment(to);
+  b.path_literal("/v1/last_quote/currencies/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
 }
 
 std::string forex_last_quote_params::target() const {
@@ -134,7 +134,7 @@ std::string forex_last_quote_params::target() const {
 }
 
 void forex_grouped_daily_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/grouped/locale/global/market/fx/").path_segment(date);
+  b.path_literal("/v2/aggs/grouped/locale/global/market/fx/").path_segment(date.get());
   b.query("adjusted", adjusted);
 }
 
@@ -143,7 +143,7 @@ std::string forex_grouped_daily_params::target() const {
 }
 
 void forex_previous_close_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
   b.path_literal("/prev");
   b.query("adjusted", adjusted);
 }
@@ -153,11 +153,11 @@ std::string forex_previous_close_params::target() const {
 }
 
 void forex_aggregates_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-  b.path_literal("/range/").path_segment(multiplier);
-  b.path_literal("/").path_segment(timespan);
-  b.path_literal("/").path_segment(from);
-  b.path_literal("/").path_segment(to);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
+  b.path_literal("/range/").path_segment(multiplier.get());
+  b.path_literal("/").path_segment(timespan.get());
+  b.path_literal("/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
   b.query("adjusted", adjusted);
   b.query("sort", sort);
   b.query("limit", limit);
@@ -177,7 +177,7 @@ std::string forex_snapshot_tickers_params::target() const {
 }
 
 void forex_snapshot_ticker_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/snapshot/locale/global/markets/forex/tickers/").path_segment(ticker);
+  b.path_literal("/v2/snapshot/locale/global/markets/forex/tickers/").path_segment(ticker.get());
 }
 
 std::string forex_snapshot_ticker_params::target() const {
@@ -185,7 +185,7 @@ std::string forex_snapshot_ticker_params::target() const {
 }
 
 void forex_movers_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/snapshot/locale/global/markets/forex/").path_segment(direction);
+  b.path_literal("/v2/snapshot/locale/global/markets/forex/").path_segment(direction.get());
 }
 
 std::string forex_movers_params::target() const {
@@ -193,7 +193,7 @@ std::string forex_movers_params::target() const {
 }
 
 void forex_quotes_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/quotes/").path_segment(ticker);
+  b.path_literal("/v3/quotes/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("order", order);
   b.query("limit", limit);

@@ -7,7 +7,7 @@
 namespace massive {
 
 void futures_aggregates_params::render(detail::target_builder& b) const {
-  b.path_literal("/futures/v1/aggs/").path_segment(ticker);
+  b.path_literal("/futures/v1/aggs/").path_segment(ticker.get());
   b.query("resolution", resolution);
   b.query("window_start", window_start);
   b.query("limit", limit);
@@ -94,7 +94,7 @@ cursor<massive::futures_product> futures_group::products(const futures_products_
 }
 
 void futures_quotes_params::render(detail::target_builder& b) const {
-  b.path_literal("/futures/v1/quotes/").path_segment(ticker);
+  b.path_literal("/futures/v1/quotes/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("session_end_date", session_end_date);
   b.query("limit", limit);
@@ -143,7 +143,7 @@ cursor<massive::futures_snapshot> futures_group::snapshot(const futures_snapshot
 }
 
 void futures_trades_params::render(detail::target_builder& b) const {
-  b.path_literal("/futures/v1/trades/").path_segment(ticker);
+  b.path_literal("/futures/v1/trades/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("session_end_date", session_end_date);
   b.query("limit", limit);

@@ -7,7 +7,7 @@
 namespace massive {
 
 void indices_ema_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/ema/").path_segment(ticker);
+  b.path_literal("/v1/indicators/ema/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -27,7 +27,7 @@ cursor<massive::indicator_value> indices_group::ema(const indices_ema_params& pa
 }
 
 void indices_macd_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/macd/").path_segment(ticker);
+  b.path_literal("/v1/indicators/macd/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -49,7 +49,7 @@ cursor<massive::macd_value> indices_group::macd(const indices_macd_params& param
 }
 
 void indices_rsi_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
+  b.path_literal("/v1/indicators/rsi/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -69,7 +69,7 @@ cursor<massive::indicator_value> indices_group::rsi(const indices_rsi_params& pa
 }
 
 void indices_sma_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/sma/").path_segment(ticker);
+  b.path_literal("/v1/indicators/sma/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -89,8 +89,8 @@ cursor<massive::indicator_value> indices_group::sma(const indices_sma_params& pa
 }
 
 void indices_open_close_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/open-close/").path_segment(ticker);
-  b.path_literal("/").path_segment(date);
+  b.path_literal("/v1/open-close/").path_segment(ticker.get());
+  b.path_literal("/").path_segment(date.get());
 }
 
 std::string indices_open_close_params::target() const {
@@ -98,7 +98,7 @@ std::string indices_open_close_params::target() const {
 }
 
 void indices_previous_close_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
   b.path_literal("/prev");
 }
 
@@ -107,11 +107,11 @@ std::string indices_previous_close_params::target() const {
 }
 
 void indices_aggregates_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-  b.path_literal("/range/").path_segment(multiplier);
-  b.path_literal("/").path_segment(timespan);
-  b.path_literal("/").path_segment(from);
-  b.path_literal("/").path_segment(to);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
+  b.path_literal("/range/").path_segment(multiplier.get());
+  b.path_literal("/").path_segment(timespan.get());
+  b.path_literal("/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
   b.query("sort", sort);
   b.query("limit", limit);
 }

@@ -20,7 +20,7 @@ cursor<massive::equity_exchange> options_group::exchanges(const options_exchange
 }
 
 void options_quotes_v3_params::render(detail::target_builder& b) const {
-  b.path_literal("/options/v3/quotes/").path_segment(ticker);
+  b.path_literal("/options/v3/quotes/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("limit", limit);
   b.query("sort", sort);
@@ -35,7 +35,7 @@ cursor<massive::options_quote_v3> options_group::quotes_v3(const options_quotes_
 }
 
 void options_trades_v3_params::render(detail::target_builder& b) const {
-  b.path_literal("/options/v3/trades/").path_segment(ticker);
+  b.path_literal("/options/v3/trades/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("limit", limit);
   b.query("sort", sort);
@@ -50,7 +50,7 @@ cursor<massive::options_trade_v3> options_group::trades_v3(const options_trades_
 }
 
 void options_ema_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/ema/").path_segment(ticker);
+  b.path_literal("/v1/indicators/ema/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -70,7 +70,7 @@ cursor<massive::indicator_value> options_group::ema(const options_ema_params& pa
 }
 
 void options_macd_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/macd/").path_segment(ticker);
+  b.path_literal("/v1/indicators/macd/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -92,7 +92,7 @@ cursor<massive::macd_value> options_group::macd(const options_macd_params& param
 }
 
 void options_rsi_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
+  b.path_literal("/v1/indicators/rsi/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -112,7 +112,7 @@ cursor<massive::indicator_value> options_group::rsi(const options_rsi_params& pa
 }
 
 void options_sma_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/sma/").path_segment(ticker);
+  b.path_literal("/v1/indicators/sma/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -132,8 +132,8 @@ cursor<massive::indicator_value> options_group::sma(const options_sma_params& pa
 }
 
 void options_open_close_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/open-close/").path_segment(ticker);
-  b.path_literal("/").path_segment(date);
+  b.path_literal("/v1/open-close/").path_segment(ticker.get());
+  b.path_literal("/").path_segment(date.get());
   b.query("adjusted", adjusted);
 }
 
@@ -142,7 +142,7 @@ std::string options_open_close_params::target() const {
 }
 
 void options_previous_close_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
   b.path_literal("/prev");
   b.query("adjusted", adjusted);
 }
@@ -152,11 +152,11 @@ std::string options_previous_close_params::target() const {
 }
 
 void options_aggregates_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-  b.path_literal("/range/").path_segment(multiplier);
-  b.path_literal("/").path_segment(timespan);
-  b.path_literal("/").path_segment(from);
-  b.path_literal("/").path_segment(to);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
+  b.path_literal("/range/").path_segment(multiplier.get());
+  b.path_literal("/").path_segment(timespan.get());
+  b.path_literal("/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
   b.query("adjusted", adjusted);
   b.query("sort", sort);
   b.query("limit", limit);
@@ -167,7 +167,7 @@ std::string options_aggregates_params::target() const {
 }
 
 void options_last_trade_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/last/trade/").path_segment(ticker);
+  b.path_literal("/v2/last/trade/").path_segment(ticker.get());
 }
 
 std::string options_last_trade_params::target() const {
@@ -175,7 +175,7 @@ std::string options_last_trade_params::target() const {
 }
 
 void options_quotes_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/quotes/").path_segment(ticker);
+  b.path_literal("/v3/quotes/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("order", order);
   b.query("limit", limit);
@@ -213,7 +213,7 @@ cursor<massive::options_contract> options_group::contracts(const options_contrac
 }
 
 void options_contract_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/reference/options/contracts/").path_segment(options_ticker);
+  b.path_literal("/v3/reference/options/contracts/").path_segment(options_ticker.get());
   b.query("as_of", as_of);
 }
 
@@ -222,7 +222,7 @@ std::string options_contract_params::target() const {
 }
 
 void options_chain_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/snapshot/options/").path_segment(underlying_asset);
+  b.path_literal("/v3/snapshot/options/").path_segment(underlying_asset.get());
   b.query("strike_price", strike_price);
   b.query("expiration_date", expiration_date);
   b.query("contract_type", contract_type);
@@ -240,8 +240,8 @@ cursor<massive::option_snapshot> options_group::chain(const options_chain_params
 }
 
 void options_contract_snapshot_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/snapshot/options/").path_segment(underlying_asset);
-  b.path_literal("/").path_segment(option_contract);
+  b.path_literal("/v3/snapshot/options/").path_segment(underlying_asset.get());
+  b.path_literal("/").path_segment(option_contract.get());
 }
 
 std::string options_contract_snapshot_params::target() const {
@@ -253,7 +253,7 @@ cursor<massive::option_snapshot> options_group::contract_snapshot(const options_
 }
 
 void options_trades_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/trades/").path_segment(ticker);
+  b.path_literal("/v3/trades/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("order", order);
   b.query("limit", limit);

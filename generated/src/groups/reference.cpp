@@ -42,7 +42,7 @@ cursor<massive::ipo_v1> reference_group::ipos_v1(const reference_ipos_v1_params&
 }
 
 void reference_related_companies_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/related-companies/").path_segment(ticker);
+  b.path_literal("/v1/related-companies/").path_segment(ticker.get());
 }
 
 std::string reference_related_companies_params::target() const {
@@ -180,7 +180,7 @@ std::string reference_ticker_types_params::target() const {
 }
 
 void reference_ticker_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/reference/tickers/").path_segment(ticker);
+  b.path_literal("/v3/reference/tickers/").path_segment(ticker.get());
   b.query("date", date);
 }
 
@@ -250,7 +250,7 @@ cursor<massive::ipo> reference_group::ipos(experimental_t, const reference_ipos_
 }
 
 void reference_ticker_events_params::render(detail::target_builder& b) const {
-  b.path_literal("/vX/reference/tickers/").path_segment(id);
+  b.path_literal("/vX/reference/tickers/").path_segment(id.get());
   b.path_literal("/events");
   b.query("types", types);
 }

@@ -7,7 +7,7 @@
 namespace massive {
 
 void stocks_trades_dev_params::render(detail::target_builder& b) const {
-  b.path_literal("/stocks/dev/trades/").path_segment(ticker);
+  b.path_literal("/stocks/dev/trades/").path_segment(ticker.get());
   b.query("sip_timestamp", sip_timestamp);
   b.query("limit", limit);
   b.query("sort", sort);
@@ -420,7 +420,7 @@ cursor<massive::free_float> stocks_group::free_float(experimental_t, const stock
 }
 
 void stocks_ema_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/ema/").path_segment(ticker);
+  b.path_literal("/v1/indicators/ema/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -440,7 +440,7 @@ cursor<massive::indicator_value> stocks_group::ema(const stocks_ema_params& para
 }
 
 void stocks_macd_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/macd/").path_segment(ticker);
+  b.path_literal("/v1/indicators/macd/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -462,7 +462,7 @@ cursor<massive::macd_value> stocks_group::macd(const stocks_macd_params& params,
 }
 
 void stocks_rsi_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/rsi/").path_segment(ticker);
+  b.path_literal("/v1/indicators/rsi/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -482,7 +482,7 @@ cursor<massive::indicator_value> stocks_group::rsi(const stocks_rsi_params& para
 }
 
 void stocks_sma_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/indicators/sma/").path_segment(ticker);
+  b.path_literal("/v1/indicators/sma/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("timespan", timespan);
   b.query("adjusted", adjusted);
@@ -502,8 +502,8 @@ cursor<massive::indicator_value> stocks_group::sma(const stocks_sma_params& para
 }
 
 void stocks_open_close_params::render(detail::target_builder& b) const {
-  b.path_literal("/v1/open-close/").path_segment(ticker);
-  b.path_literal("/").path_segment(date);
+  b.path_literal("/v1/open-close/").path_segment(ticker.get());
+  b.path_literal("/").path_segment(date.get());
   b.query("adjusted", adjusted);
 }
 
@@ -512,7 +512,7 @@ std::string stocks_open_close_params::target() const {
 }
 
 void stocks_grouped_daily_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/grouped/locale/us/market/stocks/").path_segment(date);
+  b.path_literal("/v2/aggs/grouped/locale/us/market/stocks/").path_segment(date.get());
   b.query("adjusted", adjusted);
   b.query("include_otc", include_otc);
 }
@@ -522,7 +522,7 @@ std::string stocks_grouped_daily_params::target() const {
 }
 
 void stocks_previous_close_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
   b.path_literal("/prev");
   b.query("adjusted", adjusted);
 }
@@ -532,11 +532,11 @@ std::string stocks_previous_close_params::target() const {
 }
 
 void stocks_aggregates_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/aggs/ticker/").path_segment(ticker);
-  b.path_literal("/range/").path_segment(multiplier);
-  b.path_literal("/").path_segment(timespan);
-  b.path_literal("/").path_segment(from);
-  b.path_literal("/").path_segment(to);
+  b.path_literal("/v2/aggs/ticker/").path_segment(ticker.get());
+  b.path_literal("/range/").path_segment(multiplier.get());
+  b.path_literal("/").path_segment(timespan.get());
+  b.path_literal("/").path_segment(from.get());
+  b.path_literal("/").path_segment(to.get());
   b.query("adjusted", adjusted);
   b.query("sort", sort);
   b.query("limit", limit);
@@ -551,7 +551,7 @@ cursor<massive::agg> stocks_group::aggregates_pages(const stocks_aggregates_para
 }
 
 void stocks_last_quote_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/last/nbbo/").path_segment(ticker);
+  b.path_literal("/v2/last/nbbo/").path_segment(ticker.get());
 }
 
 std::string stocks_last_quote_params::target() const {
@@ -559,7 +559,7 @@ std::string stocks_last_quote_params::target() const {
 }
 
 void stocks_last_trade_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/last/trade/").path_segment(ticker);
+  b.path_literal("/v2/last/trade/").path_segment(ticker.get());
 }
 
 std::string stocks_last_trade_params::target() const {
@@ -577,7 +577,7 @@ std::string stocks_snapshot_tickers_params::target() const {
 }
 
 void stocks_snapshot_ticker_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/snapshot/locale/us/markets/stocks/tickers/").path_segment(ticker);
+  b.path_literal("/v2/snapshot/locale/us/markets/stocks/tickers/").path_segment(ticker.get());
 }
 
 std::string stocks_snapshot_ticker_params::target() const {
@@ -585,7 +585,7 @@ std::string stocks_snapshot_ticker_params::target() const {
 }
 
 void stocks_movers_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/snapshot/locale/us/markets/stocks/").path_segment(direction);
+  b.path_literal("/v2/snapshot/locale/us/markets/stocks/").path_segment(direction.get());
   b.query("include_otc", include_otc);
 }
 
@@ -594,8 +594,8 @@ std::string stocks_movers_params::target() const {
 }
 
 void stocks_historic_quotes_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/ticks/stocks/nbbo/").path_segment(ticker);
-  b.path_literal("/").path_segment(date);
+  b.path_literal("/v2/ticks/stocks/nbbo/").path_segment(ticker.get());
+  b.path_literal("/").path_segment(date.get());
   b.query("timestamp", timestamp);
   b.query("timestampLimit", timestamp_limit);
   b.query("reverse", reverse);
@@ -607,8 +607,8 @@ std::string stocks_historic_quotes_params::target() const {
 }
 
 void stocks_historic_trades_params::render(detail::target_builder& b) const {
-  b.path_literal("/v2/ticks/stocks/trades/").path_segment(ticker);
-  b.path_literal("/").path_segment(date);
+  b.path_literal("/v2/ticks/stocks/trades/").path_segment(ticker.get());
+  b.path_literal("/").path_segment(date.get());
   b.query("timestamp", timestamp);
   b.query("timestampLimit", timestamp_limit);
   b.query("reverse", reverse);
@@ -620,7 +620,7 @@ std::string stocks_historic_trades_params::target() const {
 }
 
 void stocks_quotes_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/quotes/").path_segment(ticker);
+  b.path_literal("/v3/quotes/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("order", order);
   b.query("limit", limit);
@@ -636,7 +636,7 @@ cursor<massive::quote> stocks_group::quotes(const stocks_quotes_params& params, 
 }
 
 void stocks_trades_params::render(detail::target_builder& b) const {
-  b.path_literal("/v3/trades/").path_segment(ticker);
+  b.path_literal("/v3/trades/").path_segment(ticker.get());
   b.query("timestamp", timestamp);
   b.query("order", order);
   b.query("limit", limit);
