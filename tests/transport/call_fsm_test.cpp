@@ -51,6 +51,7 @@ fed answered_ok() {
 fed closed_before_answer() {
   fed f = happened(kind::exchanged);
   f.event.outcome = call_event::response::stale;
+  f.event.jitter = 0.5;
   return f;
 }
 
@@ -123,22 +124,42 @@ TEST_CASE("success at the first try, on a new connection and on a pooled one") {
         "wait_rate_limit\ntake_connection\nexchange\ndone ok [trace success]\n");
 }
 
-TEST_CASE("a pooled connection the server closed is retried once, on a fresh connection") {
+TEST_CASE("a pooled connection the server closed is retried once at once, on a fresh connection") {
   // Seen failing with the stale retry going back to take_connection (a new permit, behind
   // other calls): line 4 was "take_connection [trace stale, retry in 0ms]", then "done failed".
   // Seen failing with every stale connection retried (retry_on_fresh_connection(true, false,
   // false)): the last line was "connect [trace stale, retry in 0ms]".
+  // After it, a fresh connection closed too is the policy's to retry, with backoff.
   CHECK(run(call_fsm(three_attempts, t0 + 10s),
             {happened(kind::start), happened(kind::rate_limit_granted), taken(true),
              closed_before_answer(), happened(kind::connected), closed_before_answer()}) ==
         "wait_rate_limit\ntake_connection\nexchange\nconnect [trace stale, retry in 0ms]\nexchange\n"
-        "done stale_connection [trace stale]\n");
+        "sleep 75ms [trace stale, retry in 75ms]\n");
 }
 
-TEST_CASE("a new connection closed before an answer is not retried") {
-  // Seen failing with retry_on_fresh_connection told every connection was reused
-  // (`reused_` replaced by true): the last line was "connect [trace stale, retry in 0ms]".
+TEST_CASE("a new connection closed or reset before an answer is retried by the policy, then surfaces") {
+  // Seen failing with the reset retry removed from call_fsm::after_exchange (the 0.2.0
+  // behaviour): the fourth line was "done stale_connection [trace stale]".
   CHECK(run(call_fsm(three_attempts, t0 + 10s),
+            {happened(kind::start), happened(kind::rate_limit_granted), taken(false),
+             happened(kind::connected), closed_before_answer(), happened(kind::slept),
+             happened(kind::rate_limit_granted), taken(false), happened(kind::connected),
+             closed_before_answer(), happened(kind::slept), happened(kind::rate_limit_granted),
+             taken(false), happened(kind::connected), closed_before_answer()}) ==
+        "wait_rate_limit\ntake_connection\nconnect\nexchange\nsleep 75ms [trace stale, retry in 75ms]\n"
+        "wait_rate_limit\ntake_connection\nconnect\nexchange\nsleep 150ms [trace stale, retry in 150ms]\n"
+        "wait_rate_limit\ntake_connection\nconnect\nexchange\ndone stale_connection [trace stale]\n");
+}
+
+TEST_CASE("a reset is not retried when the policy is off or the deadline leaves no room") {
+  // Seen failing with the deadline check dropped from the reset retry: the second transcript
+  // ended "sleep 75ms [trace stale, retry in 75ms]".
+  const retry_policy off{.max_attempts = 1};
+  CHECK(run(call_fsm(off, t0 + 10s),
+            {happened(kind::start), happened(kind::rate_limit_granted), taken(false),
+             happened(kind::connected), closed_before_answer()}) ==
+        "wait_rate_limit\ntake_connection\nconnect\nexchange\ndone stale_connection [trace stale]\n");
+  CHECK(run(call_fsm(three_attempts, t0 + 50ms),
             {happened(kind::start), happened(kind::rate_limit_granted), taken(false),
              happened(kind::connected), closed_before_answer()}) ==
         "wait_rate_limit\ntake_connection\nconnect\nexchange\ndone stale_connection [trace stale]\n");

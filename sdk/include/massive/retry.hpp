@@ -9,11 +9,13 @@
 
 namespace massive {
 
-/// Retry of 429/500/502/503/504 answers: on by default, three retries (four attempts, as the
-/// official Python client does), always within the call's deadline; `max_attempts = 1` turns it
-/// off. Every REST call is a GET, so a retry never repeats a side effect. Independently of this
-/// policy, a request that failed because the server had closed an idle pooled connection is
-/// retried once on a fresh connection (see retry_on_fresh_connection).
+/// Retry of 429/500/502/503/504 answers and of connections closed or reset before any byte of
+/// an answer: on by default, three retries (four attempts, as the official Python client does),
+/// always within the call's deadline; `max_attempts = 1` turns it off. Every REST call is a
+/// GET, so a retry never repeats a side effect. Independently of this policy, a request that
+/// failed because the server had closed an idle pooled connection is retried once at once on a
+/// fresh connection (see retry_on_fresh_connection). A connection lost mid-body is not retried:
+/// part of the body has reached the caller's decoder.
 struct retry_policy {
   /// Attempts in total, the first included; 1 disables retry.
   unsigned max_attempts = 4;
@@ -55,6 +57,11 @@ struct retry_decision {
 retry_decision decide_retry(const retry_policy& policy, int status, unsigned attempts_made,
                             std::optional<std::chrono::seconds> retry_after,
                             double jitter) noexcept;
+
+/// Decides after `attempts_made` attempts (>= 1) whose last lost its connection before any byte
+/// of an answer (closed or reset by the peer, after the transparent retry below if there was
+/// one): retried with backoff, as a 503 without Retry-After is.
+retry_decision decide_reset_retry(const retry_policy& policy, unsigned attempts_made, double jitter) noexcept;
 
 /// The transparent stale-connection retry: true when the attempt ran on a connection reused
 /// from the pool, failed because the peer had closed it before any response byte arrived,

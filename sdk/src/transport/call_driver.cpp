@@ -272,6 +272,7 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
           if (r.what == exchange_result::kind::stale) {
             held->conn.reset();
             event.outcome = call_event::response::stale;
+            event.jitter = st.jitter();
             break;
           }
           held->reusable = r.keep_alive;

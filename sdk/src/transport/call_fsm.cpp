@@ -93,6 +93,15 @@ call_action call_fsm::after_exchange(const call_event& event, clock_type::time_p
         state_ = state::connecting;
         return retry(call_step::connect, attempt_trace::stale, std::chrono::milliseconds(0));
       }
+      {
+        // Nothing of an answer arrived: the policy retries it as it would a 503.
+        ++policy_attempts_;
+        const auto decision = decide_reset_retry(policy_, policy_attempts_, event.jitter);
+        if (decision.retry() && now + decision.delay < deadline_) {
+          state_ = state::sleeping;
+          return retry(call_step::sleep_before_retry, attempt_trace::stale, decision.delay);
+        }
+      }
       state_ = state::finished;
       return finish(call_result::stale_connection, attempt_trace::stale);
     case response::api_failure:

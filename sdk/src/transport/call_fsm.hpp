@@ -27,7 +27,7 @@ enum class call_result {
   ok,                 ///< the 2xx response was delivered
   failed,             ///< a step failed: the error the driver caught
   api_error,          ///< the last response's status is final: its api_error
-  stale_connection,   ///< the server closed the connection before answering, not retried
+  stale_connection,   ///< the server closed the connection before answering, retries spent
   deadline_exceeded,  ///< the deadline passed while waiting to retry
 };
 
@@ -62,7 +62,7 @@ struct call_event {
   response outcome = response::success;             ///< exchanged
   int status = 0;                                   ///< exchanged: the status of a non-2xx response
   std::optional<std::chrono::seconds> retry_after;  ///< exchanged: its Retry-After
-  double jitter = 0;  ///< exchanged: a uniform draw in [0, 1) for the backoff
+  double jitter = 0;  ///< exchanged (api_failure, stale): a uniform draw in [0, 1) for the backoff
 };
 
 class call_fsm {
@@ -85,7 +85,7 @@ class call_fsm {
   state state_ = state::idle;
   bool reused_ = false;           // the connection held came from the pool
   bool stale_retried_ = false;    // the one retry on a fresh connection was made
-  unsigned policy_attempts_ = 0;  // attempts answered with a non-2xx status
+  unsigned policy_attempts_ = 0;  // attempts answered with a non-2xx status or none
 };
 
 }  // namespace massive::transport

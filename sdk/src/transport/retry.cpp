@@ -156,6 +156,12 @@ retry_decision decide_retry(const retry_policy& policy, int status, unsigned att
   return {outcome::retry, backoff_delay(policy, attempts_made, jitter)};
 }
 
+retry_decision decide_reset_retry(const retry_policy& policy, unsigned attempts_made, double jitter) noexcept {
+  using outcome = retry_decision::outcome;
+  if (attempts_made >= policy.max_attempts) return {outcome::attempts_exhausted, {}};
+  return {outcome::retry, backoff_delay(policy, attempts_made, jitter)};
+}
+
 bool answer_means_stale_connection(int status, bool reused_connection) noexcept {
   return reused_connection && status == 408;
 }
