@@ -245,6 +245,11 @@ TEST_CASE("framer: the native and AVX-512 kernels agree, piece by piece") {
         close[k] = framers[k].scan(copy ? text.data() + (at - 1) : nullptr, windows[k].data(), at, at + n);
       }
       CAPTURE(at);
+      // regression: avx512_classifier::classify dropping the comma bit of byte 63 -> fails with
+      // "CHECK( 6 == 5 )" on separators() (round 233), last_separator() 64 == 12 and
+      // element_start() 65 == 13 (round 441). regression: dropping its '}' bit of byte 63 and
+      // avx512_classifier::copy writing 'x' over byte 63 -> fails on close (43 times), failure()
+      // (510), fault_position() (118) and the windows (1212).
       CHECK(close[0] == close[1]);
       CHECK(framers[0].failure() == framers[1].failure());
       CHECK(framers[0].separators() == framers[1].separators());
