@@ -25,106 +25,137 @@ struct block_masks {
 
 // '[' | 0x20 == '{' and ']' | 0x20 == '}', and no other byte maps there: one comparison
 // finds both kinds of opening bracket, one both kinds of closing bracket.
+//
+// A classifier is what the framer's kernel (framer::scan_blocks, below) needs of an
+// instruction set: classify() makes a block's masks from its 64 bytes, copy() moves a whole
+// block from the source into the window. native_classifier uses the ISA the decoding code is
+// compiled for (MASSIVE_SIMD_ARCH); avx512_classifier is compiled for AVX-512 alone and chosen
+// at run time.
+
+struct memcpy_copy {
+  [[gnu::always_inline]] static void copy(char* dst, const char* src) noexcept { std::memcpy(dst, src, 64); }
+};
 
 #if defined(__AVX2__)
-[[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
-  const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-  const auto bits = [](__m256i a, __m256i b, char c) noexcept {
-    const __m256i needle = _mm256_set1_epi8(c);
-    const auto low = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, needle)));
-    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, needle)));
-    return std::uint64_t{low} | (std::uint64_t{high} << 32);
-  };
-  const __m256i case_bit = _mm256_set1_epi8(0x20);
-  const __m256i lo_folded = _mm256_or_si256(lo, case_bit);
-  const __m256i hi_folded = _mm256_or_si256(hi, case_bit);
-  const __m256i zero = _mm256_setzero_si256();
-  const auto lo_square = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(lo, case_bit), zero)));
-  const auto hi_square = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(hi, case_bit), zero)));
-  return {bits(lo, hi, '"'), bits(lo, hi, '\\'), bits(lo_folded, hi_folded, '{'),
-          bits(lo_folded, hi_folded, '}'), bits(lo, hi, ','),
-          std::uint64_t{lo_square} | (std::uint64_t{hi_square} << 32)};
-}
+struct avx2_classifier : memcpy_copy {
+  [[gnu::always_inline]] static block_masks classify(const char* p) noexcept {
+    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+    const auto bits = [](__m256i a, __m256i b, char c) noexcept {
+      const __m256i needle = _mm256_set1_epi8(c);
+      const auto low = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, needle)));
+      const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, needle)));
+      return std::uint64_t{low} | (std::uint64_t{high} << 32);
+    };
+    const __m256i case_bit = _mm256_set1_epi8(0x20);
+    const __m256i lo_folded = _mm256_or_si256(lo, case_bit);
+    const __m256i hi_folded = _mm256_or_si256(hi, case_bit);
+    const __m256i zero = _mm256_setzero_si256();
+    const auto lo_square = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(lo, case_bit), zero)));
+    const auto hi_square = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(hi, case_bit), zero)));
+    return {bits(lo, hi, '"'), bits(lo, hi, '\\'), bits(lo_folded, hi_folded, '{'),
+            bits(lo_folded, hi_folded, '}'), bits(lo, hi, ','),
+            std::uint64_t{lo_square} | (std::uint64_t{hi_square} << 32)};
+  }
+};
+using native_classifier = avx2_classifier;
 #elif defined(__SSE2__)
-[[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
-  __m128i v[4];
-  for (int i = 0; i < 4; ++i) v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
-  const auto bits = [&v](char c, bool folded) noexcept {
-    const __m128i needle = _mm_set1_epi8(c);
-    const __m128i case_bit = _mm_set1_epi8(folded ? 0x20 : 0);
-    std::uint64_t out = 0;
+struct sse2_classifier : memcpy_copy {
+  [[gnu::always_inline]] static block_masks classify(const char* p) noexcept {
+    __m128i v[4];
+    for (int i = 0; i < 4; ++i) v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    const auto bits = [&v](char c, bool folded) noexcept {
+      const __m128i needle = _mm_set1_epi8(c);
+      const __m128i case_bit = _mm_set1_epi8(folded ? 0x20 : 0);
+      std::uint64_t out = 0;
+      for (int i = 0; i < 4; ++i) {
+        const __m128i x = _mm_or_si128(v[i], case_bit);
+        out |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, needle)))}
+               << (16 * i);
+      }
+      return out;
+    };
+    std::uint64_t square = 0;
     for (int i = 0; i < 4; ++i) {
-      const __m128i x = _mm_or_si128(v[i], case_bit);
-      out |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, needle)))}
-             << (16 * i);
+      const __m128i x = _mm_and_si128(v[i], _mm_set1_epi8(0x20));
+      square |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())))}
+                << (16 * i);
     }
-    return out;
-  };
-  std::uint64_t square = 0;
-  for (int i = 0; i < 4; ++i) {
-    const __m128i x = _mm_and_si128(v[i], _mm_set1_epi8(0x20));
-    square |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())))}
-              << (16 * i);
+    return {bits('"', false), bits('\\', false), bits('{', true), bits('}', true), bits(',', false), square};
   }
-  return {bits('"', false), bits('\\', false), bits('{', true), bits('}', true), bits(',', false), square};
-}
+};
+using native_classifier = sse2_classifier;
 #elif defined(__ARM_NEON)
-// NEON has no movemask: each comparison's 0xff lanes are masked to their bit within a byte,
-// and three rounds of pairwise additions fold four 16-lane results into 64 bits.
-[[gnu::always_inline]] inline std::uint64_t neon_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c,
-                                                     uint8x16_t d) noexcept {
-  const uint8x16_t weights = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
-  const uint8x16_t ab = vpaddq_u8(vandq_u8(a, weights), vandq_u8(b, weights));
-  const uint8x16_t cd = vpaddq_u8(vandq_u8(c, weights), vandq_u8(d, weights));
-  const uint8x16_t abcd = vpaddq_u8(ab, cd);
-  return vgetq_lane_u64(vreinterpretq_u64_u8(vpaddq_u8(abcd, abcd)), 0);
-}
-[[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(p);
-  const uint8x16_t v[4] = {vld1q_u8(bytes), vld1q_u8(bytes + 16), vld1q_u8(bytes + 32), vld1q_u8(bytes + 48)};
-  const uint8x16_t case_bit = vdupq_n_u8(0x20);
-  const auto equal = [&v](std::uint8_t c, bool folded) noexcept {
-    const uint8x16_t needle = vdupq_n_u8(c);
-    const uint8x16_t fold = vdupq_n_u8(folded ? 0x20 : 0);
-    return neon_bits(vceqq_u8(vorrq_u8(v[0], fold), needle), vceqq_u8(vorrq_u8(v[1], fold), needle),
-                     vceqq_u8(vorrq_u8(v[2], fold), needle), vceqq_u8(vorrq_u8(v[3], fold), needle));
-  };
-  const std::uint64_t square = neon_bits(vceqzq_u8(vandq_u8(v[0], case_bit)), vceqzq_u8(vandq_u8(v[1], case_bit)),
-                                         vceqzq_u8(vandq_u8(v[2], case_bit)), vceqzq_u8(vandq_u8(v[3], case_bit)));
-  return {equal('"', false), equal('\\', false), equal('{', true), equal('}', true), equal(',', false), square};
-}
-#else
-[[gnu::always_inline]] inline block_masks classify(const char* p) noexcept {
-  block_masks m{};
-  for (unsigned i = 0; i < 64; ++i) {
-    const char c = p[i];
-    const std::uint64_t bit = std::uint64_t{1} << i;
-    const char folded = static_cast<char>(c | 0x20);
-    if (c == '"') m.quote |= bit;
-    if (c == '\\') m.backslash |= bit;
-    if (c == ',') m.comma |= bit;
-    if (folded == '{') m.open |= bit;
-    if (folded == '}') m.close |= bit;
-    if ((c & 0x20) == 0) m.square |= bit;
+struct neon_classifier : memcpy_copy {
+  [[gnu::always_inline]] static block_masks classify(const char* p) noexcept {
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(p);
+    const uint8x16_t v[4] = {vld1q_u8(bytes), vld1q_u8(bytes + 16), vld1q_u8(bytes + 32), vld1q_u8(bytes + 48)};
+    const uint8x16_t case_bit = vdupq_n_u8(0x20);
+    const auto equal = [&v](std::uint8_t c, bool folded) noexcept {
+      const uint8x16_t needle = vdupq_n_u8(c);
+      const uint8x16_t fold = vdupq_n_u8(folded ? 0x20 : 0);
+      return bits(vceqq_u8(vorrq_u8(v[0], fold), needle), vceqq_u8(vorrq_u8(v[1], fold), needle),
+                  vceqq_u8(vorrq_u8(v[2], fold), needle), vceqq_u8(vorrq_u8(v[3], fold), needle));
+    };
+    const std::uint64_t square = bits(vceqzq_u8(vandq_u8(v[0], case_bit)), vceqzq_u8(vandq_u8(v[1], case_bit)),
+                                      vceqzq_u8(vandq_u8(v[2], case_bit)), vceqzq_u8(vandq_u8(v[3], case_bit)));
+    return {equal('"', false), equal('\\', false), equal('{', true), equal('}', true), equal(',', false), square};
   }
-  return m;
-}
+
+ private:
+  // NEON has no movemask: each comparison's 0xff lanes are masked to their bit within a byte,
+  // and three rounds of pairwise additions fold four 16-lane results into 64 bits.
+  [[gnu::always_inline]] static std::uint64_t bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d) noexcept {
+    const uint8x16_t weights = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    const uint8x16_t ab = vpaddq_u8(vandq_u8(a, weights), vandq_u8(b, weights));
+    const uint8x16_t cd = vpaddq_u8(vandq_u8(c, weights), vandq_u8(d, weights));
+    const uint8x16_t abcd = vpaddq_u8(ab, cd);
+    return vgetq_lane_u64(vreinterpretq_u64_u8(vpaddq_u8(abcd, abcd)), 0);
+  }
+};
+using native_classifier = neon_classifier;
+#else
+struct scalar_classifier : memcpy_copy {
+  [[gnu::always_inline]] static block_masks classify(const char* p) noexcept {
+    block_masks m{};
+    for (unsigned i = 0; i < 64; ++i) {
+      const char c = p[i];
+      const std::uint64_t bit = std::uint64_t{1} << i;
+      const char folded = static_cast<char>(c | 0x20);
+      if (c == '"') m.quote |= bit;
+      if (c == '\\') m.backslash |= bit;
+      if (c == ',') m.comma |= bit;
+      if (folded == '{') m.open |= bit;
+      if (folded == '}') m.close |= bit;
+      if ((c & 0x20) == 0) m.square |= bit;
+    }
+    return m;
+  }
+};
+using native_classifier = scalar_classifier;
 #endif
 
 #if MASSIVE_FRAMER_X86
 // One 64-byte vector and mask registers: a third of the instructions of the AVX2 path.
-// Chosen at run time (framer::framer): the SDK's baseline ISA need not include AVX-512.
-#define MASSIVE_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2,lzcnt,popcnt,pclmul")))
-MASSIVE_AVX512_TARGET inline block_masks classify_avx512(const char* p) noexcept {
-  const __m512i v = _mm512_loadu_si512(p);
-  const __m512i case_bit = _mm512_set1_epi8(0x20);
-  const __m512i folded = _mm512_or_si512(v, case_bit);
-  return {_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')), _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\')),
-          _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('{')),
-          _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}')), _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(',')),
-          _mm512_testn_epi8_mask(v, case_bit)};
-}
+// Chosen at run time (framer::framer): the SDK's baseline ISA need not include AVX-512. Not
+// always_inline: the kernels, which call these, are compiled for the baseline before they are
+// inlined into flat_run_for and scan_for, whose target matches; GCC and clang refuse to force
+// an AVX-512 function into the baseline code, and inline these there on their own.
+#define MASSIVE_AVX512_TARGET gnu::target("avx512f,avx512bw,avx2,bmi,bmi2,lzcnt,popcnt,pclmul")
+struct avx512_classifier {
+  [[MASSIVE_AVX512_TARGET]] static block_masks classify(const char* p) noexcept {
+    const __m512i v = _mm512_loadu_si512(p);
+    const __m512i case_bit = _mm512_set1_epi8(0x20);
+    const __m512i folded = _mm512_or_si512(v, case_bit);
+    return {_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')), _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\')),
+            _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('{')),
+            _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}')), _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(',')),
+            _mm512_testn_epi8_mask(v, case_bit)};
+  }
+  [[MASSIVE_AVX512_TARGET]] static void copy(char* dst, const char* src) noexcept {
+    _mm512_storeu_si512(dst, _mm512_loadu_si512(src));
+  }
+};
 #endif
 
 // Bit i set when an odd number of quote bits are at or below i.
@@ -368,108 +399,123 @@ template <bool Full>
 
 // The run of whole blocks flat_block() takes, from `pos`, with the carry converted to masks
 // and back; returns where it stopped: `to`'s last whole block, or a block it cannot take.
-#define MASSIVE_FRAMER_FLAT_RUN(CLASSIFY, COPY_BLOCK)                                           \
-  if (c.escape != 0 || c.depth == 0 || c.depth > 3 || (c.depth >= 2 && kinds[1] != 0) ||       \
-      (c.depth == 3 && kinds[2] != 1) || (c.string != 0 && pos - c.string_start > 64)) {        \
-    return pos;                                                                                 \
-  }                                                                                             \
-  flat_state s{c.string, c.depth >= 2 ? ~std::uint64_t{0} : 0, c.depth == 3 ? ~std::uint64_t{0} : 0, \
-               c.separators, c.element_start};                                                  \
-  /* No element may pass its limit here: block() takes the block where one might. */         \
-  const std::size_t stop = std::min(to, c.element_start + std::min(max_element_bytes_, to));    \
-  const std::size_t start = pos;                                                                \
-  for (; pos + 64 <= stop; pos += 64) {                                                         \
-    char* const bytes = window + pos;                                                           \
-    if (source != nullptr) COPY_BLOCK(bytes, source + (pos - from));                            \
-    if (!flat_block(s, CLASSIFY(bytes), pos)) break;                                            \
-  }                                                                                             \
-  if (pos != start) {                                                                           \
-    /* A string still open began in the last block taken: at its last quote (no backslashes). */ \
-    if (s.string != 0) {                                                                        \
-      std::size_t quote = pos - 1;                                                              \
-      while (window[quote] != '"') --quote;                                                     \
-      c.string_start = quote;                                                                   \
-    }                                                                                           \
-    if (s.separators != c.separators) c.last_separator = s.element_start - 1;                   \
-    c.string = s.string;                                                                        \
-    c.element_start = s.element_start;                                                          \
-    c.separators = s.separators;                                                                \
-    c.depth = 1 + (s.row & 1) + (s.array & 1);                                                  \
-    kinds[1] = 0;                                                                               \
-    kinds[2] = 1;                                                                               \
-  }                                                                                             \
+// Inlined only into flat_run_for<Classifier>, which is compiled for the classifier's ISA.
+template <class Classifier>
+[[gnu::always_inline]] inline std::size_t framer::flat_run(carry& c, std::uint8_t* kinds, const char* source,
+                                                          char* window, std::size_t from, std::size_t pos,
+                                                          std::size_t to) const noexcept {
+  if (c.escape != 0 || c.depth == 0 || c.depth > 3 || (c.depth >= 2 && kinds[1] != 0) ||
+      (c.depth == 3 && kinds[2] != 1) || (c.string != 0 && pos - c.string_start > 64)) {
+    return pos;
+  }
+  flat_state s{c.string, c.depth >= 2 ? ~std::uint64_t{0} : 0, c.depth == 3 ? ~std::uint64_t{0} : 0, c.separators,
+               c.element_start};
+  // No element may pass its limit here: block() takes the block where one might.
+  const std::size_t stop = std::min(to, c.element_start + std::min(max_element_bytes_, to));
+  const std::size_t start = pos;
+  for (; pos + 64 <= stop; pos += 64) {
+    char* const bytes = window + pos;
+    if (source != nullptr) Classifier::copy(bytes, source + (pos - from));
+    if (!flat_block(s, Classifier::classify(bytes), pos)) break;
+  }
+  if (pos != start) {
+    // A string still open began in the last block taken: at its last quote (no backslashes).
+    if (s.string != 0) {
+      std::size_t quote = pos - 1;
+      while (window[quote] != '"') --quote;
+      c.string_start = quote;
+    }
+    if (s.separators != c.separators) c.last_separator = s.element_start - 1;
+    c.string = s.string;
+    c.element_start = s.element_start;
+    c.separators = s.separators;
+    c.depth = 1 + (s.row & 1) + (s.array & 1);
+    kinds[1] = 0;
+    kinds[2] = 1;
+  }
   return pos;
-
-// The scan loop, shared by both classifiers. With `source`, the bytes come from there (its
-// first byte is window byte `from`) and are stored into the window as they are classified: the
-// window is written and examined in one pass. Whole blocks are loaded from the source only
-// while they lie inside it; the last partial block is copied first and read from the window,
-// whose padding makes the 64-byte load safe.
-#define MASSIVE_FRAMER_SCAN_LOOP(CLASSIFY, COPY_BLOCK, FLAT_RUN)                                \
-  carry c = carry_;                                                                             \
-  std::uint8_t* const kinds = kinds_.data();                                                    \
-  std::size_t result = npos;                                                                    \
-  std::size_t pos = from;                                                                       \
-  int end = 64;                                                                                 \
-  const bool flat = flat_allowed();                                                             \
-  for (; pos + 64 <= to; pos += 64) {                                                           \
-    if (flat) {                                                                                 \
-      pos = FLAT_RUN(c, kinds, source, window, from, pos, to);                                  \
-      if (pos + 64 > to) break;                                                                 \
-    }                                                                                           \
-    char* const bytes = window + pos;                                                           \
-    if (source != nullptr) COPY_BLOCK(bytes, source + (pos - from));                            \
-    const block_masks m = CLASSIFY(bytes);                                                      \
-    end = block<true>(c, kinds, {m.quote, m.backslash, m.open, m.close, m.comma, m.square, 64, pos}); \
-    if (end != 64) break;                                                                       \
-  }                                                                                             \
-  if (end == 64 && pos < to) {                                                                  \
-    const auto n = static_cast<unsigned>(to - pos);                                             \
-    char* const bytes = window + pos;                                                           \
-    if (source != nullptr) std::memcpy(bytes, source + (pos - from), n);                        \
-    const block_masks m = CLASSIFY(bytes);                                                      \
-    const std::uint64_t valid = bits_below(n);                                                  \
-    end = block<false>(c, kinds, {m.quote & valid, m.backslash & valid, m.open, m.close, m.comma, m.square, n, pos}); \
-  }                                                                                             \
-  if (end >= 0 && end < 64) {                                                                   \
-    result = pos + static_cast<unsigned>(end);                                                  \
-    /* The rest of the slice is copied all the same: it is the envelope's. */                  \
-    const std::size_t copied = std::min(to, pos + 64);                                          \
-    if (source != nullptr && copied < to) std::memcpy(window + copied, source + (copied - from), to - copied); \
-  }                                                                                             \
-  carry_ = c;                                                                                   \
-  return result;
-
-#define MASSIVE_COPY_64(dst, src) std::memcpy((dst), (src), 64)
-
-std::size_t framer::flat_run_portable(carry& c, std::uint8_t* kinds, const char* source, char* window,
-                                      std::size_t from, std::size_t pos, std::size_t to) const noexcept {
-  MASSIVE_FRAMER_FLAT_RUN(classify, MASSIVE_COPY_64)
 }
 
-std::size_t framer::scan_portable(const char* source, char* window, std::size_t from, std::size_t to) noexcept {
-  MASSIVE_FRAMER_SCAN_LOOP(classify, MASSIVE_COPY_64, flat_run_portable)
+// The scan loop, written once for every classifier. With `source`, the bytes come from there
+// (its first byte is window byte `from`) and are stored into the window as they are
+// classified: the window is written and examined in one pass. Whole blocks are loaded from the
+// source only while they lie inside it; the last partial block is copied first and read from
+// the window, whose padding makes the 64-byte load safe. Inlined only into
+// scan_for<Classifier>, which is compiled for the classifier's ISA.
+template <class Classifier>
+[[gnu::always_inline]] inline std::size_t framer::scan_blocks(const char* source, char* window, std::size_t from,
+                                                             std::size_t to) noexcept {
+  carry c = carry_;
+  std::uint8_t* const kinds = kinds_.data();
+  std::size_t result = npos;
+  std::size_t pos = from;
+  int end = 64;
+  const bool flat = flat_allowed();
+  for (; pos + 64 <= to; pos += 64) {
+    if (flat) {
+      pos = flat_run_for<Classifier>(c, kinds, source, window, from, pos, to);
+      if (pos + 64 > to) break;
+    }
+    char* const bytes = window + pos;
+    if (source != nullptr) Classifier::copy(bytes, source + (pos - from));
+    const block_masks m = Classifier::classify(bytes);
+    end = block<true>(c, kinds, {m.quote, m.backslash, m.open, m.close, m.comma, m.square, 64, pos});
+    if (end != 64) break;
+  }
+  if (end == 64 && pos < to) {
+    const auto n = static_cast<unsigned>(to - pos);
+    char* const bytes = window + pos;
+    if (source != nullptr) std::memcpy(bytes, source + (pos - from), n);
+    const block_masks m = Classifier::classify(bytes);
+    const std::uint64_t valid = bits_below(n);
+    end = block<false>(c, kinds, {m.quote & valid, m.backslash & valid, m.open, m.close, m.comma, m.square, n, pos});
+  }
+  if (end >= 0 && end < 64) {
+    result = pos + static_cast<unsigned>(end);
+    // The rest of the slice is copied all the same: it is the envelope's.
+    const std::size_t copied = std::min(to, pos + 64);
+    if (source != nullptr && copied < to) std::memcpy(window + copied, source + (copied - from), to - copied);
+  }
+  carry_ = c;
+  return result;
+}
+
+// The kernels' instantiations, one pair per classifier, each compiled for its ISA. The flat run
+// stays a function of its own (noinline: these have internal linkage, and GCC would inline it),
+// as it was when the kernels were macros: the scan loop's registers are allocated without it.
+template <>
+[[gnu::noinline]] std::size_t framer::flat_run_for<native_classifier>(carry& c, std::uint8_t* kinds, const char* source, char* window,
+                                                    std::size_t from, std::size_t pos, std::size_t to) const noexcept {
+  return flat_run<native_classifier>(c, kinds, source, window, from, pos, to);
+}
+
+template <>
+std::size_t framer::scan_for<native_classifier>(const char* source, char* window, std::size_t from,
+                                                std::size_t to) noexcept {
+  return scan_blocks<native_classifier>(source, window, from, to);
 }
 
 #if MASSIVE_FRAMER_X86
-#define MASSIVE_COPY_64_AVX512(dst, src) _mm512_storeu_si512((dst), _mm512_loadu_si512(src))
-MASSIVE_AVX512_TARGET std::size_t framer::flat_run_avx512(carry& c, std::uint8_t* kinds, const char* source,
-                                                          char* window, std::size_t from, std::size_t pos,
-                                                          std::size_t to) const noexcept {
-  MASSIVE_FRAMER_FLAT_RUN(classify_avx512, MASSIVE_COPY_64_AVX512)
+template <>
+[[MASSIVE_AVX512_TARGET, gnu::noinline]] std::size_t framer::flat_run_for<avx512_classifier>(carry& c, std::uint8_t* kinds,
+                                                                          const char* source, char* window,
+                                                                          std::size_t from, std::size_t pos,
+                                                                          std::size_t to) const noexcept {
+  return flat_run<avx512_classifier>(c, kinds, source, window, from, pos, to);
 }
-MASSIVE_AVX512_TARGET std::size_t framer::scan_avx512(const char* source, char* window, std::size_t from,
-                                                      std::size_t to) noexcept {
-  MASSIVE_FRAMER_SCAN_LOOP(classify_avx512, MASSIVE_COPY_64_AVX512, flat_run_avx512)
-}
-#else
-std::size_t framer::scan_avx512(const char* source, char* window, std::size_t from, std::size_t to) noexcept {
-  return scan_portable(source, window, from, to);
+
+template <>
+[[MASSIVE_AVX512_TARGET]] std::size_t framer::scan_for<avx512_classifier>(const char* source, char* window,
+                                                                      std::size_t from, std::size_t to) noexcept {
+  return scan_blocks<avx512_classifier>(source, window, from, to);
 }
 #endif
 
 std::size_t framer::scan(const char* source, char* window, std::size_t from, std::size_t to) noexcept {
-  return avx512_ ? scan_avx512(source, window, from, to) : scan_portable(source, window, from, to);
+#if MASSIVE_FRAMER_X86
+  if (avx512_) return scan_for<avx512_classifier>(source, window, from, to);
+#endif
+  return scan_for<native_classifier>(source, window, from, to);
 }
 
 }  // namespace massive::detail

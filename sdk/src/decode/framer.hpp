@@ -53,6 +53,8 @@ class framer {
   /// Index of the last separator comma found and not yet consumed, or npos.
   std::size_t last_separator() const noexcept { return carry_.last_separator; }
   void consume_separator() noexcept { carry_.last_separator = npos; }
+  /// Whether scan() runs the AVX-512 kernel: allowed at construction, and the CPU has it.
+  bool uses_avx512() const noexcept { return avx512_; }
   /// Separator commas found since start_array(): the index of the element being framed.
   std::uint64_t separators() const noexcept { return carry_.separators; }
   /// The window moved its bytes `by` places towards its front.
@@ -88,12 +90,19 @@ class framer {
   bool flat_allowed() const noexcept {
     return separator_depth_ == 1 && max_string_bytes_ >= 128 && outer_depth_ + 3 <= max_depth_;
   }
-  std::size_t flat_run_portable(carry& c, std::uint8_t* kinds, const char* source, char* window, std::size_t from,
-                                std::size_t pos, std::size_t to) const noexcept;
-  std::size_t flat_run_avx512(carry& c, std::uint8_t* kinds, const char* source, char* window, std::size_t from,
-                              std::size_t pos, std::size_t to) const noexcept;
-  std::size_t scan_portable(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
-  std::size_t scan_avx512(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
+  // The scan, written once over a block classifier (framer.cpp): flat_run and scan_blocks are
+  // the kernels, flat_run_for and scan_for their instantiations, one per classifier, each
+  // compiled for the classifier's instruction set.
+  template <class Classifier>
+  std::size_t flat_run(carry& c, std::uint8_t* kinds, const char* source, char* window, std::size_t from,
+                       std::size_t pos, std::size_t to) const noexcept;
+  template <class Classifier>
+  std::size_t scan_blocks(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
+  template <class Classifier>
+  std::size_t flat_run_for(carry& c, std::uint8_t* kinds, const char* source, char* window, std::size_t from,
+                           std::size_t pos, std::size_t to) const noexcept;
+  template <class Classifier>
+  std::size_t scan_for(const char* source, char* window, std::size_t from, std::size_t to) noexcept;
 
   std::size_t max_depth_;
   std::size_t max_string_bytes_;
