@@ -78,8 +78,8 @@ class json_checker {
   bool value(int depth) {
     if (at_ == end_) return false;
     switch (*at_) {
-      case '{': return members(depth + 1);
-      case '[': return elements(depth + 1);
+      case '{': return container(depth + 1, '}');
+      case '[': return container(depth + 1, ']');
       case '"': return string();
       case 't': return literal("true");
       case 'f': return literal("false");
@@ -87,33 +87,26 @@ class json_checker {
       default: return number();
     }
   }
-  bool members(int depth) {
+  // An object's members (close '}') or an array's elements (close ']'), at its opening bracket.
+  bool container(int depth, char close) {
     if (depth > max_depth) return false;
     ++at_;
     space();
-    if (eat('}')) return true;
+    if (eat(close)) return true;
     do {
       space();
-      if (!string()) return false;
-      space();
-      if (!eat(':')) return false;
-      space();
+      if (close == '}' && !member_key()) return false;
       if (!value(depth)) return false;
       space();
     } while (eat(','));
-    return eat('}');
+    return eat(close);
   }
-  bool elements(int depth) {
-    if (depth > max_depth) return false;
-    ++at_;
+  bool member_key() {
+    if (!string()) return false;
     space();
-    if (eat(']')) return true;
-    do {
-      space();
-      if (!value(depth)) return false;
-      space();
-    } while (eat(','));
-    return eat(']');
+    if (!eat(':')) return false;
+    space();
+    return true;
   }
 
   const char* at_;

@@ -3,6 +3,7 @@
 #include "decode/json_validator.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
@@ -51,6 +52,14 @@ std::string field_path(const row_path& path, std::size_t row, std::string_view k
   std::string out;
   field_path_into(out, path, row, key);
   return out;
+}
+
+integral exact_integer(double d, std::int64_t& out) noexcept {
+  constexpr double exact_limit = 9007199254740992.0;  // 2^53
+  if (std::trunc(d) != d) return integral::fraction;             // NaN too
+  if (std::fabs(d) > exact_limit) return integral::beyond_2_53;  // and the infinities
+  out = static_cast<std::int64_t>(d);
+  return integral::exact;
 }
 
 decode_errc errc_of(simdjson::error_code e) noexcept {

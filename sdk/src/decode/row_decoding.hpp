@@ -27,7 +27,6 @@
 #include <bit>
 #include <chrono>
 #include <climits>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -75,12 +74,17 @@ decode_errc errc_of(simdjson::error_code e) noexcept;
 /// nanosecond timestamp or a count is never rounded through a double.
 enum class integral : std::uint8_t { exact, fraction, beyond_2_53 };
 inline constexpr const char* beyond_2_53_detail = "integer beyond int64, or a float form beyond 2^53";
-inline integral exact_integer(double d, std::int64_t& out) noexcept {
-  constexpr double exact_limit = 9007199254740992.0;  // 2^53
-  if (std::trunc(d) != d) return integral::fraction;  // NaN too
-  if (std::fabs(d) > exact_limit) return integral::beyond_2_53;  // and the infinities
-  out = static_cast<std::int64_t>(d);
-  return integral::exact;
+integral exact_integer(double d, std::int64_t& out) noexcept;
+
+/// A blank row, array element or map entry at `out`, in the page's row region or arena.
+/// Copied rather than value-initialised in place: for a 160-byte row g++ emitted `rep stos`,
+/// whose start-up cost showed in the row rate.
+template <class T>
+[[gnu::always_inline]] inline T& blank_row_at(void* out) noexcept {
+  static_assert(std::is_trivially_copyable_v<T>, "rows are created by copying a blank row");
+  static constexpr T blank{};
+  std::memcpy(out, &blank, sizeof(T));
+  return *std::launder(static_cast<T*>(out));
 }
 
 /// One row being decoded, or an object nested in one: knows the row's index and how to name
@@ -252,18 +256,14 @@ class row_context {
       return absent_or_fail(v.raw_json_token(), key, expected::object);
     }
     row_context nested = child(key);
-    const bool row_mark = builder_.take_incomplete();
-    Decode(nested, object, out.emplace());
     // An optional object that lacks a required field is absent rather than shown with a default.
-    if (builder_.take_incomplete()) [[unlikely]] out.reset();
-    builder_.restore_incomplete(row_mark);
+    if (!decode_complete<T, Decode>(nested, object, out.emplace())) [[unlikely]] out.reset();
     return out.has_value();
   }
   /// An array of nested objects in the page's arena: counted, reserved, then each element
   /// created from a blank T (as decode_rows creates rows) and decoded in place.
   template <class T, void (*Decode)(row_context&, od::object&, T&)>
   [[gnu::always_inline]] bool read_object_array(od::value v, std::string_view key, std::span<const T>& out) {
-    static_assert(std::is_trivially_copyable_v<T>, "elements are created by copying a blank element");
     od::array array;
     if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
       out = {};
@@ -280,16 +280,9 @@ class row_context {
         skip_element(e, key, index++, expected::object);
         continue;
       }
-      static constexpr T blank{};
-      std::memcpy(first + kept, &blank, sizeof(T));
-      row_context nested = child(key, index);
-      const bool row_mark = builder_.take_incomplete();
-      Decode(nested, object, *std::launder(first + kept));
+      row_context nested = child(key, index++);
       // An element that lacks a required field is left out, as an element of the wrong type is.
-      const bool incomplete = builder_.take_incomplete();
-      builder_.restore_incomplete(row_mark);
-      ++index;
-      if (!incomplete) [[likely]] ++kept;
+      if (decode_complete<T, Decode>(nested, object, blank_row_at<T>(first + kept))) [[likely]] ++kept;
     }
     out = {first, kept};
     return true;
@@ -298,7 +291,6 @@ class row_context {
   /// the page's arena, reserved first, each value decoded in place like read_object_array's.
   template <class T, void (*Decode)(row_context&, od::object&, T&)>
   [[gnu::always_inline]] bool read_string_map(od::value v, std::string_view key, std::span<const keyed<T>>& out) {
-    static_assert(std::is_trivially_copyable_v<T>, "entries are created by copying a blank entry");
     od::object object;
     if (v.get_object().get(object) != simdjson::SUCCESS) [[unlikely]] {
       out = {};
@@ -319,18 +311,12 @@ class row_context {
         skip_entry(e, key, name, expected::object);
         continue;
       }
-      static constexpr keyed<T> blank{};
-      std::memcpy(first + index, &blank, sizeof blank);
-      keyed<T>& entry = *std::launder(first + index);
+      keyed<T>& entry = blank_row_at<keyed<T>>(first + index);
       entry.key = builder_.store(name);
       const row_context map = child(key);
       row_context nested = map.child(entry.key);
-      const bool row_mark = builder_.take_incomplete();
-      Decode(nested, entry_object, entry.value);
       // An entry that lacks a required field is left out, as an entry of the wrong type is.
-      const bool incomplete = builder_.take_incomplete();
-      builder_.restore_incomplete(row_mark);
-      if (!incomplete) [[likely]] ++index;
+      if (decode_complete<T, Decode>(nested, entry_object, entry.value)) [[likely]] ++index;
     }
     out = {first, index};
     return true;
@@ -515,6 +501,16 @@ class row_context {
     }
   }
 
+  /// Decodes a nested object with its own context: whether it held every required field. The
+  /// row's incomplete mark is kept aside meanwhile: it belongs to the row, not to the object.
+  template <class T, void (*Decode)(row_context&, od::object&, T&)>
+  [[gnu::always_inline]] bool decode_complete(row_context& nested, od::object& object, T& out) {
+    const bool row_mark = builder_.take_incomplete();
+    Decode(nested, object, out);
+    const bool incomplete = builder_.take_incomplete();
+    builder_.restore_incomplete(row_mark);
+    return !incomplete;
+  }
   /// There is no room in the arena for one more T at next.
   template <class T>
   [[gnu::always_inline]] bool full_at(const T* next) const noexcept {
@@ -657,16 +653,6 @@ template <std::size_t N>
                                                                      od::array& elements) noexcept {
   if (auto e = b.parser.iterate(b.json, b.length, b.capacity).get(doc)) return e;
   return doc.get_array().get(elements);
-}
-
-/// A blank row at `out`, in the page's row region. Copied rather than value-initialised in
-/// place: for a 160-byte row g++ emitted `rep stos`, whose start-up cost showed in the row rate.
-template <class T>
-[[gnu::always_inline]] inline T& blank_row_at(std::byte* out) noexcept {
-  static_assert(std::is_trivially_copyable_v<T>, "rows are created by copying a blank row");
-  static constexpr T blank{};
-  std::memcpy(out, &blank, sizeof(T));
-  return *std::launder(reinterpret_cast<T*>(out));
 }
 
 /// The batch loop shared by every model: one row per array element, created in place in the
