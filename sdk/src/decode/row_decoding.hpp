@@ -269,9 +269,7 @@ class row_context {
       out = {};
       return absent_or_fail(v.raw_json_token(), key, expected::object_array);
     }
-    std::size_t count = 0;
-    if (const simdjson::error_code e = array.count_elements().get(count)) [[unlikely]] fail_at(e, key);
-    T* const first = reserve<T>(count);
+    T* const first = reserve_counted<T>(array.count_elements(), key);
     std::size_t index = 0;  // of the element on the wire
     std::size_t kept = 0;
     for (auto element : array) {
@@ -296,9 +294,7 @@ class row_context {
       out = {};
       return absent_or_fail(v.raw_json_token(), key, expected::object);
     }
-    std::size_t count = 0;
-    if (const simdjson::error_code e = object.count_fields().get(count)) [[unlikely]] fail_at(e, key);
-    keyed<T>* const first = reserve<keyed<T>>(count);
+    keyed<T>* const first = reserve_counted<keyed<T>>(object.count_fields(), key);
     std::size_t index = 0;
     for (auto item : object) {
       od::field field;
@@ -516,9 +512,12 @@ class row_context {
   [[gnu::always_inline]] bool full_at(const T* next) const noexcept {
     return builder_.arena_limit() - reinterpret_cast<const char*>(next) < static_cast<std::ptrdiff_t>(sizeof(T));
   }
-  /// Room for count T at the arena's end, committed (uninitialised).
+  /// Room for as many T as the container at key holds (its count_elements or count_fields),
+  /// at the arena's end, committed (uninitialised).
   template <class T>
-  [[gnu::always_inline]] T* reserve(std::size_t count) {
+  [[gnu::always_inline]] T* reserve_counted(simdjson::simdjson_result<std::size_t> counted, std::string_view key) {
+    std::size_t count = 0;
+    if (const simdjson::error_code e = std::move(counted).get(count)) [[unlikely]] fail_at(e, key);
     T* const first = builder_.arena_align<T>();
     const auto room = static_cast<std::size_t>(builder_.arena_limit() - reinterpret_cast<char*>(first));
     if (count > room / sizeof(T)) [[unlikely]] throw_page_full("strings and arrays");
