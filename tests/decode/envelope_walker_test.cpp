@@ -283,6 +283,7 @@ TEST_CASE("wrong types: the rows refused, envelope values coerced or skipped (le
   // was shared -> fails with "decode error: wrong type at queryCount: expected an integer"
   CHECK(walk_every_split(results_array, R"({"queryCount":1e30})", {}, strict) ==
         "decode error: out of range at queryCount: integer beyond int64, or a float form beyond 2^53");
+  // regression: exact_integer's `> exact_limit` made `>=` -> fails with "document_end: skipped=1 first=count"
   CHECK(walk_every_split(results_array, R"({"count":9007199254740992.0})") == "document_end: count=9007199254740992");
   CHECK(walk_every_split(results_array, R"({"status":[]})", {}, strict) ==
         "decode error: wrong type at status: expected a scalar");
