@@ -11,6 +11,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace massive::codegen {
@@ -43,5 +44,15 @@ api build(const json& spec, const curated_map& map, const std::set<std::string>&
 
 /// A JSON pointer (RFC 6901) to `path`'s GET operation, for messages: #/paths/~1v3~1trades~1{stockTicker}/get.
 std::string operation_pointer(const std::string& path);
+
+namespace building {
+
+// The REST and the stream descriptions' texts become doc comments by the same rules.
+/// The description's text on one line (whitespace runs become one space).
+std::string one_line(std::string_view text);
+/// The first sentence of the description's text, on one line ("e.g. " and "i.e. " end none).
+std::string first_sentence(std::string_view text);
+
+}  // namespace building
 
 }  // namespace massive::codegen

@@ -38,15 +38,6 @@ bool parse_type(std::string_view name, field_type& out) {
   return false;
 }
 
-std::string first_sentence(std::string_view text) {
-  std::string s(text);
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  const auto stop = s.find(". ");
-  if (stop != std::string::npos) s.resize(stop + 1);
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
 class stream_builder {
  public:
   stream_builder(const json& spec, const curated_map& map, notices& out) : spec_(spec), map_(map), notices_(out) {}
@@ -200,7 +191,7 @@ class stream_builder {
     if (const map_row* d = map_.lookup("doc", name)) {
       doc = d->text;
     }
-    m->doc = first_sentence(doc);
+    m->doc = building::first_sentence(doc);
     out_.models.push_back(std::move(m));
     return *out_.models.back();
   }
@@ -213,7 +204,7 @@ class stream_builder {
     bool typed = false;
     if (schema != nullptr) {
       typed = described_type(*schema, f.type);
-      f.doc = first_sentence(resolve(*schema).text("description"));
+      f.doc = building::first_sentence(resolve(*schema).text("description"));
     }
     const map_row* k = map_.lookup("stream_key", key);
     const map_row* own = map_.lookup("stream_field", m.name, key);

@@ -99,9 +99,4 @@ class builder {
   std::vector<std::pair<std::size_t, const json*>> underlying_schemas_;  // ... -> results.underlying.aggregates[]
 };
 
-/// The description's text on one line (whitespace runs become one space).
-std::string one_line(std::string_view text);
-/// The first sentence of the description's text, on one line.
-std::string first_sentence(std::string_view text);
-
 }  // namespace massive::codegen::building

@@ -2,6 +2,8 @@
 
 #include "wire.hpp"
 
+#include <massive/time.hpp>
+
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 
@@ -35,15 +37,9 @@ double cents(double price) { return std::round(price * 100.0) / 100.0; }
 // ---- parameters ---------------------------------------------------------------------------
 
 std::optional<sys_days> parse_date(std::string_view text) {
-  unsigned y = 0, m = 0, d = 0;
-  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
-  auto y_ = parse_int(text.substr(0, 4)), m_ = parse_int(text.substr(5, 2)),
-       d_ = parse_int(text.substr(8, 2));
-  if (!y_ || !m_ || !d_) return std::nullopt;
-  y = static_cast<unsigned>(*y_), m = static_cast<unsigned>(*m_), d = static_cast<unsigned>(*d_);
-  year_month_day ymd{year{static_cast<int>(y)}, month{m}, day{d}};
-  if (!ymd.ok()) return std::nullopt;
-  return sys_days{ymd};
+  const std::optional<year_month_day> date = massive::parse_date(text);
+  if (!date) return std::nullopt;
+  return sys_days{*date};
 }
 
 bool is_weekday(sys_days day) {

@@ -277,6 +277,14 @@ TEST_CASE("wrong types: the rows refused, envelope values coerced or skipped (le
         "decode error: wrong type at adjusted: expected true or false");
   CHECK(walk_every_split(results_array, R"({"count":2.5})", {}, strict) ==
         "decode error: wrong type at count: expected an integer");
+  // A count in float form too large to be exact is out of range, as it is in a row (one rule:
+  // exact_integer).
+  // regression: envelope_integer reporting beyond_2_53 as wrong_type, as it did before the rule
+  // was shared -> fails with "decode error: wrong type at queryCount: expected an integer"
+  CHECK(walk_every_split(results_array, R"({"queryCount":1e30})", {}, strict) ==
+        "decode error: out of range at queryCount: integer beyond int64, or a float form beyond 2^53");
+  // regression: exact_integer's `> exact_limit` made `>=` -> fails with "document_end: skipped=1 first=count"
+  CHECK(walk_every_split(results_array, R"({"count":9007199254740992.0})") == "document_end: count=9007199254740992");
   CHECK(walk_every_split(results_array, R"({"status":[]})", {}, strict) ==
         "decode error: wrong type at status: expected a scalar");
   CHECK(walk_every_split(results_array, R"({"request_id":7})", {}, strict) ==

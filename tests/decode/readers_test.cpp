@@ -390,6 +390,25 @@ TEST_CASE("lenient: an object without a true value for a required field is left 
   CHECK(l.lossy());
 }
 
+TEST_CASE("lenient: an array element of another type is coerced as a field of its type is, else left out") {
+  // One reader over every element type (read_array), so one rule: a string holding a number
+  // in a double array is coerced as it is in an integer array or a double field, a number in
+  // a string array becomes its text as a string field's does; a null element is left out.
+  // regression: element_fallback<double> made `read = false` (a double element of another
+  // type dropped unread) -> fails with weights != {1, 2.5}, coerced 3 != 4, skipped 8 != 10
+  // regression: the null element's surprise() dropped -> fails with skipped 6 != 10
+  harness h({}, decode_policy::lenient);
+  const sample r = h.one(R"({"listed":"2024-01-02","tags":["a",1,true,null,{"b":2}],
+      "weights":[1,"2.5",null,"x",[3]],"ids":[1,"7",1.0e3,1.5,null],"flags":[true,1,null,"false"]})");
+  CHECK(std::vector<std::string_view>(r.tags.begin(), r.tags.end()) == std::vector<std::string_view>{"a", "1", "true"});
+  CHECK(std::vector<double>(r.weights.begin(), r.weights.end()) == std::vector<double>{1, 2.5});
+  CHECK(std::vector<std::int64_t>(r.ids.begin(), r.ids.end()) == std::vector<std::int64_t>{1, 7, 1000});
+  CHECK(std::vector<bool>(r.flags.begin(), r.flags.end()) == std::vector<bool>{true});
+  const page_leniency& l = h.leniency();
+  CHECK(l.coerced == 4);   // tags 1 and true, weights "2.5", ids "7"; 1.0e3 is an exact integer
+  CHECK(l.skipped == 10);  // tags null, {}; weights null, "x", [3]; ids 1.5, null; flags 1, null, "false"
+}
+
 TEST_CASE("free-form values of every JSON type keep their text") {
   harness h;
   for (const std::string_view text : {R"("a \"b\" \\ \u00e9")", "-1.5e-3", "0", "true", "false", "[]", "{}",
@@ -433,6 +452,17 @@ TEST_CASE("errors name the full path, through nested objects, arrays and maps") 
       {R"({"listed":"2024-01-02","ids":[0,"7"]})", "results[1].ids[1]", decode_errc::wrong_type},
       {R"({"listed":"2024-01-02","ids":[1e300]})", "results[1].ids[0]", decode_errc::out_of_range},
       {R"({"listed":"2024-01-02","flags":[true,1]})", "results[1].flags[1]", decode_errc::wrong_type},
+      // Broken JSON inside an array names the element, whatever the element type.
+      // regression: element_fallback's context made child(key) (no index) -> fails with path
+      // "results[1].weights" != "results[1].weights[1]" here, and likewise for every array case
+      {R"({"listed":"2024-01-02","weights":[1,-]})", "results[1].weights[1]", decode_errc::invalid_json},
+      {R"({"listed":"2024-01-02","ids":[1,2-]})", "results[1].ids[1]", decode_errc::invalid_json},
+      // regression: element_fallback<bool> counting any failure as a skipped wrong type (as
+      // skip_element did) -> fails with code 3 (wrong_type) != 1 (invalid_json) for `tru`
+      {R"({"listed":"2024-01-02","flags":[true,tru]})", "results[1].flags[1]", decode_errc::invalid_json},
+      // regression: element_fallback's check of simdjson's error removed -> fails with code
+      // 3 (wrong_type) != 1 (invalid_json): a bad escape taken for a value of another type
+      {R"({"listed":"2024-01-02","tags":["a","\x"]})", "results[1].tags[1]", decode_errc::invalid_json},
       {R"({"listed":"2024-01-02","day":5})", "results[1].day", decode_errc::wrong_type},
       {R"({"listed":"2024-01-02","day":{"c":"x"}})", "results[1].day.c", decode_errc::wrong_type},
       {R"({"listed":"2024-01-02","day":{}})", "results[1].day.c", decode_errc::missing_field},

@@ -141,4 +141,9 @@ TEST_CASE("errors come in the API's envelopes") {
   CHECK(m.answer("/v3/trades/AAPL?cursor=%%%").status == 400);
   CHECK(m.answer("/v2/aggs/ticker/AAPL/range/1/fortnight/2024-01-02/2024-01-12").status == 400);
   CHECK(m.answer("/v2/aggs/ticker/AAPL/range/1/day/yesterday/2024-01-12").status == 400);
+  // Dates as the SDK reads them (massive::parse_date): years 1..9999, no sign.
+  // regression: market.cpp's own parser restored (parse_int on each part, ok() alone) ->
+  // fails with "200 == 400" for both
+  CHECK(m.answer("/v2/aggs/ticker/AAPL/range/1/day/2024-01-02/0000-12-31").status == 400);
+  CHECK(m.answer("/v2/aggs/ticker/AAPL/range/1/day/-001-01-02/2024-01-12").status == 400);
 }

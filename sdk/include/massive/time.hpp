@@ -9,9 +9,11 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace massive {
 
@@ -101,6 +103,27 @@ constexpr bool is_wire_date(const std::chrono::year_month_day& d) noexcept {
 /// (dates, filters, numbers) as std::invalid_argument, before anything is sent.
 constexpr void require_wire_date(const std::chrono::year_month_day& d) {
   if (const char* problem = detail::date_problem(d)) detail::throw_invalid_date(d, problem);
+}
+
+/// The date `text` spells as YYYY-MM-DD, or nullopt. Strict, so that a value the API or a
+/// user sends is never half-read: exactly ten characters, every digit present (2024-01-05,
+/// not 2024-1-5), nothing after the day (not a date-time), and a day that exists in years
+/// 1..9999 (no 2023-02-29, month 13, day 0 or year 0000): what is_wire_date() accepts.
+/// Inline and allocation-free: the decoder reads every date field of a body with it.
+constexpr std::optional<std::chrono::year_month_day> parse_date(std::string_view text) noexcept {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+  unsigned digits[8]{};
+  std::size_t n = 0;
+  for (const std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u}) {
+    // Unsigned wrap-around sends every byte below '0' above 9 as well.
+    digits[n] = static_cast<unsigned>(static_cast<unsigned char>(text[i])) - '0';
+    if (digits[n++] > 9) return std::nullopt;
+  }
+  const std::chrono::year_month_day date{
+      std::chrono::year{static_cast<int>(digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3])},
+      std::chrono::month{digits[4] * 10 + digits[5]}, std::chrono::day{digits[6] * 10 + digits[7]}};
+  if (!is_wire_date(date)) return std::nullopt;
+  return date;
 }
 
 /// A parameter that takes either a calendar date (sent as YYYY-MM-DD) or a Unix timestamp in

@@ -4,8 +4,6 @@
 #include "decode/page_builder.hpp"
 #include "decode/row_decoding.hpp"
 
-#include <cmath>
-
 namespace massive::detail {
 namespace {
 
@@ -407,9 +405,9 @@ void envelope_walker::complete_value() {
 // else it is counted (coerced or skipped) in the page's leniency, and the first one named.
 void envelope_walker::envelope_surprise(decode_errc code, const char* detail, bool coerced) {
   if (builder_->strict()) fail(code, detail);
-  page_leniency& counts = builder_->leniency();
-  if (counts.coerced + counts.skipped + counts.missing == 0) key_path_into(builder_->first_path());
-  ++(coerced ? counts.coerced : counts.skipped);
+  if (std::string* first = builder_->count_surprise(coerced ? surprise_kind::coerced : surprise_kind::skipped)) {
+    key_path_into(*first);
+  }
 }
 
 void envelope_walker::unknown_envelope_key() {
@@ -483,11 +481,13 @@ std::optional<std::int64_t> envelope_walker::envelope_integer(simdjson::ondemand
     envelope_surprise(decode_errc::wrong_type, "expected an integer");
     return std::nullopt;
   }
-  if (std::trunc(d) != d || std::fabs(d) > 9007199254740992.0) {
-    envelope_surprise(decode_errc::wrong_type, "expected an integer");
-    return std::nullopt;
+  std::int64_t integer = 0;
+  switch (exact_integer(d, integer)) {
+    case integral::fraction: envelope_surprise(decode_errc::wrong_type, "expected an integer"); return std::nullopt;
+    case integral::beyond_2_53: envelope_surprise(decode_errc::out_of_range, beyond_2_53_detail); return std::nullopt;
+    case integral::exact: break;
   }
-  return static_cast<std::int64_t>(d);
+  return integer;
 }
 
 }  // namespace massive::detail

@@ -19,6 +19,9 @@ namespace massive::detail {
 
 [[noreturn, gnu::cold]] void throw_page_full(const char* what);
 
+/// How a value the model did not foresee was let through under decode_policy::lenient.
+enum class surprise_kind : std::uint8_t { coerced, skipped, missing };
+
 class page_builder {
  public:
   page_builder() noexcept = default;
@@ -68,8 +71,16 @@ class page_builder {
   void set_policy(decode_policy policy) noexcept { strict_ = policy == decode_policy::strict; }
   bool strict() const noexcept { return strict_; }
   page_leniency& leniency() noexcept { return envelope_.leniency; }
-  /// The buffer for the first coerced, skipped or missing value's path, cleared.
-  std::string& first_path() noexcept { return first_.erase(); }
+  /// Counts one coerced, skipped or missing value (rows, nested objects and the envelope
+  /// alike): the buffer to write its path into when it is the page's first, cleared; else null.
+  std::string* count_surprise(surprise_kind kind) noexcept {
+    page_leniency& counts = envelope_.leniency;
+    const bool first = counts.coerced + counts.skipped + counts.missing == 0;
+    ++(kind == surprise_kind::coerced   ? counts.coerced
+       : kind == surprise_kind::skipped ? counts.skipped
+                                        : counts.missing);
+    return first ? &first_.erase() : nullptr;
+  }
   /// The buffer for the first unknown key's path, cleared.
   std::string& first_unknown_key_path() noexcept { return first_unknown_key_.erase(); }
 

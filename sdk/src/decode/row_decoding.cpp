@@ -1,6 +1,7 @@
 #include "decode/row_decoding.hpp"
 
-#include <cctype>
+#include "decode/json_validator.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -21,12 +22,15 @@ bool looks_numeric(std::string_view text) noexcept {
 
 }  // namespace
 
-void field_path_into(std::string& out, const row_path& path, std::size_t row, std::string_view key) {
-  out += path.prefix;
-  if (path.indexed) {
-    // Digits without std::to_string: a path written into a kept buffer allocates nothing.
+namespace {
+
+// One step down a path: "[index]" unless index is row_context::no_index, then ".key" unless
+// key is empty (no dot at the path's start). Digits without std::to_string: a path written
+// into a kept buffer allocates nothing.
+void append_step(std::string& out, std::size_t index, std::string_view key) {
+  if (index != row_context::no_index) {
     char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, row).ptr;
+    const auto end = std::to_chars(digits, digits + sizeof digits, index).ptr;
     out += '[';
     out.append(digits, end);
     out += ']';
@@ -37,10 +41,25 @@ void field_path_into(std::string& out, const row_path& path, std::size_t row, st
   }
 }
 
+}  // namespace
+
+void field_path_into(std::string& out, const row_path& path, std::size_t row, std::string_view key) {
+  out += path.prefix;
+  append_step(out, path.indexed ? row : row_context::no_index, key);
+}
+
 std::string field_path(const row_path& path, std::size_t row, std::string_view key) {
   std::string out;
   field_path_into(out, path, row, key);
   return out;
+}
+
+integral exact_integer(double d, std::int64_t& out) noexcept {
+  constexpr double exact_limit = 9007199254740992.0;  // 2^53
+  if (std::trunc(d) != d) return integral::fraction;             // NaN too
+  if (std::fabs(d) > exact_limit) return integral::beyond_2_53;  // and the infinities
+  out = static_cast<std::int64_t>(d);
+  return integral::exact;
 }
 
 decode_errc errc_of(simdjson::error_code e) noexcept {
@@ -56,17 +75,7 @@ decode_errc errc_of(simdjson::error_code e) noexcept {
 void row_context::path_into(std::string& out, std::string_view key) const {
   if (parent_ == nullptr) return field_path_into(out, path_, row_, key);
   parent_->path_into(out, key_);
-  if (index_ != no_index) {
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, index_).ptr;
-    out += '[';
-    out.append(digits, end);
-    out += ']';
-  }
-  if (!key.empty()) {
-    if (!out.empty()) out += '.';
-    out += key;
-  }
+  append_step(out, index_, key);
 }
 
 std::string row_context::path_of(std::string_view key) const {
@@ -79,22 +88,17 @@ void row_context::fail(decode_errc code, std::string_view key, const char* detai
   throw decode_error(code, path_of(key), row_, detail);
 }
 
-bool row_context::surprise(leniency kind, decode_errc code, std::string_view key, const char* detail) const {
+bool row_context::surprise(surprise_kind kind, decode_errc code, std::string_view key, const char* detail) const {
   if (builder_.strict()) fail(code, key, detail);
-  page_leniency& counts = builder_.leniency();
-  std::uint32_t& count = kind == leniency::coerced ? counts.coerced
-                         : kind == leniency::skipped ? counts.skipped
-                                                     : counts.missing;
-  if (counts.coerced + counts.skipped + counts.missing == 0) path_into(builder_.first_path(), key);
-  ++count;
-  return kind == leniency::coerced;
+  if (std::string* first = builder_.count_surprise(kind)) path_into(*first, key);
+  return kind == surprise_kind::coerced;
 }
 
 void row_context::missing(std::uint64_t seen, std::uint64_t required,
                           std::span<const std::string_view> names) const {
   for (std::uint64_t absent = required & ~seen; absent != 0; absent &= absent - 1) {
     const auto index = static_cast<std::size_t>(std::countr_zero(absent));
-    surprise(leniency::missing, decode_errc::missing_field, index < names.size() ? names[index] : std::string_view{},
+    surprise(surprise_kind::missing, decode_errc::missing_field, index < names.size() ? names[index] : std::string_view{},
              "required field absent, null, or a value its type cannot hold");
   }
   builder_.mark_incomplete();
@@ -125,10 +129,8 @@ void fail_element(const batch& b, std::size_t row, simdjson::error_code e, std::
 void skip_element_row(batch& b, std::size_t row, simdjson::error_code e, std::string_view token) {
   const bool stray_comma = token.empty() || token[0] == ']' || token[0] == ',' || token[0] == '}';
   if (e != simdjson::INCORRECT_TYPE || stray_comma || b.builder.strict()) fail_element(b, row, e, token);
-  page_leniency& counts = b.builder.leniency();
-  if (counts.coerced + counts.skipped + counts.missing == 0) field_path_into(b.builder.first_path(), b.path, row, {});
-  ++counts.skipped;
-  ++counts.dropped_rows;
+  if (std::string* first = b.builder.count_surprise(surprise_kind::skipped)) field_path_into(*first, b.path, row, {});
+  ++b.builder.leniency().dropped_rows;
   ++b.skipped_rows;
 }
 
@@ -166,123 +168,6 @@ bool whole_double(std::string_view text, double& out) noexcept {
   return ec == std::errc{} && end == text.data() + text.size();
 }
 
-// RFC 8259 grammar over the raw text of a free-form value. simdjson's On Demand skips such a
-// value by its brackets without looking at what is inside, so its text is checked here
-// before it is handed to users as JSON. UTF-8 was validated for the whole body already.
-class json_checker {
- public:
-  explicit json_checker(std::string_view text) noexcept : at_(text.data()), end_(text.data() + text.size()) {}
-
-  /// The text is exactly one JSON value (whitespace around it allowed).
-  bool whole_value() {
-    space();
-    if (!value(0)) return false;
-    space();
-    return at_ == end_;
-  }
-
- private:
-  // simdjson's default depth limit: a deeper body fails before reaching here.
-  static constexpr int max_depth = 1024;
-
-  void space() noexcept {
-    while (at_ != end_ && (*at_ == ' ' || *at_ == '\t' || *at_ == '\n' || *at_ == '\r')) ++at_;
-  }
-  bool eat(char c) noexcept {
-    if (at_ == end_ || *at_ != c) return false;
-    ++at_;
-    return true;
-  }
-  bool literal(std::string_view word) noexcept {
-    if (static_cast<std::size_t>(end_ - at_) < word.size() || std::string_view(at_, word.size()) != word) return false;
-    at_ += word.size();
-    return true;
-  }
-  bool digits() noexcept {
-    const char* const start = at_;
-    while (at_ != end_ && *at_ >= '0' && *at_ <= '9') ++at_;
-    return at_ != start;
-  }
-  bool number() noexcept {
-    eat('-');
-    if (eat('0')) {
-      if (at_ != end_ && *at_ >= '0' && *at_ <= '9') return false;
-    } else if (!digits()) {
-      return false;
-    }
-    if (eat('.') && !digits()) return false;
-    if (at_ != end_ && (*at_ == 'e' || *at_ == 'E')) {
-      ++at_;
-      if (!eat('+')) eat('-');
-      if (!digits()) return false;
-    }
-    return true;
-  }
-  bool string() noexcept {
-    if (!eat('"')) return false;
-    while (at_ != end_) {
-      const auto c = static_cast<unsigned char>(*at_++);
-      if (c == '"') return true;
-      if (c < 0x20) return false;
-      if (c != '\\') continue;
-      if (at_ == end_) return false;
-      const char escape = *at_++;
-      if (escape == 'u') {
-        for (int i = 0; i < 4; ++i) {
-          if (at_ == end_ || !std::isxdigit(static_cast<unsigned char>(*at_))) return false;
-          ++at_;
-        }
-      } else if (std::string_view("\"\\/bfnrt").find(escape) == std::string_view::npos) {
-        return false;
-      }
-    }
-    return false;
-  }
-  bool value(int depth) {
-    if (at_ == end_) return false;
-    switch (*at_) {
-      case '{': return members(depth + 1);
-      case '[': return elements(depth + 1);
-      case '"': return string();
-      case 't': return literal("true");
-      case 'f': return literal("false");
-      case 'n': return literal("null");
-      default: return number();
-    }
-  }
-  bool members(int depth) {
-    if (depth > max_depth) return false;
-    ++at_;
-    space();
-    if (eat('}')) return true;
-    do {
-      space();
-      if (!string()) return false;
-      space();
-      if (!eat(':')) return false;
-      space();
-      if (!value(depth)) return false;
-      space();
-    } while (eat(','));
-    return eat('}');
-  }
-  bool elements(int depth) {
-    if (depth > max_depth) return false;
-    ++at_;
-    space();
-    if (eat(']')) return true;
-    do {
-      space();
-      if (!value(depth)) return false;
-      space();
-    } while (eat(','));
-    return eat(']');
-  }
-
-  const char* at_;
-  const char* end_;
-};
-
 }  // namespace
 
 const char* row_context::expectation(expected what) noexcept {
@@ -304,14 +189,14 @@ bool row_context::absent_or_fail(std::string_view token, std::string_view key, e
                                              atom == "true" || atom == "false" ||
                                              (number && what != expected::number));
   if (!other_type) fail(decode_errc::invalid_json, key, expectation(what));
-  return surprise(leniency::skipped, decode_errc::wrong_type, key, expectation(what));
+  return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, expectation(what));
 }
 
 bool row_context::number_fallback(std::string_view token, std::string_view key, double& out) const {
   if (const std::optional<std::string_view> text = plain_string(token)) {
     double d = 0;
-    if (!whole_double(*text, d)) return surprise(leniency::skipped, decode_errc::wrong_type, key, "expected a number");
-    if (!surprise(leniency::coerced, decode_errc::wrong_type, key, "expected a number, got a string")) return false;
+    if (!whole_double(*text, d)) return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, "expected a number");
+    if (!surprise(surprise_kind::coerced, decode_errc::wrong_type, key, "expected a number, got a string")) return false;
     out = d;
     return true;
   }
@@ -323,7 +208,7 @@ bool row_context::integer_fallback(std::string_view token, std::string_view key,
   if (atom == "null") return false;
   bool from_string = false;
   if (const std::optional<std::string_view> text = plain_string(token)) {
-    if (!looks_numeric(*text)) return surprise(leniency::skipped, decode_errc::wrong_type, key, "expected an integer");
+    if (!looks_numeric(*text)) return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, "expected an integer");
     atom = *text;
     from_string = true;
   } else if (!looks_numeric(atom)) {
@@ -332,7 +217,7 @@ bool row_context::integer_fallback(std::string_view token, std::string_view key,
   std::int64_t exact = 0;
   const auto [int_end, int_ec] = std::from_chars(atom.data(), atom.data() + atom.size(), exact);
   if (int_ec == std::errc{} && int_end == atom.data() + atom.size()) {
-    if (from_string && !surprise(leniency::coerced, decode_errc::wrong_type, key, "expected an integer, got a string")) {
+    if (from_string && !surprise(surprise_kind::coerced, decode_errc::wrong_type, key, "expected an integer, got a string")) {
       return false;
     }
     out = exact;
@@ -340,22 +225,24 @@ bool row_context::integer_fallback(std::string_view token, std::string_view key,
   }
   double d = 0;
   const auto [end, ec] = std::from_chars(atom.data(), atom.data() + atom.size(), d);
-  if (ec == std::errc::result_out_of_range) return surprise(leniency::skipped, decode_errc::out_of_range, key, "number out of range");
+  if (ec == std::errc::result_out_of_range) return surprise(surprise_kind::skipped, decode_errc::out_of_range, key, "number out of range");
   if (ec != std::errc{} || end != atom.data() + atom.size()) {
-    if (from_string) return surprise(leniency::skipped, decode_errc::wrong_type, key, "expected an integer");
+    if (from_string) return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, "expected an integer");
     fail(decode_errc::invalid_json, key, "malformed number");
   }
-  constexpr double exact_limit = 9007199254740992.0;  // 2^53
-  if (std::trunc(d) != d) return surprise(leniency::skipped, decode_errc::wrong_type, key, "expected an integer, got a fraction");
-  if (std::fabs(d) > exact_limit) {
-    // An integer beyond int64, or a float form too large to be exact.
-    return surprise(leniency::skipped, decode_errc::out_of_range, key,
-                    "integer beyond int64, or a float form beyond 2^53");
+  std::int64_t integer = 0;
+  switch (exact_integer(d, integer)) {
+    case integral::fraction:
+      return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, "expected an integer, got a fraction");
+    case integral::beyond_2_53:
+      // An integer beyond int64, or a float form too large to be exact.
+      return surprise(surprise_kind::skipped, decode_errc::out_of_range, key, beyond_2_53_detail);
+    case integral::exact: break;
   }
-  if (from_string && !surprise(leniency::coerced, decode_errc::wrong_type, key, "expected an integer, got a string")) {
+  if (from_string && !surprise(surprise_kind::coerced, decode_errc::wrong_type, key, "expected an integer, got a string")) {
     return false;
   }
-  out = static_cast<std::int64_t>(d);
+  out = integer;
   return true;
 }
 
@@ -368,16 +255,16 @@ bool row_context::string_fallback(std::string_view token, std::string_view key, 
   if (atom != "true" && atom != "false" && !whole_double(atom, check)) {
     fail(decode_errc::invalid_json, key, "malformed number");
   }
-  if (!surprise(leniency::coerced, decode_errc::wrong_type, key, "expected a string")) return false;
-  out = builder_.store(atom);
+  if (!surprise(surprise_kind::coerced, decode_errc::wrong_type, key, "expected a string")) return false;
+  out = atom;
   return true;
 }
 
 bool row_context::date_fallback(std::string_view text, std::string_view key, std::chrono::year_month_day& out) const {
   // A date-time whose date part is a real day: "2024-01-02T15:04:05Z".
   if (text.size() > 10 && text[10] == 'T') {
-    if (const std::optional<std::chrono::year_month_day> date = parse_date(text.substr(0, 10))) {
-      if (!surprise(leniency::coerced, decode_errc::wrong_type, key, "expected a date string YYYY-MM-DD")) return false;
+    if (const std::optional<std::chrono::year_month_day> date = massive::parse_date(text.substr(0, 10))) {
+      if (!surprise(surprise_kind::coerced, decode_errc::wrong_type, key, "expected a date string YYYY-MM-DD")) return false;
       out = *date;
       return true;
     }
@@ -386,7 +273,7 @@ bool row_context::date_fallback(std::string_view text, std::string_view key, std
   // else is not a date at all.
   const bool shaped = text.size() == 10 && text[4] == '-' && text[7] == '-' &&
                       text.find_first_not_of("0123456789-") == std::string_view::npos;
-  return surprise(leniency::skipped, shaped ? decode_errc::out_of_range : decode_errc::wrong_type, key,
+  return surprise(surprise_kind::skipped, shaped ? decode_errc::out_of_range : decode_errc::wrong_type, key,
                   shaped ? "not a calendar date of years 1..9999" : "expected a date string YYYY-MM-DD");
 }
 
@@ -400,36 +287,59 @@ bool row_context::decimal_fallback(std::string_view token, std::string_view key,
 }
 
 bool row_context::decimal_surprise(std::string_view text, std::string_view key) const {
-  return surprise(leniency::skipped, looks_numeric(text) ? decode_errc::out_of_range : decode_errc::wrong_type, key,
+  return surprise(surprise_kind::skipped, looks_numeric(text) ? decode_errc::out_of_range : decode_errc::wrong_type, key,
                   "expected a decimal of at most 18 significant digits");
 }
 
-bool row_context::element_integer(std::string_view token, std::string_view key, std::size_t index,
-                                  std::int64_t& out) const {
+template <class Element>
+bool row_context::element_fallback(simdjson::error_code e, std::string_view token, std::string_view key,
+                                   std::size_t index, Element& out) const {
   const row_context element = child(key, index);
-  if (element.integer_fallback(token, {}, out)) return true;
-  // Null, or a value integer_fallback skipped (counted there): either way the element is out.
-  if (atom_of(token) == "null") element.surprise(leniency::skipped, decode_errc::wrong_type, {}, "expected an integer, got null");
+  // A number simdjson does not take is judged from its text below; anything else but a value
+  // of another type (a string with a bad escape) is broken JSON.
+  if (e != simdjson::INCORRECT_TYPE && e != simdjson::NUMBER_ERROR && e != simdjson::NUMBER_OUT_OF_RANGE) {
+    element.fail(errc_of(e), {}, describe(e));
+  }
+  bool read = false;
+  if constexpr (std::is_same_v<Element, std::int32_t>) {
+    std::int64_t wide = 0;
+    read = element.integer_fallback(token, {}, wide) && element.narrow(wide, {}, out);
+  } else if constexpr (std::is_same_v<Element, std::int64_t>) {
+    read = element.integer_fallback(token, {}, out);
+  } else if constexpr (std::is_same_v<Element, double>) {
+    read = element.number_fallback(token, {}, out);
+  } else if constexpr (std::is_same_v<Element, bool>) {
+    read = element.absent_or_fail(token, {}, expected::boolean);
+  } else {
+    read = element.string_fallback(token, {}, out);
+  }
+  if (read) return true;
+  // Null, or a value the fallback skipped (counted there): either way the element is out.
+  if (atom_of(token) == "null") element.surprise(surprise_kind::skipped, decode_errc::wrong_type, {}, "a null element");
   return false;
 }
 
-bool row_context::element_int32(std::string_view token, std::string_view key, std::size_t index,
-                                std::int64_t& out) const {
-  if (!element_integer(token, key, index, out)) return false;
-  if (out >= INT32_MIN && out <= INT32_MAX) return true;
-  return child(key, index).surprise(leniency::skipped, decode_errc::out_of_range, {}, "integer beyond int32");
-}
+template bool row_context::element_fallback(simdjson::error_code, std::string_view, std::string_view, std::size_t,
+                                            std::int32_t&) const;
+template bool row_context::element_fallback(simdjson::error_code, std::string_view, std::string_view, std::size_t,
+                                            std::int64_t&) const;
+template bool row_context::element_fallback(simdjson::error_code, std::string_view, std::string_view, std::size_t,
+                                            double&) const;
+template bool row_context::element_fallback(simdjson::error_code, std::string_view, std::string_view, std::size_t,
+                                            bool&) const;
+template bool row_context::element_fallback(simdjson::error_code, std::string_view, std::string_view, std::size_t,
+                                            std::string_view&) const;
 
 void row_context::skip_element(simdjson::error_code e, std::string_view key, std::size_t index, expected what) const {
   if (e != simdjson::INCORRECT_TYPE) fail_at(e, key);
-  child(key, index).surprise(leniency::skipped, decode_errc::wrong_type, {}, expectation(what));
+  child(key, index).surprise(surprise_kind::skipped, decode_errc::wrong_type, {}, expectation(what));
 }
 
 void row_context::skip_entry(simdjson::error_code e, std::string_view key, std::string_view name,
                              expected what) const {
   if (e != simdjson::INCORRECT_TYPE) fail_at(e, key);
   const row_context map = child(key);
-  map.child(name).surprise(leniency::skipped, decode_errc::wrong_type, {}, expectation(what));
+  map.child(name).surprise(surprise_kind::skipped, decode_errc::wrong_type, {}, expectation(what));
 }
 
 void row_context::fail_element_at(simdjson::error_code e, std::string_view key, std::size_t index) const {
@@ -441,7 +351,7 @@ void row_context::fail_at(simdjson::error_code e, std::string_view key) const { 
 std::string_view row_context::checked_json(std::string_view text, std::string_view key) const {
   const std::size_t end = text.find_last_not_of(" \t\r\n");
   text = end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
-  if (!json_checker(text).whole_value()) fail(decode_errc::invalid_json, key, "malformed JSON value");
+  if (!is_one_json_value(text)) fail(decode_errc::invalid_json, key, "malformed JSON value");
   return text == "null" ? std::string_view{} : text;
 }
 

@@ -29,7 +29,6 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
-#include <initializer_list>
 #include <new>
 #include <optional>
 #include <span>
@@ -69,6 +68,24 @@ std::string field_path(const row_path& path, std::size_t row, std::string_view k
 /// Appends field_path(path, row, key) to `out`.
 void field_path_into(std::string& out, const row_path& path, std::size_t row, std::string_view key);
 decode_errc errc_of(simdjson::error_code e) noexcept;
+
+/// What an integer field makes of a number sent in float form (1.0e+03, 3.0), row or
+/// envelope alike: the integer only while a double holds it exactly (|x| <= 2^53), so that a
+/// nanosecond timestamp or a count is never rounded through a double.
+enum class integral : std::uint8_t { exact, fraction, beyond_2_53 };
+inline constexpr const char* beyond_2_53_detail = "integer beyond int64, or a float form beyond 2^53";
+integral exact_integer(double d, std::int64_t& out) noexcept;
+
+/// A blank row, array element or map entry at `out`, in the page's row region or arena.
+/// Copied rather than value-initialised in place: for a 160-byte row g++ emitted `rep stos`,
+/// whose start-up cost showed in the row rate.
+template <class T>
+[[gnu::always_inline]] inline T& blank_row_at(void* out) noexcept {
+  static_assert(std::is_trivially_copyable_v<T>, "rows are created by copying a blank row");
+  static constexpr T blank{};
+  std::memcpy(out, &blank, sizeof(T));
+  return *std::launder(static_cast<T*>(out));
+}
 
 /// One row being decoded, or an object nested in one: knows the row's index and how to name
 /// its fields in errors.
@@ -148,7 +165,7 @@ class row_context {
   [[gnu::always_inline]] bool read_string(od::value v, std::string_view key, std::string_view& out) {
     std::string_view text;
     if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] {
-      return string_fallback(v.raw_json_token(), key, out);
+      if (!string_fallback(v.raw_json_token(), key, text)) return false;
     }
     out = builder_.store(text);
     return true;
@@ -158,8 +175,6 @@ class row_context {
     if (v.get_string().get(text) != simdjson::SUCCESS) [[unlikely]] {
       out.reset();
       if (!string_fallback(v.raw_json_token(), key, text)) return false;
-      out = text;
-      return true;
     }
     out = builder_.store(text);
     return true;
@@ -188,134 +203,22 @@ class row_context {
     out = date;
     return true;
   }
-  /// An array of int32 codes, copied into the page's arena. Elements that are not integers
-  /// within int32 are surprises (left out when lenient).
-  [[gnu::always_inline]] bool read_int32_array(od::value v, std::string_view key,
-                                               std::span<const std::int32_t>& out) {
-    od::array array;
-    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
-      out = {};
-      return absent_or_fail(v.raw_json_token(), key, expected::integer_array);
-    }
-    auto* const first = builder_.arena_align<std::int32_t>();
-    auto* next = first;
-    auto* const limit = reinterpret_cast<std::int32_t*>(builder_.arena_limit());
-    std::size_t skipped = 0;
-    for (auto element : array) {
-      std::int64_t wide = 0;
-      if (element.get_int64().get(wide) != simdjson::SUCCESS || wide < INT32_MIN || wide > INT32_MAX) [[unlikely]] {
-        const std::size_t index = static_cast<std::size_t>(next - first) + skipped;
-        if (const simdjson::error_code e = element.error()) fail_element_at(e, key, index);
-        if (!element_int32(element.value_unsafe().raw_json_token(), key, index, wide)) {
-          ++skipped;
-          continue;
-        }
-      }
-      if (next == limit) [[unlikely]] throw_page_full("strings and arrays");
-      *next++ = static_cast<std::int32_t>(wide);
-    }
-    builder_.commit_arena(reinterpret_cast<char*>(next));
-    out = {first, static_cast<std::size_t>(next - first)};
-    return true;
+  /// Arrays of scalars, written into the page's arena as they are read: read_array.
+  [[gnu::always_inline]] bool read_int32_array(od::value v, std::string_view key, std::span<const std::int32_t>& out) {
+    return read_array(v, key, out);
   }
-  /// Exact int64 elements, with read_int64's rule for float forms.
-  [[gnu::always_inline]] bool read_int64_array(od::value v, std::string_view key,
-                                               std::span<const std::int64_t>& out) {
-    od::array array;
-    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
-      out = {};
-      return absent_or_fail(v.raw_json_token(), key, expected::integer_array);
-    }
-    auto* const first = builder_.arena_align<std::int64_t>();
-    auto* next = first;
-    std::size_t skipped = 0;
-    for (auto element : array) {
-      std::int64_t x = 0;
-      if (element.get_int64().get(x) != simdjson::SUCCESS) [[unlikely]] {
-        const std::size_t index = static_cast<std::size_t>(next - first) + skipped;
-        if (const simdjson::error_code e = element.error()) fail_element_at(e, key, index);
-        if (!element_integer(element.value_unsafe().raw_json_token(), key, index, x)) {
-          ++skipped;
-          continue;
-        }
-      }
-      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
-      *next++ = x;
-    }
-    builder_.commit_arena(reinterpret_cast<char*>(next));
-    out = {first, static_cast<std::size_t>(next - first)};
-    return true;
+  [[gnu::always_inline]] bool read_int64_array(od::value v, std::string_view key, std::span<const std::int64_t>& out) {
+    return read_array(v, key, out);
   }
   [[gnu::always_inline]] bool read_double_array(od::value v, std::string_view key, std::span<const double>& out) {
-    od::array array;
-    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
-      out = {};
-      return absent_or_fail(v.raw_json_token(), key, expected::number_array);
-    }
-    auto* const first = builder_.arena_align<double>();
-    auto* next = first;
-    std::size_t skipped = 0;
-    for (auto element : array) {
-      double x = 0;
-      if (const simdjson::error_code e = element.get_double().get(x)) [[unlikely]] {
-        skip_element(e, key, static_cast<std::size_t>(next - first) + skipped++, expected::number);
-        continue;
-      }
-      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
-      *next++ = x;
-    }
-    builder_.commit_arena(reinterpret_cast<char*>(next));
-    out = {first, static_cast<std::size_t>(next - first)};
-    return true;
+    return read_array(v, key, out);
   }
   [[gnu::always_inline]] bool read_bool_array(od::value v, std::string_view key, std::span<const bool>& out) {
-    od::array array;
-    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
-      out = {};
-      return absent_or_fail(v.raw_json_token(), key, expected::boolean_array);
-    }
-    auto* const first = builder_.arena_align<bool>();
-    auto* next = first;
-    std::size_t skipped = 0;
-    for (auto element : array) {
-      bool x = false;
-      if (const simdjson::error_code e = element.get_bool().get(x)) [[unlikely]] {
-        skip_element(e, key, static_cast<std::size_t>(next - first) + skipped++, expected::boolean);
-        continue;
-      }
-      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
-      *next++ = x;
-    }
-    builder_.commit_arena(reinterpret_cast<char*>(next));
-    out = {first, static_cast<std::size_t>(next - first)};
-    return true;
+    return read_array(v, key, out);
   }
-  /// Unescaped strings in the page's arena: the views first, the texts after them.
   [[gnu::always_inline]] bool read_string_array(od::value v, std::string_view key,
                                                 std::span<const std::string_view>& out) {
-    od::array array;
-    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
-      out = {};
-      return absent_or_fail(v.raw_json_token(), key, expected::string_array);
-    }
-    auto* const first = builder_.arena_align<std::string_view>();
-    auto* next = first;
-    std::size_t skipped = 0;
-    for (auto element : array) {
-      std::string_view text;
-      if (const simdjson::error_code e = element.get_string().get(text)) [[unlikely]] {
-        skip_element(e, key, static_cast<std::size_t>(next - first) + skipped++, expected::string);
-        continue;
-      }
-      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
-      // Points into the parser's string buffer, which lasts as long as the document: one
-      // pass over the JSON, and the texts are copied behind the views once they are known.
-      ::new (static_cast<void*>(next++)) std::string_view(text);
-    }
-    builder_.commit_arena(reinterpret_cast<char*>(next));
-    for (auto* s = first; s != next; ++s) *s = builder_.store(*s);
-    out = {first, static_cast<std::size_t>(next - first)};
-    return true;
+    return read_array(v, key, out);
   }
   /// A decimal string ("100.0"), or a JSON number read exactly from its text.
   [[gnu::always_inline]] bool read_decimal(od::value v, std::string_view key, std::optional<decimal>& out) {
@@ -353,26 +256,20 @@ class row_context {
       return absent_or_fail(v.raw_json_token(), key, expected::object);
     }
     row_context nested = child(key);
-    const bool row_mark = builder_.take_incomplete();
-    Decode(nested, object, out.emplace());
     // An optional object that lacks a required field is absent rather than shown with a default.
-    if (builder_.take_incomplete()) [[unlikely]] out.reset();
-    builder_.restore_incomplete(row_mark);
+    if (!decode_complete<T, Decode>(nested, object, out.emplace())) [[unlikely]] out.reset();
     return out.has_value();
   }
   /// An array of nested objects in the page's arena: counted, reserved, then each element
   /// created from a blank T (as decode_rows creates rows) and decoded in place.
   template <class T, void (*Decode)(row_context&, od::object&, T&)>
   [[gnu::always_inline]] bool read_object_array(od::value v, std::string_view key, std::span<const T>& out) {
-    static_assert(std::is_trivially_copyable_v<T>, "elements are created by copying a blank element");
     od::array array;
     if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
       out = {};
       return absent_or_fail(v.raw_json_token(), key, expected::object_array);
     }
-    std::size_t count = 0;
-    if (const simdjson::error_code e = array.count_elements().get(count)) [[unlikely]] fail_at(e, key);
-    T* const first = reserve<T>(count);
+    T* const first = reserve_counted<T>(array.count_elements(), key);
     std::size_t index = 0;  // of the element on the wire
     std::size_t kept = 0;
     for (auto element : array) {
@@ -381,16 +278,9 @@ class row_context {
         skip_element(e, key, index++, expected::object);
         continue;
       }
-      static constexpr T blank{};
-      std::memcpy(first + kept, &blank, sizeof(T));
-      row_context nested = child(key, index);
-      const bool row_mark = builder_.take_incomplete();
-      Decode(nested, object, *std::launder(first + kept));
+      row_context nested = child(key, index++);
       // An element that lacks a required field is left out, as an element of the wrong type is.
-      const bool incomplete = builder_.take_incomplete();
-      builder_.restore_incomplete(row_mark);
-      ++index;
-      if (!incomplete) [[likely]] ++kept;
+      if (decode_complete<T, Decode>(nested, object, blank_row_at<T>(first + kept))) [[likely]] ++kept;
     }
     out = {first, kept};
     return true;
@@ -399,15 +289,12 @@ class row_context {
   /// the page's arena, reserved first, each value decoded in place like read_object_array's.
   template <class T, void (*Decode)(row_context&, od::object&, T&)>
   [[gnu::always_inline]] bool read_string_map(od::value v, std::string_view key, std::span<const keyed<T>>& out) {
-    static_assert(std::is_trivially_copyable_v<T>, "entries are created by copying a blank entry");
     od::object object;
     if (v.get_object().get(object) != simdjson::SUCCESS) [[unlikely]] {
       out = {};
       return absent_or_fail(v.raw_json_token(), key, expected::object);
     }
-    std::size_t count = 0;
-    if (const simdjson::error_code e = object.count_fields().get(count)) [[unlikely]] fail_at(e, key);
-    keyed<T>* const first = reserve<keyed<T>>(count);
+    keyed<T>* const first = reserve_counted<keyed<T>>(object.count_fields(), key);
     std::size_t index = 0;
     for (auto item : object) {
       od::field field;
@@ -420,18 +307,12 @@ class row_context {
         skip_entry(e, key, name, expected::object);
         continue;
       }
-      static constexpr keyed<T> blank{};
-      std::memcpy(first + index, &blank, sizeof blank);
-      keyed<T>& entry = *std::launder(first + index);
+      keyed<T>& entry = blank_row_at<keyed<T>>(first + index);
       entry.key = builder_.store(name);
       const row_context map = child(key);
       row_context nested = map.child(entry.key);
-      const bool row_mark = builder_.take_incomplete();
-      Decode(nested, entry_object, entry.value);
       // An entry that lacks a required field is left out, as an entry of the wrong type is.
-      const bool incomplete = builder_.take_incomplete();
-      builder_.restore_incomplete(row_mark);
-      if (!incomplete) [[likely]] ++index;
+      if (decode_complete<T, Decode>(nested, entry_object, entry.value)) [[likely]] ++index;
     }
     out = {first, index};
     return true;
@@ -505,7 +386,7 @@ class row_context {
   template <class Out>
   [[gnu::always_inline]] bool narrow(std::int64_t wide, std::string_view key, Out& out) const {
     if (wide < INT32_MIN || wide > INT32_MAX) [[unlikely]] {
-      return surprise(leniency::skipped, decode_errc::out_of_range, key, "integer beyond int32");
+      return surprise(surprise_kind::skipped, decode_errc::out_of_range, key, "integer beyond int32");
     }
     out = static_cast<std::int32_t>(wide);
     return true;
@@ -530,11 +411,10 @@ class row_context {
   /// Appends path_of(key) to `out`.
   void path_into(std::string& out, std::string_view key) const;
 
-  enum class leniency : std::uint8_t { coerced, skipped, missing };
   /// A surprise at key: under decode_policy::strict throws decode_error(code, detail);
   /// otherwise counts it as `kind` (and keeps the first one's path). Returns what the reader
   /// returns: true for a coerced value, false for a skipped or missing one.
-  [[gnu::cold]] bool surprise(leniency kind, decode_errc code, std::string_view key, const char* detail) const;
+  [[gnu::cold]] bool surprise(surprise_kind kind, decode_errc code, std::string_view key, const char* detail) const;
 
  private:
   enum class expected : std::uint8_t {
@@ -553,14 +433,91 @@ class row_context {
   row_context(const row_context& parent, std::string_view key, std::size_t index) noexcept
       : builder_(parent.builder_), path_(parent.path_), row_(parent.row_), parent_(&parent), key_(key), index_(index) {}
 
+  /// An array of Element (int32, int64, double, bool or string) in the page's arena, written in
+  /// place as it is read. An element of another type is coerced as a field of Element would
+  /// be, else left out and counted (a null element too: an array has no absent elements);
+  /// broken JSON throws naming the element. Strings are read as views into the parser's
+  /// buffer, which lasts as long as the document: one pass over the JSON, and the texts are
+  /// copied behind the views once the array is complete.
+  template <class Element>
+  [[gnu::always_inline]] bool read_array(od::value v, std::string_view key, std::span<const Element>& out) {
+    od::array array;
+    if (v.get_array().get(array) != simdjson::SUCCESS) [[unlikely]] {
+      out = {};
+      return absent_or_fail(v.raw_json_token(), key, array_of<Element>());
+    }
+    auto* const first = builder_.arena_align<Element>();
+    auto* next = first;
+    std::size_t skipped = 0;
+    for (auto element : array) {
+      Element x{};
+      if (const simdjson::error_code e = get_element(element, x)) [[unlikely]] {
+        const std::size_t index = static_cast<std::size_t>(next - first) + skipped;
+        if (const simdjson::error_code broken = element.error()) fail_element_at(broken, key, index);
+        if (!element_fallback(e, element.value_unsafe().raw_json_token(), key, index, x)) {
+          ++skipped;
+          continue;
+        }
+      }
+      if (full_at(next)) [[unlikely]] throw_page_full("strings and arrays");
+      ::new (static_cast<void*>(next++)) Element(x);
+    }
+    builder_.commit_arena(reinterpret_cast<char*>(next));
+    if constexpr (std::is_same_v<Element, std::string_view>) {
+      for (auto* s = first; s != next; ++s) *s = builder_.store(*s);
+    }
+    out = {first, static_cast<std::size_t>(next - first)};
+    return true;
+  }
+  template <class Element>
+  static constexpr expected array_of() noexcept {
+    if constexpr (std::is_same_v<Element, double>) return expected::number_array;
+    else if constexpr (std::is_same_v<Element, bool>) return expected::boolean_array;
+    else if constexpr (std::is_same_v<Element, std::string_view>) return expected::string_array;
+    else return expected::integer_array;
+  }
+  // One element's read: simdjson's own, the only call on the hot path.
+  template <class Element>
+  [[gnu::always_inline]] static simdjson::error_code get_element(auto& element, Element& out) noexcept {
+    if constexpr (std::is_same_v<Element, std::int32_t>) {
+      std::int64_t wide = 0;
+      if (const simdjson::error_code e = element.get_int64().get(wide)) return e;
+      if (wide < INT32_MIN || wide > INT32_MAX) return simdjson::NUMBER_OUT_OF_RANGE;
+      out = static_cast<std::int32_t>(wide);
+      return simdjson::SUCCESS;
+    } else if constexpr (std::is_same_v<Element, std::int64_t>) {
+      return element.get_int64().get(out);
+    } else if constexpr (std::is_same_v<Element, double>) {
+      return element.get_double().get(out);
+    } else if constexpr (std::is_same_v<Element, bool>) {
+      return element.get_bool().get(out);
+    } else {
+      static_assert(std::is_same_v<Element, std::string_view>, "an array reader for an element type it lacks");
+      return element.get_string().get(out);
+    }
+  }
+
+  /// Decodes a nested object with its own context: whether it held every required field. The
+  /// row's incomplete mark is kept aside meanwhile: it belongs to the row, not to the object.
+  template <class T, void (*Decode)(row_context&, od::object&, T&)>
+  [[gnu::always_inline]] bool decode_complete(row_context& nested, od::object& object, T& out) {
+    const bool row_mark = builder_.take_incomplete();
+    Decode(nested, object, out);
+    const bool incomplete = builder_.take_incomplete();
+    builder_.restore_incomplete(row_mark);
+    return !incomplete;
+  }
   /// There is no room in the arena for one more T at next.
   template <class T>
   [[gnu::always_inline]] bool full_at(const T* next) const noexcept {
     return builder_.arena_limit() - reinterpret_cast<const char*>(next) < static_cast<std::ptrdiff_t>(sizeof(T));
   }
-  /// Room for count T at the arena's end, committed (uninitialised).
+  /// Room for as many T as the container at key holds (its count_elements or count_fields),
+  /// at the arena's end, committed (uninitialised).
   template <class T>
-  [[gnu::always_inline]] T* reserve(std::size_t count) {
+  [[gnu::always_inline]] T* reserve_counted(simdjson::simdjson_result<std::size_t> counted, std::string_view key) {
+    std::size_t count = 0;
+    if (const simdjson::error_code e = std::move(counted).get(count)) [[unlikely]] fail_at(e, key);
     T* const first = builder_.arena_align<T>();
     const auto room = static_cast<std::size_t>(builder_.arena_limit() - reinterpret_cast<char*>(first));
     if (count > room / sizeof(T)) [[unlikely]] throw_page_full("strings and arrays");
@@ -571,24 +528,10 @@ class row_context {
   /// else is date_fallback's.
   [[gnu::always_inline]] bool to_date(std::string_view text, std::string_view key,
                                       std::chrono::year_month_day& out) const {
-    const std::optional<std::chrono::year_month_day> date = parse_date(text);
+    const std::optional<std::chrono::year_month_day> date = massive::parse_date(text);
     if (!date) [[unlikely]] return date_fallback(text, key, out);
     out = *date;
     return true;
-  }
-  [[gnu::always_inline]] static std::optional<std::chrono::year_month_day> parse_date(std::string_view text) {
-    if (text.size() == 10 && text[4] == '-' && text[7] == '-') {
-      const auto digit = [&](std::size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(text[i]) - '0'); };
-      bool digits = true;
-      for (const std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) digits = digits && digit(i) < 10;
-      if (digits) {
-        const std::chrono::year_month_day date{
-            std::chrono::year{static_cast<int>(digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3))},
-            std::chrono::month{digit(5) * 10 + digit(6)}, std::chrono::day{digit(8) * 10 + digit(9)}};
-        if (date.ok() && date.year() >= std::chrono::year{1}) return date;
-      }
-    }
-    return std::nullopt;
   }
 
   static const char* expectation(expected what) noexcept;
@@ -601,17 +544,17 @@ class row_context {
   /// get_int64 failed: null is absent; an integral float form within 2^53 is the integer; a
   /// string holding an integer is coerced; a fraction or an overflow is a skipped surprise.
   [[gnu::cold]] bool integer_fallback(std::string_view token, std::string_view key, std::int64_t& out) const;
-  /// get_string failed: null is absent; a number, true or false is coerced to its text.
+  /// get_string failed: null is absent; a number, true or false is coerced to its text, which
+  /// `out` views in the input (the caller stores it).
   [[gnu::cold]] bool string_fallback(std::string_view token, std::string_view key, std::string_view& out) const;
   /// The text is not "YYYY-MM-DD": a date-time is coerced to its date; else a surprise.
   [[gnu::cold]] bool date_fallback(std::string_view text, std::string_view key, std::chrono::year_month_day& out) const;
-  /// get_int64 failed on element `index` of the array at key: as integer_fallback, but a null
-  /// element is a skipped surprise. False when the element is left out.
-  [[gnu::cold]] bool element_integer(std::string_view token, std::string_view key, std::size_t index,
-                                     std::int64_t& out) const;
-  /// As element_integer, for an element that must also fit an int32.
-  [[gnu::cold]] bool element_int32(std::string_view token, std::string_view key, std::size_t index,
-                                   std::int64_t& out) const;
+  /// get_element failed (error e) on element `index` of the array at key: the field readers'
+  /// fallback for Element decides, but a null element is a skipped surprise. False when the
+  /// element is left out.
+  template <class Element>
+  [[gnu::cold]] bool element_fallback(simdjson::error_code e, std::string_view token, std::string_view key,
+                                      std::size_t index, Element& out) const;
   /// get_string failed: null is absent; a JSON number is read exactly from its text.
   [[gnu::cold]] bool decimal_fallback(std::string_view token, std::string_view key,
                                       std::optional<decimal>& out) const;
@@ -709,16 +652,6 @@ template <std::size_t N>
                                                                      od::array& elements) noexcept {
   if (auto e = b.parser.iterate(b.json, b.length, b.capacity).get(doc)) return e;
   return doc.get_array().get(elements);
-}
-
-/// A blank row at `out`, in the page's row region. Copied rather than value-initialised in
-/// place: for a 160-byte row g++ emitted `rep stos`, whose start-up cost showed in the row rate.
-template <class T>
-[[gnu::always_inline]] inline T& blank_row_at(std::byte* out) noexcept {
-  static_assert(std::is_trivially_copyable_v<T>, "rows are created by copying a blank row");
-  static constexpr T blank{};
-  std::memcpy(out, &blank, sizeof(T));
-  return *std::launder(reinterpret_cast<T*>(out));
 }
 
 /// The batch loop shared by every model: one row per array element, created in place in the
