@@ -102,14 +102,9 @@ std::optional<std::string_view> find_argument(argument_list args, std::string_vi
                               expected);
 }
 
-std::chrono::year_month_day parse_date(std::string_view name, std::string_view text) {
-  if (text.size() != 10 || text[4] != '-' || text[7] != '-') bad_argument(name, text, "a date (YYYY-MM-DD)");
-  const int y = parse_integer<int>(name, text.substr(0, 4));
-  const unsigned m = parse_integer<unsigned>(name, text.substr(5, 2));
-  const unsigned d = parse_integer<unsigned>(name, text.substr(8, 2));
-  const std::chrono::year_month_day date{std::chrono::year{y}, std::chrono::month{m}, std::chrono::day{d}};
-  if (!date.ok()) bad_argument(name, text, "a valid date");
-  return date;
+std::chrono::year_month_day date_argument(std::string_view name, std::string_view text) {
+  if (const auto date = massive::parse_date(text)) return *date;
+  bad_argument(name, text, "a date (YYYY-MM-DD, a day of the calendar)");
 }
 
 std::vector<std::string_view> split_list(std::string_view text) {

@@ -170,7 +170,7 @@ I parse_integer(std::string_view name, std::string_view text) {
 }
 
 /// A YYYY-MM-DD argument; throws std::invalid_argument naming it otherwise.
-std::chrono::year_month_day parse_date(std::string_view name, std::string_view text);
+std::chrono::year_month_day date_argument(std::string_view name, std::string_view text);
 
 template <class T>
 T parse_argument(std::string_view name, std::string_view text) {
@@ -188,9 +188,9 @@ T parse_argument(std::string_view name, std::string_view text) {
     if (ec != std::errc{} || end != text.data() + text.size()) bad_argument(name, text, "a number");
     return v;
   } else if constexpr (std::is_same_v<T, std::chrono::year_month_day>) {
-    return parse_date(name, text);
+    return date_argument(name, text);
   } else if constexpr (std::is_same_v<T, date_or_ms> || std::is_same_v<T, date_or_ns>) {
-    if (text.find('-') != std::string_view::npos) return T(parse_date(name, text));
+    if (text.find('-') != std::string_view::npos) return T(date_argument(name, text));
     return T(T::timestamp_type::from_count(parse_integer<std::int64_t>(name, text)));
   } else {
     static_assert(std::is_enum_v<T>, "a parameter type without a text form");
