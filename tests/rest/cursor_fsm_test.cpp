@@ -1,7 +1,6 @@
 // The traversal's state machine without sockets: each case feeds it the caller's calls and what
 // the driver's actions came to, and checks the transcript of the actions it chose.
-#include "rest/cursor_fsm.hpp"
-
+#include <massive/detail/cursor_fsm.hpp>
 #include <massive/error.hpp>
 
 #include <doctest/doctest.h>

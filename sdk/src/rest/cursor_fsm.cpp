@@ -1,4 +1,4 @@
-#include "rest/cursor_fsm.hpp"
+#include "massive/detail/cursor_fsm.hpp"
 
 #include "massive/error.hpp"
 

@@ -4,6 +4,8 @@
 // driver (cursor_core.cpp) carries out each action and resumes the machine with what came of
 // it, as call_driver.cpp does with call_fsm. The machine holds no lock: with prefetch, its
 // driver serialises the events that the caller's thread and the request's executor bring.
+// Not public, yet on the include path: cursor_core, which cursor<T> holds by value, holds the
+// machine by value too, as it does the traversal rules.
 #pragma once
 
 #include "massive/page.hpp"
