@@ -9,18 +9,8 @@ namespace massive::detail {
 
 namespace {
 
-cursor_action act(cursor_step step) noexcept {
-  cursor_action a;
-  a.step = step;
-  return a;
-}
-
 cursor_action answer_with(cursor_answer answer, traversal::step refusal = traversal::step::finished) noexcept {
-  cursor_action a;
-  a.step = cursor_step::deliver;
-  a.answer = answer;
-  a.refusal = refusal;
-  return a;
+  return cursor_action{cursor_step::deliver, answer, refusal};
 }
 
 }  // namespace
@@ -58,11 +48,11 @@ cursor_action cursor_fsm::resume(const cursor_event& event) {
           if (step != traversal::step::fetch) return answer_with(cursor_answer::refused, step);
           // Without prefetch the next()'s completion rides with the request: nothing to park.
           state_ = prefetch_ ? state::sending_to_park : state::sending;
-          return act(cursor_step::send);
+          return cursor_action{cursor_step::send};
         }
         case kind::cancel:
-        case kind::abandon: return act(cursor_step::wait);
-        case kind::drop: state_ = state::gone; return act(cursor_step::release_decoder);
+        case kind::abandon: return cursor_action{cursor_step::wait};
+        case kind::drop: state_ = state::gone; return cursor_action{cursor_step::release_decoder};
         default: break;
       }
       break;
@@ -73,54 +63,54 @@ cursor_action cursor_fsm::resume(const cursor_event& event) {
       const state sent = std::exchange(state_, state::in_flight);
       if (sent == state::sending_to_park) {
         parked_ = true;
-        return act(cursor_step::park);
+        return cursor_action{cursor_step::park};
       }
       if (sent == state::sending_ahead) return answer_with(cursor_answer::page);
-      return act(cursor_step::wait);
+      return cursor_action{cursor_step::wait};
     }
     case state::in_flight:
       switch (event.what) {
         case kind::fetched:
           if (std::exchange(discard_, false)) {
             state_ = state::discarding;
-            return act(cursor_step::discard_body);
+            return cursor_action{cursor_step::discard_body};
           }
           if (event.failed) {
             state_ = state::discarding_failed;
-            return act(cursor_step::discard_body);
+            return cursor_action{cursor_step::discard_body};
           }
           if (parked_ || !prefetch_) {
             state_ = state::taking;
-            return act(cursor_step::take_page);
+            return cursor_action{cursor_step::take_page};
           }
           // Taken only when a next() asks: the page ahead stays in the decoder, so that the
           // traversal holds two pages at most, never sending for a third.
           state_ = state::ready;
           failed_ = false;
-          return act(cursor_step::wait);
+          return cursor_action{cursor_step::wait};
         case kind::next:
           if (!prefetch_ || parked_) break;
           parked_ = true;
-          return act(cursor_step::park);
+          return cursor_action{cursor_step::park};
         case kind::cancel:
-          if (!prefetch_) return act(cursor_step::wait);
+          if (!prefetch_) return cursor_action{cursor_step::wait};
           discard_ = true;
-          return act(cursor_step::cancel_request);
+          return cursor_action{cursor_step::cancel_request};
         case kind::abandon:
-          if (!parked_) return act(cursor_step::wait);
+          if (!parked_) return cursor_action{cursor_step::wait};
           // After a cancel(), the request was to be sent again for this next(): its own
           // cancellation must end it instead, with whatever the request brings.
           discard_ = false;
-          return act(cursor_step::cancel_request);
+          return cursor_action{cursor_step::cancel_request};
         case kind::drop:
           if (!prefetch_) {
             state_ = state::gone;
-            return act(cursor_step::release_decoder);
+            return cursor_action{cursor_step::release_decoder};
           }
           // The client, and the decoder cache with it, may be gone by the time the request
           // completes: the decoder is freed then, not given back.
           state_ = state::gone_in_flight;
-          return act(cursor_step::cancel_request);
+          return cursor_action{cursor_step::cancel_request};
         default: break;
       }
       break;
@@ -130,7 +120,7 @@ cursor_action cursor_fsm::resume(const cursor_event& event) {
       parked_ = false;
       if (prefetch_ && rules_.would_fetch()) {
         state_ = state::sending_ahead;
-        return act(cursor_step::send);
+        return cursor_action{cursor_step::send};
       }
       state_ = state::idle;
       return answer_with(cursor_answer::page);
@@ -140,10 +130,10 @@ cursor_action cursor_fsm::resume(const cursor_event& event) {
         // A next() came after cancel(): the same page again, for it. Its target was checked
         // when the request now dropped was sent.
         state_ = state::sending;
-        return act(cursor_step::send);
+        return cursor_action{cursor_step::send};
       }
       state_ = state::idle;
-      return act(cursor_step::wait);
+      return cursor_action{cursor_step::wait};
     case state::discarding_failed:
       if (event.what != kind::done) break;
       if (parked_ || !prefetch_) {
@@ -154,7 +144,7 @@ cursor_action cursor_fsm::resume(const cursor_event& event) {
       }
       state_ = state::ready;
       failed_ = true;
-      return act(cursor_step::wait);
+      return cursor_action{cursor_step::wait};
     case state::ready:
       switch (event.what) {
         case kind::next:
@@ -163,20 +153,20 @@ cursor_action cursor_fsm::resume(const cursor_event& event) {
             return answer_with(cursor_answer::failure);
           }
           state_ = state::taking;
-          return act(cursor_step::take_page);
+          return cursor_action{cursor_step::take_page};
         case kind::cancel:
           state_ = state::discarding;
-          return act(cursor_step::discard_body);
-        case kind::abandon: return act(cursor_step::wait);
-        case kind::drop: state_ = state::gone; return act(cursor_step::release_decoder);
+          return cursor_action{cursor_step::discard_body};
+        case kind::abandon: return cursor_action{cursor_step::wait};
+        case kind::drop: state_ = state::gone; return cursor_action{cursor_step::release_decoder};
         default: break;
       }
       break;
     case state::gone_in_flight:
-      if (event.what == kind::abandon) return act(cursor_step::wait);
+      if (event.what == kind::abandon) return cursor_action{cursor_step::wait};
       if (event.what != kind::fetched) break;
       state_ = state::gone;
-      return act(cursor_step::free_decoder);
+      return cursor_action{cursor_step::free_decoder};
     case state::gone: break;
   }
   return out_of_order();
@@ -186,7 +176,7 @@ cursor_action cursor_fsm::resume(const cursor_event& event) {
 // cursor's rules forbid (a second next() while one is pending).
 cursor_action cursor_fsm::out_of_order() {
   assert(false && "cursor_fsm: event out of order");
-  return act(cursor_step::wait);
+  return cursor_action{cursor_step::wait};
 }
 
 }  // namespace massive::detail
