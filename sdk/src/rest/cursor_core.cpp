@@ -1,60 +1,65 @@
 #include "massive/detail/cursor_core.hpp"
 
 #include "massive/detail/async.hpp"
-#include "massive/error.hpp"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/prefer.hpp>
 
+#include <cassert>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace massive::detail {
 
 namespace {
 
-enum class stage { idle, in_flight, ready };
-
-std::exception_ptr refusal(const traversal& rules, traversal::step step) {
-  switch (step) {
-    case traversal::step::repeated:
-      return std::make_exception_ptr(transport_error(errc::repeated_cursor, "next_url repeats the page it came with"));
-    case traversal::step::cycle:
-      return std::make_exception_ptr(transport_error(
-          errc::repeated_cursor, "next_url returns to a page this traversal already fetched (a cycle, after " +
-                                     std::to_string(rules.pages()) + " pages)"));
-    case traversal::step::empty_pages:
-      return std::make_exception_ptr(transport_error(
-          errc::empty_pages, std::to_string(rules.empty_streak()) +
-                                 " pages in a row without rows, each with a next_url (traversal_options::max_empty_pages)"));
-    case traversal::step::fetch:
-    case traversal::step::finished: break;
-  }
-  return nullptr;
+cursor_event happened(cursor_event::kind what) {
+  cursor_event e;
+  e.what = what;
+  return e;
 }
 
-// Asio forbids completing from inside the initiating function, so immediate answers post.
-void complete_later(page_handler handler, const boost::asio::any_io_executor& executor, std::exception_ptr failure,
-                    std::optional<untyped_page> result = {}) {
-  boost::asio::post(executor, [handler = std::move(handler), failure, result = std::move(result)]() mutable {
-    std::move(handler)(failure, std::move(result));
-  });
+cursor_event fetched(bool failed) {
+  cursor_event e = happened(cursor_event::kind::fetched);
+  e.failed = failed;
+  return e;
+}
+
+// What the machine is told of a page taken; it views `page`, which must outlive the resume.
+cursor_event taken(const untyped_page& page) {
+  const page_envelope& envelope = page.parts.envelope;
+  cursor_event e = happened(cursor_event::kind::page_taken);
+  e.next_url = envelope.next_url;
+  e.rows = page.parts.size + envelope.leniency.dropped_rows;
+  e.leniency = envelope.leniency;
+  return e;
+}
+
+// What a next() answered without a page completes with: the end (null) or a refusal.
+std::exception_ptr answer_error(const cursor_action& delivered, const traversal& rules) {
+  if (delivered.answer == cursor_answer::refused) return refusal_error(rules, delivered.refusal);
+  return nullptr;
 }
 
 }  // namespace
 
 // What a prefetch shares with its request, which may outlive the cursor by the time its
-// cancellation takes to land. Guarded by `mutex`: the request completes on the executor of
-// the next() that started it, which may be another thread than the caller's.
+// cancellation takes to land: the machine decides what the request's completion does then.
 struct cursor_core::prefetch_state {
+  prefetch_state(cursor_fsm machine, untyped_decoder into, http_client& client, std::shared_ptr<const call_options> opts)
+      : fsm(std::move(machine)), http(&client), call(std::move(opts)), decoder(std::move(into)) {}
+
+  // Serialises the machine's events: the request completes on the executor of the next() that
+  // sent it, which may be another thread than the caller's.
   std::mutex mutex;
-  stage now = stage::idle;
-  bool discard = false;          // cancel() was called while in flight: drop what comes
-  cursor_core* owner = nullptr;  // null once the cursor is gone
+  cursor_fsm fsm;
+  http_client* http;  // sent through only before the machine has seen the cursor go
+  std::shared_ptr<const call_options> call;
   untyped_decoder decoder;
-  std::exception_ptr failure;  // of the request that is ready
-  response_info response;      // of the request that is ready, when it succeeded
+  std::exception_ptr failure;  // of the request that completed, until delivered
+  response_info response;      // of the request that completed with a page, until taken
   boost::asio::cancellation_signal cancel;
   boost::asio::any_io_executor executor;  // the request's completion runs there
   // A next() waiting for the request in flight, and where it runs (kept busy meanwhile).
@@ -65,19 +70,35 @@ struct cursor_core::prefetch_state {
   boost::asio::cancellation_slot waiting_slot;
 };
 
+// The next() being asked, until the machine parks or answers it.
+struct cursor_core::asked_next {
+  page_handler handler;
+  boost::asio::any_io_executor executor;
+  boost::asio::cancellation_slot slot;
+};
+
+// What a run of the machine leaves for after the lock: sending, cancelling and completing run
+// code (the transport's, the caller's) that may come back to the state and take its lock.
+struct cursor_core::deferred {
+  bool send = false;
+  bool cancel = false;
+  std::optional<page_handler> handler;  // the next() to complete
+  boost::asio::any_io_executor executor;
+  bool parked = false;  // it waited: dispatched where it runs; a next() just asked is posted
+  std::exception_ptr failure;
+  std::optional<untyped_page> page;
+  untyped_decoder released;  // for the cache
+};
+
 cursor_core::cursor_core(http_client& http, decoder_cache& decoders, payload_shape shape, untyped_decoder decoder,
                          std::string first_target, std::optional<std::size_t> max_pages, bool prefetch,
                          std::shared_ptr<const call_options> call, std::optional<std::size_t> max_empty_pages)
-    : http_(&http),
-      decoders_(&decoders),
-      call_(std::move(call)),
-      shape_(shape),
-      rules_(std::move(first_target), max_pages, max_empty_pages) {
+    : http_(&http), decoders_(&decoders), call_(std::move(call)), shape_(shape) {
+  cursor_fsm machine(std::move(first_target), max_pages, max_empty_pages, prefetch);
   if (prefetch) {
-    ahead_ = std::make_shared<prefetch_state>();
-    ahead_->owner = this;
-    ahead_->decoder = std::move(decoder);
+    ahead_ = std::make_shared<prefetch_state>(std::move(machine), std::move(decoder), http, call_);
   } else {
+    fsm_.emplace(std::move(machine));
     decoder_ = std::move(decoder);
   }
 }
@@ -88,179 +109,203 @@ cursor_core::cursor_core(cursor_core&& other) noexcept
       call_(std::move(other.call_)),
       shape_(other.shape_),
       decoder_(std::move(other.decoder_)),
-      ahead_(std::move(other.ahead_)),
-      rules_(std::move(other.rules_)) {
-  if (ahead_) {
-    std::lock_guard lock(ahead_->mutex);
-    ahead_->owner = this;
-  }
+      fsm_(std::move(other.fsm_)),
+      ahead_(std::move(other.ahead_)) {
+  // Capped at no page: a next() on `other` says the end, and asks nothing of a decoder it no
+  // longer has.
+  other.fsm_.emplace(std::string(), std::size_t{0}, std::nullopt, false);
 }
 
 cursor_core::~cursor_core() {
-  if (!ahead_) {
-    decoders_->give_back(std::move(decoder_), shape_);
-    return;
+  const cursor_event drop = happened(cursor_event::kind::drop);
+  if (ahead_) {
+    std::optional<asked_next> none;
+    deferred after;
+    {
+      std::lock_guard lock(ahead_->mutex);
+      drive_ahead(ahead_, drop, none, after);
+    }
+    carry_out(ahead_, after);
+    decoders_->give_back(std::move(after.released), shape_);
+  } else {
+    std::optional<untyped_page> none;
+    drive(drop, nullptr, none);
   }
-  std::unique_lock lock(ahead_->mutex);
-  ahead_->owner = nullptr;
-  if (ahead_->now != stage::in_flight) {
-    untyped_decoder decoder = std::move(ahead_->decoder);
-    lock.unlock();
-    decoders_->give_back(std::move(decoder), shape_);
-    return;
+}
+
+const traversal& cursor_core::rules() const noexcept { return ahead_ ? ahead_->fsm.rules() : fsm_->rules(); }
+
+// Without prefetch: runs the machine from `event` until it waits or answers, doing what it asks
+// but the sending, which is the caller's (cursor<T> sends with its handler typed). `response`
+// comes with a request's completion; `page` gets the page taken.
+cursor_action cursor_core::drive(cursor_event event, response_info* response, std::optional<untyped_page>& page) {
+  for (;;) {
+    const cursor_action action = fsm_->resume(event);
+    switch (action.step) {
+      case cursor_step::send: event = happened(cursor_event::kind::done); break;
+      case cursor_step::take_page:
+        page.emplace(untyped_page{decoder_.engine->take(), std::move(*response)});
+        event = taken(*page);
+        break;
+      case cursor_step::discard_body:
+        decoder_.engine->reset();
+        event = happened(cursor_event::kind::done);
+        break;
+      case cursor_step::release_decoder:
+        decoders_->give_back(std::move(decoder_), shape_);
+        return action;
+      default: return action;
+    }
   }
-  // The request's completion frees the decoder (the client may be gone by then).
-  lock.unlock();
-  cancel_in_flight(ahead_);
 }
 
 std::optional<std::exception_ptr> cursor_core::answer_without_fetch() {
-  const traversal::step step = rules_.next();
-  if (step == traversal::step::fetch) return std::nullopt;
-  return refusal(rules_, step);
+  std::optional<untyped_page> none;
+  const cursor_action action = drive(happened(cursor_event::kind::next), nullptr, none);
+  if (action.step != cursor_step::deliver) return std::nullopt;  // sent: fetch() is next
+  return answer_error(action, fsm_->rules());
 }
 
 std::optional<untyped_page> cursor_core::take_fetched(std::exception_ptr failure, response_info response) {
-  if (failure) {
-    decoder_.engine->reset();
-    return std::nullopt;
-  }
-  return take_page(*decoder_.engine, std::move(response));
-}
-
-// The page the decoder holds, the traversal moved past it.
-untyped_page cursor_core::take_page(decoder_core& decoder, response_info response) {
-  untyped_page next_page{decoder.take(), std::move(response)};
-  const page_envelope& envelope = next_page.parts.envelope;
-  rules_.advance(envelope.next_url, next_page.parts.size + envelope.leniency.dropped_rows, envelope.leniency);
-  return next_page;
+  std::optional<untyped_page> page;
+  drive(fetched(failure != nullptr), &response, page);
+  return page;
 }
 
 void cursor_core::next_prefetching(page_handler handler, const boost::asio::any_io_executor& executor,
                                    boost::asio::cancellation_slot slot) {
-  std::unique_lock lock(ahead_->mutex);
-  if (ahead_->now == stage::ready) {
-    const std::exception_ptr failure = std::exchange(ahead_->failure, nullptr);
-    response_info response = std::exchange(ahead_->response, {});
-    ahead_->now = stage::idle;
-    lock.unlock();
-    std::optional<untyped_page> result = hand_over(failure, std::move(response), executor);
-    return complete_later(std::move(handler), executor, failure, std::move(result));
-  }
-  if (ahead_->now == stage::idle) {
-    // Nothing ahead: the first page, or the one after a failure or a cancel().
-    lock.unlock();
-    if (std::optional<std::exception_ptr> answer = answer_without_fetch()) {
-      return complete_later(std::move(handler), executor, *answer);
-    }
-    launch(executor);
-    lock.lock();
-    // The request completes through a dispatch to its executor, never inside launch(), and
-    // on_fetched takes the mutex: it cannot miss the handler parked below.
-  }
-  ahead_->waiting_slot = slot;
-  if (slot.is_connected()) {
-    slot.assign([state = ahead_](boost::asio::cancellation_type type) {
-      if ((type & boost::asio::cancellation_type::terminal) != boost::asio::cancellation_type::none) {
-        state->cancel.emit(boost::asio::cancellation_type::terminal);
-      }
-    });
-  }
-  ahead_->waiting_executor = boost::asio::prefer(executor, boost::asio::execution::outstanding_work.tracked);
-  ahead_->waiting.emplace(std::move(handler));
-}
-
-// Sends the request for rules_.target() into the prefetch decoder; it completes on `executor`.
-void cursor_core::launch(const boost::asio::any_io_executor& executor) {
+  std::optional<asked_next> asked(asked_next{std::move(handler), executor, slot});
+  deferred after;
   {
     std::lock_guard lock(ahead_->mutex);
-    ahead_->now = stage::in_flight;
-    // Untracked: a cursor kept idle must not keep its executor's run() going.
-    ahead_->executor = boost::asio::prefer(executor, boost::asio::execution::outstanding_work.untracked);
+    drive_ahead(ahead_, happened(cursor_event::kind::next), asked, after);
   }
-  std::pair associations(ahead_->cancel.slot(), ahead_->executor);
-  http_->initiate_get(rules_.target(), *ahead_->decoder.owner, call_.get(),
-                      continuation(associations, [state = ahead_](std::exception_ptr failure, response_info response) {
-                        on_fetched(state, failure, std::move(response));
-                      }));
-}
-
-// The request ahead has completed, on its executor.
-void cursor_core::on_fetched(const std::shared_ptr<prefetch_state>& state, std::exception_ptr failure,
-                             response_info response) {
-  std::unique_lock lock(state->mutex);
-  if (state->owner == nullptr) {
-    // The cursor is gone, and perhaps its client with its decoder cache: free the decoder.
-    state->decoder.owner.reset();
-    state->now = stage::idle;
-    return;
-  }
-  if (state->discard) {
-    state->discard = false;
-    state->decoder.engine->reset();
-    state->now = stage::idle;
-    if (!state->waiting) return;
-    // A next() came after cancel(): ask again for the same page, for it.
-    cursor_core& self = *state->owner;
-    const boost::asio::any_io_executor executor = state->waiting_executor;
-    lock.unlock();
-    self.launch(executor);
-    return;
-  }
-  state->now = stage::ready;
-  state->failure = failure;
-  if (!state->waiting) {
-    state->response = std::move(response);
-    return;
-  }
-  // A next() is pending: the cursor cannot move or go until its handler has run.
-  cursor_core& self = *state->owner;
-  state->now = stage::idle;
-  state->failure = nullptr;
-  page_handler handler = std::move(*state->waiting);
-  state->waiting.reset();
-  boost::asio::any_io_executor executor = std::move(state->waiting_executor);
-  if (state->waiting_slot.is_connected()) state->waiting_slot.clear();
-  state->waiting_slot = {};
-  lock.unlock();
-  std::optional<untyped_page> result = self.hand_over(failure, std::move(response), executor);
-  boost::asio::dispatch(executor, [handler = std::move(handler), failure, result = std::move(result)]() mutable {
-    std::move(handler)(failure, std::move(result));
-  });
-}
-
-// The page a finished request left in the prefetch decoder, the traversal moved past it and
-// the request for the page after it sent (completing on `executor`) when the rules allow.
-std::optional<untyped_page> cursor_core::hand_over(std::exception_ptr failure, response_info response,
-                                                   const boost::asio::any_io_executor& executor) {
-  if (failure) {
-    ahead_->decoder.engine->reset();
-    return std::nullopt;
-  }
-  untyped_page next_page = take_page(*ahead_->decoder.engine, std::move(response));
-  if (rules_.would_fetch()) launch(executor);
-  return next_page;
+  carry_out(ahead_, after);
 }
 
 void cursor_core::cancel() {
-  if (!ahead_) return;
-  std::unique_lock lock(ahead_->mutex);
-  if (ahead_->now == stage::ready) {
-    ahead_->now = stage::idle;
-    ahead_->failure = nullptr;
-    ahead_->decoder.engine->reset();
-    return;
+  if (!ahead_) return;  // nothing is ever in flight between two next()s
+  std::optional<asked_next> none;
+  deferred after;
+  {
+    std::lock_guard lock(ahead_->mutex);
+    drive_ahead(ahead_, happened(cursor_event::kind::cancel), none, after);
   }
-  if (ahead_->now != stage::in_flight) return;
-  ahead_->discard = true;
-  lock.unlock();
-  cancel_in_flight(ahead_);
+  carry_out(ahead_, after);
 }
 
 bool cursor_core::prefetched() const {
   if (!ahead_) return false;
   std::lock_guard lock(ahead_->mutex);
-  return ahead_->now == stage::ready;
+  return ahead_->fsm.prefetched();
+}
+
+// With prefetch, under the state's lock: runs the machine from `event` until it waits, doing
+// under the lock what touches only the state and leaving the rest to `after`. `asked` is the
+// next() that brought `event`, if one did.
+void cursor_core::drive_ahead(const std::shared_ptr<prefetch_state>& state, cursor_event event,
+                              std::optional<asked_next>& asked, deferred& after) {
+  prefetch_state& s = *state;
+  for (;;) {
+    const cursor_action action = s.fsm.resume(event);
+    switch (action.step) {
+      case cursor_step::wait: return;
+      case cursor_step::send:
+        // For the next() asked, or the one parked: the request completes where it runs.
+        // Untracked: a cursor kept idle must not keep its executor's run() going.
+        assert(asked || s.waiting);
+        s.executor = boost::asio::prefer(asked ? asked->executor : s.waiting_executor,
+                                         boost::asio::execution::outstanding_work.untracked);
+        after.send = true;
+        event = happened(cursor_event::kind::done);
+        break;
+      case cursor_step::park:
+        s.waiting_slot = asked->slot;
+        if (s.waiting_slot.is_connected()) {
+          s.waiting_slot.assign([state](boost::asio::cancellation_type type) {
+            if ((type & boost::asio::cancellation_type::terminal) == boost::asio::cancellation_type::none) return;
+            std::optional<asked_next> none;
+            deferred then;
+            {
+              std::lock_guard lock(state->mutex);
+              drive_ahead(state, happened(cursor_event::kind::abandon), none, then);
+            }
+            carry_out(state, then);
+          });
+        }
+        s.waiting_executor = boost::asio::prefer(asked->executor, boost::asio::execution::outstanding_work.tracked);
+        s.waiting.emplace(std::move(asked->handler));
+        asked.reset();
+        return;
+      case cursor_step::take_page:
+        after.page.emplace(untyped_page{s.decoder.engine->take(), std::exchange(s.response, {})});
+        event = taken(*after.page);
+        break;
+      case cursor_step::discard_body:
+        s.decoder.engine->reset();
+        event = happened(cursor_event::kind::done);
+        break;
+      case cursor_step::deliver:
+        if (action.answer == cursor_answer::failure) after.failure = std::exchange(s.failure, nullptr);
+        else after.failure = answer_error(action, s.fsm.rules());
+        if (asked) {
+          after.handler.emplace(std::move(asked->handler));
+          after.executor = asked->executor;
+          asked.reset();
+        } else {
+          // The parked next(): the cursor cannot move or go until its handler has run.
+          after.handler.emplace(std::move(*s.waiting));
+          s.waiting.reset();
+          after.executor = std::move(s.waiting_executor);
+          after.parked = true;
+          if (s.waiting_slot.is_connected()) s.waiting_slot.clear();
+          s.waiting_slot = {};
+        }
+        return;
+      case cursor_step::cancel_request: after.cancel = true; return;
+      case cursor_step::release_decoder: after.released = std::move(s.decoder); return;
+      case cursor_step::free_decoder:
+        // The cursor is gone, and perhaps its client with its decoder cache.
+        s.decoder.owner.reset();
+        return;
+    }
+  }
+}
+
+// What drive_ahead() left, the lock released: the request sent before the page it follows is
+// handed over, as before prefetching.
+void cursor_core::carry_out(const std::shared_ptr<prefetch_state>& state, deferred& after) {
+  if (after.send) {
+    std::pair associations(state->cancel.slot(), state->executor);
+    state->http->initiate_get(state->fsm.rules().target(), *state->decoder.owner, state->call.get(),
+                              continuation(associations, [state](std::exception_ptr failure, response_info response) {
+                                on_fetched(state, failure, std::move(response));
+                              }));
+  }
+  if (after.cancel) cancel_in_flight(state);
+  if (!after.handler) return;
+  auto complete = [handler = std::move(*after.handler), failure = after.failure,
+                   page = std::move(after.page)]() mutable { std::move(handler)(failure, std::move(page)); };
+  // Asio forbids completing from inside the initiating function, so a next() just asked posts.
+  if (after.parked) {
+    boost::asio::dispatch(after.executor, std::move(complete));
+  } else {
+    boost::asio::post(after.executor, std::move(complete));
+  }
+}
+
+// The request ahead has completed, on its executor.
+void cursor_core::on_fetched(const std::shared_ptr<prefetch_state>& state, std::exception_ptr failure,
+                             response_info response) {
+  std::optional<asked_next> none;
+  deferred after;
+  {
+    std::lock_guard lock(state->mutex);
+    state->failure = failure;
+    if (!failure) state->response = std::move(response);
+    drive_ahead(state, fetched(failure != nullptr), none, after);
+  }
+  carry_out(state, after);
 }
 
 // Cancels the request in flight from its completion executor, as Asio requires of signals.
@@ -272,7 +317,7 @@ void cursor_core::cancel_in_flight(const std::shared_ptr<prefetch_state>& state)
   }
   boost::asio::dispatch(executor, [state] {
     std::unique_lock lock(state->mutex);
-    if (state->now != stage::in_flight) return;
+    if (!state->fsm.in_flight()) return;
     lock.unlock();
     state->cancel.emit(boost::asio::cancellation_type::terminal);
   });

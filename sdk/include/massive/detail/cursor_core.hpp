@@ -1,14 +1,15 @@
-// What a cursor<T> does that does not depend on T, compiled once in massive::core: the
-// traversal rules' verdicts, the decoder's custody, and prefetching (the request ahead, its
-// cancellation, the next() parked while it is in flight). cursor<T> only types the pages the
-// core hands over, as page_decoder<T> types what decoder_core decodes.
+// What a cursor<T> does that does not depend on T, compiled once in massive::core: it drives the
+// traversal's machine (cursor_fsm: the rules' verdicts, prefetching, the page hand-off) and does
+// what the machine asks (requests, their cancellation, the decoder's custody, completions).
+// cursor<T> only types the pages the core hands over, as page_decoder<T> types what
+// decoder_core decodes.
 #pragma once
 
 #include "massive/detail/decoder_cache.hpp"
+#include "massive/detail/cursor_fsm.hpp"
 #include "massive/detail/http_client.hpp"
 #include "massive/page.hpp"
 #include "massive/response_info.hpp"
-#include "massive/detail/traversal.hpp"
 
 #include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/any_io_executor.hpp>
@@ -60,7 +61,7 @@ class cursor_core {
   /// Requests the current page into the decoder; `handler` then calls take_fetched().
   template <class Handler>
   void fetch(Handler&& handler) {
-    http_->initiate_get(rules_.target(), *decoder_.owner, call_.get(), std::forward<Handler>(handler));
+    http_->initiate_get(fsm_->rules().target(), *decoder_.owner, call_.get(), std::forward<Handler>(handler));
   }
   /// The fetched page, the traversal moved past it; nullopt after a failure (the cursor stays
   /// on the same URL).
@@ -76,15 +77,17 @@ class cursor_core {
   bool prefetched() const;
 
   /// The traversal's position: pages delivered, done, page cap reached.
-  const traversal& rules() const noexcept { return rules_; }
+  const traversal& rules() const noexcept;
 
  private:
   struct prefetch_state;
+  struct asked_next;
+  struct deferred;
 
-  untyped_page take_page(decoder_core& decoder, response_info response);
-  void launch(const boost::asio::any_io_executor& executor);
-  std::optional<untyped_page> hand_over(std::exception_ptr failure, response_info response,
-                                        const boost::asio::any_io_executor& executor);
+  cursor_action drive(cursor_event event, response_info* response, std::optional<untyped_page>& page);
+  static void drive_ahead(const std::shared_ptr<prefetch_state>& state, cursor_event event,
+                          std::optional<asked_next>& asked, deferred& after);
+  static void carry_out(const std::shared_ptr<prefetch_state>& state, deferred& after);
   static void on_fetched(const std::shared_ptr<prefetch_state>& state, std::exception_ptr failure,
                          response_info response);
   static void cancel_in_flight(const std::shared_ptr<prefetch_state>& state);
@@ -93,11 +96,12 @@ class cursor_core {
   decoder_cache* decoders_;
   std::shared_ptr<const call_options> call_;  // every page's; null: the client's options
   payload_shape shape_;
-  // Reused page after page, and by later calls once the cursor is gone. Without prefetch
-  // only; with it, the decoder lives in ahead_.
+  // Without prefetch, the machine and the decoder (reused page after page, and by later calls
+  // once the cursor is gone) are the cursor's own. With it, they live in ahead_, which the
+  // request in flight shares and which may outlive the cursor.
   untyped_decoder decoder_;
+  std::optional<cursor_fsm> fsm_;
   std::shared_ptr<prefetch_state> ahead_;
-  traversal rules_;  // which URL next, and when to stop
 };
 
 }  // namespace massive::detail
