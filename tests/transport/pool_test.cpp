@@ -266,6 +266,7 @@ TEST_CASE("a fresh connection closed before any response byte is retried by the 
     massive::detail::http_client client(io.get_executor(), config);
     collecting_sink sink;
     const auto o = get(client, io, "/x", sink);
+    CAPTURE(transport_code(o).message());
     REQUIRE(o.ok());
     CHECK(sink.data == "{}");
     CHECK(o.info.attempts == 2);

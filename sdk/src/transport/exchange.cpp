@@ -93,7 +93,9 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
   auto [wec, written] = co_await asio::async_write(stream, asio::buffer(head), as_tuple(use_call_awaitable));
   if (wec) {
     rethrow_if_aborted();
-    if (reused && peer_closed(wec)) {
+    // Closed before any byte of an answer, on a pooled or a fresh connection: call_fsm decides
+    // whether it is retried (retry_on_fresh_connection, decide_reset_retry).
+    if (peer_closed(wec)) {
       r.what = exchange_result::kind::stale;
       co_return r;
     }
@@ -119,7 +121,7 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
     auto [hec, hn] = co_await http::async_read_header(stream, conn.input, head_parser, as_tuple(use_call_awaitable));
     if (hec) {
       rethrow_if_aborted();
-      if (interim == 0 && reused && !head_parser.got_some() && conn.input.size() == 0 && peer_closed(hec)) {
+      if (interim == 0 && !head_parser.got_some() && conn.input.size() == 0 && peer_closed(hec)) {
         r.what = exchange_result::kind::stale;
         co_return r;
       }
