@@ -26,9 +26,9 @@ namespace reflection::detail {
 struct client_access;
 }  // namespace reflection::detail
 
-/// Thread-safety: as the transport's (detail::http_client). A client may be shared by any number of calls and threads;
-/// each cursor is used by one caller at a time. Lifetime: the client must outlive its calls
-/// and its cursors (they give their decoders back to it).
+/// Thread-safety: as the transport's (detail::http_client). A client may be shared by any
+/// number of calls and threads; each cursor is used by one caller at a time. Lifetime: the
+/// client must outlive its calls and its cursors (they give their decoders back to it).
 class client : public detail::client_groups {
  public:
   /// The executor the client's calls run on.
