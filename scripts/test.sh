@@ -19,12 +19,14 @@ step() {
 }
 
 # The five translation units that took longest in a build, from its .ninja_log (start and end
-# in ms; an output rebuilt later appears again, and its last line counts).
+# in ms; an output rebuilt later appears again, and its last line counts). The top five are cut
+# by awk, which reads all its input: `head` would exit first and, under pipefail, sort's
+# SIGPIPE (exit 141) failed a CI run once the build had more objects than one pipe write.
 slowest() {
   echo "== test.sh: slowest translation units of $1:"
   awk -F'\t' 'NR > 1 && $4 ~ /\.o$/ { ms[$4] = $2 - $1 }
               END { for (o in ms) printf "%8.1f s  %s\n", ms[o] / 1000, o }' "$1/.ninja_log" |
-    sort -rn | head -5
+    sort -rn | awk 'NR <= 5'
 }
 
 step "install-deps" scripts/install-deps.sh
