@@ -14,7 +14,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "libdevel")
 # What a program built against the static libraries and the headers needs (Debian 12 names).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libboost1.81-dev, libboost-url1.81-dev, libsimdjson-dev, libssl-dev, zlib1g-dev")
+    "libboost1.81-dev, libboost-url1.81-dev, libsimdjson-dev, libssl-dev, zlib1g-dev, libisal-dev")
 # The .deb installs under /usr; the archive holds the tree as it is (include/, lib/, share/).
 set(CPACK_PROJECT_CONFIG_FILE "${PROJECT_SOURCE_DIR}/cmake/MassiveCPackOptions.cmake")
 include(CPack)

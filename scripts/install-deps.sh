@@ -10,6 +10,7 @@ library=(
   g++ cmake ninja-build pkg-config
   libboost1.81-dev libboost-url1.81-dev
   libsimdjson-dev libssl-dev zlib1g-dev
+  libisal-dev                        # ISA-L's inflater (zlib is the fallback without it)
 )
 tests=(
   git openssl
@@ -25,6 +26,7 @@ tests=(
   tinyproxy                          # the proxy suite (tests/transport/proxy_test.cpp)
   qemu-user-static                   # an older x86-64 CPU for the CPU-refusal test
   nodejs                             # the official JS client in the stream benchmark only
+  isal                               # igzip, the inflate floor of the gzip benchmarks
 )
 # npm installs that client (scripts/bench-stream.sh). A Node.js build that bundles npm (and
 # conflicts with Debian's npm package) already has it.

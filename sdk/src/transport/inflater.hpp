@@ -1,10 +1,13 @@
-// Incremental gzip inflation (zlib, gzip wrapper). Sans-I/O: bytes in, bytes out.
+// Incremental gzip inflation. Sans-I/O: bytes in, bytes out. Two engines behind one
+// interface: Intel's ISA-L (isal_inflate, Debian's libisal-dev), the fastest the platform
+// has where it is built in, and zlib, the portable fallback every build has.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 
 namespace massive::transport {
 
@@ -12,12 +15,21 @@ namespace massive::transport {
 inline constexpr std::uint64_t inflate_ratio_floor = 1 << 20;
 
 /// Inflates a gzip stream given in arbitrary pieces, handing out inflated pieces of at most
-/// the output buffer's size. Concatenated gzip members are accepted.
+/// the output buffer's size. Concatenated gzip members are accepted; each member's CRC-32 and
+/// length are checked by either engine.
 class inflater {
  public:
   enum class status { ok, corrupt, trailing_garbage };
+  enum class engine { isal, zlib };
 
-  explicit inflater(std::size_t output_buffer_size = 32 * 1024);
+  /// The engine a default inflater uses: ISA-L when the build has it, else zlib.
+  static engine fastest() noexcept;
+  /// Whether this build can use `e` (zlib always).
+  static bool available(engine e) noexcept;
+  static std::string_view name(engine e) noexcept;
+
+  /// An engine that is not available() falls back to zlib.
+  explicit inflater(std::size_t output_buffer_size = 32 * 1024, engine e = fastest());
   ~inflater();
   inflater(const inflater&) = delete;
   inflater& operator=(const inflater&) = delete;
@@ -43,6 +55,7 @@ class inflater {
   bool complete() const noexcept { return at_member_end_; }
   /// Starts over for a new stream (keeps the buffers).
   void reset() noexcept;
+  engine which() const noexcept;
 
  private:
   struct state;
