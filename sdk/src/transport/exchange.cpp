@@ -72,11 +72,74 @@ constexpr std::size_t synchronous_read_budget = 256 * 1024;
 // 10,274 epoll_wait calls for 6,531 reads on 20 pages of aggregates, and about 10 % of the
 // client's CPU (docs/maintainers/performance-e2e.md, profile 5). OpenSSL, Asio's TLS stream and Beast's
 // parser each keep their state when a read returns would_block.
-template <class Stream, class Parser>
-error_code read_arrived(Stream& stream, beast::flat_buffer& input, Parser& parser, const std::size_t& since_wait) {
+template <class Stream, class Buffer, class Parser, class Room = bool (*)()>
+error_code read_arrived(Stream& stream, Buffer& input, Parser& parser, const std::size_t& since_wait,
+                        Room room = [] { return true; }) {
   error_code ec;
-  while (!ec && !parser.is_done() && since_wait < synchronous_read_budget) http::read_some(stream, input, parser, ec);
+  while (!ec && !parser.is_done() && since_wait < synchronous_read_budget && room()) {
+    http::read_some(stream, input, parser, ec);
+  }
   return ec;
+}
+
+// The body loop of client_config::decode_beside_receive (body_handoff.hpp): the parser reads
+// into the connection's hand-off slots and only records where the body's pieces are; a worker
+// on another thread of the executor gives them to `take` (inflate, limits, the sink) slot by
+// slot. A slot goes to the worker when full, or when the socket has nothing more for now.
+// Returns once the worker has taken every slot; on any failure the worker is stopped before
+// the failure leaves, so that nothing touches the sink afterwards.
+template <class Stream, class Parser>
+call_awaitable<void> receive_beside(Stream& stream, connection& conn, Parser& parser, body_consumer& take,
+                                    const client_state& st, const call_control& ctl) {
+  if (!conn.handoff) conn.handoff = std::make_shared<body_handoff>(conn.socket().get_executor());
+  body_handoff& h = *conn.handoff;
+  auto& body = parser.get().body();
+  std::size_t since_wait = 0;  // body bytes found since the last asynchronous read
+  consumer_of record([&](std::span<const char> piece) {
+    since_wait += piece.size();
+    h.record(piece);
+  });
+  body.consumer = &record;
+  h.start(take, {static_cast<const char*>(conn.input.data().data()), conn.input.size()});
+  conn.input.clear();
+  const auto fail_if = [&](error_code ec) {
+    if (body.failure) std::rethrow_exception(body.failure);
+    if (ec) {
+      if (auto e = aborted_error(st, ctl)) std::rethrow_exception(e);
+      fail_read(ec, true);
+    }
+  };
+  try {
+    while (!parser.is_done() && !h.failure()) {
+      if (h.needs_submit()) {
+        while (!h.next_free() && !h.failure()) co_await h.wake().async_receive(use_call_awaitable);
+        h.submit();
+        continue;
+      }
+      error_code ec = read_arrived(stream, h.input(), parser, since_wait, [&] { return !h.needs_submit(); });
+      if (ec == asio::error::would_block) ec = {};
+      fail_if(ec);
+      if (parser.is_done() || h.needs_submit()) continue;
+      // Nothing more has arrived, or the budget is spent: the worker takes what there is while
+      // this waits for the socket.
+      if (h.has_pieces() && h.next_free()) h.submit();
+      since_wait = 0;
+      std::tie(ec, std::ignore) = co_await http::async_read_some(stream, h.input(), parser, as_tuple(use_call_awaitable));
+      fail_if(ec);
+    }
+    if (h.has_pieces()) {
+      while (!h.next_free() && !h.failure()) co_await h.wake().async_receive(use_call_awaitable);
+      if (!h.failure()) h.submit();
+    }
+    while (!h.drained() && !h.failure()) co_await h.wake().async_receive(use_call_awaitable);
+  } catch (...) {
+    h.stop();
+    throw;
+  }
+  if (auto failure = h.failure()) {
+    h.stop();
+    std::rethrow_exception(failure);
+  }
 }
 
 template <class Stream>
@@ -181,37 +244,47 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
       }
       sink.feed(piece);
     };
-    std::size_t since_wait = 0;  // body bytes taken since the last asynchronous read
     consumer_of take([&](std::span<const char> piece) {
       r.wire_bytes += piece.size();
-      since_wait += piece.size();
       if (!gzip) {
         deliver(piece);
       } else if (conn.gzip->feed(piece, deliver) != inflater::status::ok) {
         fail(errc::bad_response, "gzip body is corrupt");
       }
     });
-    body.consumer = &take;
-    while (!parser.is_done()) {
-      error_code ec = read_arrived(stream, conn.input, parser, since_wait);
-      if (ec == asio::error::would_block) ec = {};
-      if (!ec && !parser.is_done()) {
-        // Nothing more has arrived, or the budget is spent: wait for the socket.
-        since_wait = 0;
-        std::tie(ec, std::ignore) =
-            co_await http::async_read_some(stream, conn.input, parser, as_tuple(use_call_awaitable));
+    std::size_t leftover = 0;  // bytes after the body: the connection is not reused with them
+    if (st.cfg.opts.decode_beside_receive) {
+      co_await receive_beside(stream, conn, parser, take, st, ctl);
+      leftover = conn.handoff->input().size();
+    } else {
+      std::size_t since_wait = 0;  // body bytes taken since the last asynchronous read
+      consumer_of count_and_take([&](std::span<const char> piece) {
+        since_wait += piece.size();
+        take.consume(piece);
+      });
+      body.consumer = &count_and_take;
+      while (!parser.is_done()) {
+        error_code ec = read_arrived(stream, conn.input, parser, since_wait);
+        if (ec == asio::error::would_block) ec = {};
+        if (!ec && !parser.is_done()) {
+          // Nothing more has arrived, or the budget is spent: wait for the socket.
+          since_wait = 0;
+          std::tie(ec, std::ignore) =
+              co_await http::async_read_some(stream, conn.input, parser, as_tuple(use_call_awaitable));
+        }
+        if (body.failure) std::rethrow_exception(body.failure);
+        if (ec) {
+          rethrow_if_aborted();
+          fail_read(ec, true);
+        }
       }
-      if (body.failure) std::rethrow_exception(body.failure);
-      if (ec) {
-        rethrow_if_aborted();
-        fail_read(ec, true);
-      }
+      leftover = conn.input.size();
     }
     if (gzip && r.wire_bytes > 0 && !conn.gzip->complete()) {
       fail(errc::truncated_body, "gzip body ended before the end of its stream");
     }
     sink.finish();
-    r.keep_alive = parser.keep_alive() && conn.input.size() == 0;
+    r.keep_alive = parser.keep_alive() && leftover == 0;
     r.what = exchange_result::kind::success;
     co_return r;
   }

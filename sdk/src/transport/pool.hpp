@@ -13,6 +13,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 
+#include "body_handoff.hpp"
 #include "inflater.hpp"
 
 #include <array>
@@ -102,6 +103,9 @@ class connection {
   boost::beast::flat_buffer input;
   /// Created on the first gzip body; reset per exchange.
   std::unique_ptr<inflater> gzip;
+  /// Created on the first body read with client_config::decode_beside_receive; shared with
+  /// its posted worker.
+  std::shared_ptr<body_handoff> handoff;
   /// Where the parser keeps each response's header fields (a monotonic arena rebuilt per
   /// exchange): Beast's default allocator made three operator new calls per response.
   /// Heads beyond this size spill to operator new.
