@@ -9,6 +9,7 @@
 #include <massive/stream/error.hpp>
 
 #include <boost/asio.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <doctest/doctest.h>
 
 #include <string>
@@ -121,8 +122,9 @@ TEST_CASE("a stalled connection (no frame, no pong) is replaced, with every topi
     }
   });
   // The client gave up on the silent connection itself; the server would have held it 60 s.
-  // Seen failing with the idle timeout not applied (`t.idle_timeout = options.idle_timeout`
-  // removed from client.cpp): the connection ended only when the server dropped it after 60 s,
+  // Seen failing with the idle check not started (client.cpp's co_spawn of watch() disabled;
+  // before issue 35, with Beast's `t.idle_timeout` removed): the connection ended only when the
+  // server dropped it after 60 s,
   // "CHECK( lost.front() == "stalled: no frame or pong in time" ) is NOT correct! values:
   // CHECK( stream truncated == stalled: no frame or pong in time )".
   REQUIRE(lost.size() == 1);
@@ -130,6 +132,31 @@ TEST_CASE("a stalled connection (no frame, no pong) is replaced, with every topi
   const auto received = server.received();
   REQUIRE(received.size() == 2);
   CHECK(received[1][1] == R"({"action":"subscribe","params":"T.AAPL"})");
+}
+
+TEST_CASE("a quiet connection that answers pings is kept: its pongs count as activity") {
+  using namespace asio::experimental::awaitable_operators;
+  mock::stream_server server({.max_frames = 1});  // one frame, then silent but reading
+  ms::stream_config o = options_for(server);
+  o.idle_timeout = std::chrono::milliseconds(300);  // a tick every 150 ms
+  std::vector<std::string> lost;
+  o.trace = [&](const ms::stream_trace& t) {
+    if (t.what == "disconnected") lost.emplace_back(t.detail);
+  };
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    stream.subscribe({ms::stocks::trades("AAPL")});
+    (void)co_await stream.next();
+    asio::steady_timer quiet(co_await asio::this_coro::executor, std::chrono::milliseconds(1200));
+    const auto winner = co_await (stream.next() || quiet.async_wait(asio::use_awaitable));
+    CHECK(winner.index() == 1);
+  });
+  // Eight ticks of silence but for the pongs; the one loss is the cancelled next() at the end.
+  // Seen failing with the control callback not counting them (client.cpp's `++activity` in
+  // control_callback removed): the connection replaced after 300 ms, next() won with the new
+  // connection's frame and lost.front() was "stalled: no frame or pong in time".
+  REQUIRE(lost.size() == 1);
+  CHECK(lost.front() == "Operation canceled");
 }
 
 TEST_CASE("a slow consumer: back_pressure loses nothing, drop_oldest drops the oldest and counts them") {
