@@ -14,7 +14,7 @@
 #
 # Environment: EVENTS (default 10000000), RATE (default 100000 events/s), LATENCY_EVENTS (default
 # 1000000, that is 10 s at RATE), BUILD_DIR (default build-bench-stream), CLIENTS (default
-# "sdk js"), JOBS (build jobs, default 2). Everything runs on 127.0.0.1; every process ends
+# "floor sdk js": floor is massive_bench_stream_floor, the same frames received and discarded), JOBS (build jobs, default 2). Everything runs on 127.0.0.1; every process ends
 # with the run.
 set -euo pipefail
 
@@ -23,7 +23,7 @@ build="${BUILD_DIR:-$root/build-bench-stream}"
 events="${EVENTS:-10000000}"
 rate="${RATE:-100000}"
 latency_events="${LATENCY_EVENTS:-1000000}"
-clients="${CLIENTS:-sdk js}"
+clients="${CLIENTS:-floor sdk js}"
 
 for tool in node npm; do
   command -v "$tool" >/dev/null || { echo "bench-stream: $tool not found (scripts/install-deps.sh)" >&2; exit 1; }
@@ -63,6 +63,7 @@ run() {
   [ -n "$port" ] || { echo "bench-stream: the server did not start" >&2; exit 1; }
   case "$client" in
     sdk) "$bin/massive_bench_stream_client" --url "wss://127.0.0.1:$port/stocks" --ca "$work/cert.pem" --events "$n" ;;
+    floor) "$bin/massive_bench_stream_floor" --port "$port" --ca "$work/cert.pem" --events "$n" ;;
     js) NODE_EXTRA_CA_CERTS="$work/cert.pem" node "$js/client.mjs" --url "wss://127.0.0.1:$port" --events "$n" ;;
   esac
   wait "$server_pid"
