@@ -82,11 +82,11 @@ struct client_config {
   /// Send Accept-Encoding: gzip (bodies are inflated before the sink either way).
   bool gzip = true;
   /// Inflate and decode each body on another thread of the executor while its next bytes are
-  /// received and decrypted on the call's own: set it when the executor runs on two threads or
-  /// more (an asio::thread_pool, an io_context run by several threads) and a body is large
-  /// (pages of thousands of rows); a page then arrives up to about twice as fast. The results,
-  /// errors, cancellation and memory are those of the default; each connection holds 1 MiB of
-  /// receive buffers more. On one thread it only adds hand-offs: leave it off.
+  /// received and decrypted on the call's own. For an executor run by two threads or more (an
+  /// asio::thread_pool, an io_context run by several threads) with cores to spare, and large
+  /// bodies (pages of thousands of rows): docs/guide/threading-and-cancellation.md says when it
+  /// pays. The results, errors, cancellation and memory are those of the default; each
+  /// connection holds 1 MiB of receive buffers more. On one thread it only adds hand-offs.
   bool decode_beside_receive = false;
   /// Which failures are retried, how often and with what backoff (default: answers 429 and 5xx
   /// retried three times; `.retry = {.max_attempts = 1}` turns it off).
