@@ -74,32 +74,23 @@ std::optional<std::chrono::sys_seconds> make_time(int year, unsigned month, int 
   return sys_days{ymd} + hours{h} + minutes{m} + seconds{sec};
 }
 
-// IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
-std::optional<std::chrono::sys_seconds> parse_imf_fixdate(std::string_view s) noexcept {
+// The two day-first forms: IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT" (separator ' ', a
+// four-digit year), and RFC 850, "Sunday, 06-Nov-94 08:49:37 GMT" ('-', two digits, which
+// RFC 9110's 50-year rule places around `current_year`).
+std::optional<std::chrono::sys_seconds> parse_day_first(std::string_view s, std::string_view separator,
+                                                        std::size_t year_digits, int current_year) noexcept {
   int day = 0, year = 0, h = 0, m = 0, sec = 0;
   unsigned month = 0;
   if (!skip_day_name(s, ',') || !take_literal(s, " ") || !take_number(s, 2, day) ||
-      !take_literal(s, " ") || !take_month(s, month) || !take_literal(s, " ") ||
-      !take_number(s, 4, year) || !take_literal(s, " ") || !take_time(s, h, m, sec) ||
+      !take_literal(s, separator) || !take_month(s, month) || !take_literal(s, separator) ||
+      !take_number(s, year_digits, year) || !take_literal(s, " ") || !take_time(s, h, m, sec) ||
       !take_literal(s, " GMT") || !s.empty()) {
     return std::nullopt;
   }
-  return make_time(year, month, day, h, m, sec);
-}
-
-// RFC 850: "Sunday, 06-Nov-94 08:49:37 GMT"; two-digit years per RFC 9110 (50 years rule).
-std::optional<std::chrono::sys_seconds> parse_rfc850(std::string_view s,
-                                                     int current_year) noexcept {
-  int day = 0, yy = 0, h = 0, m = 0, sec = 0;
-  unsigned month = 0;
-  if (!skip_day_name(s, ',') || !take_literal(s, " ") || !take_number(s, 2, day) ||
-      !take_literal(s, "-") || !take_month(s, month) || !take_literal(s, "-") ||
-      !take_number(s, 2, yy) || !take_literal(s, " ") || !take_time(s, h, m, sec) ||
-      !take_literal(s, " GMT") || !s.empty()) {
-    return std::nullopt;
+  if (year_digits == 2) {
+    year += current_year / 100 * 100;
+    if (year > current_year + 50) year -= 100;
   }
-  int year = current_year / 100 * 100 + yy;
-  if (year > current_year + 50) year -= 100;
   return make_time(year, month, day, h, m, sec);
 }
 
@@ -186,9 +177,9 @@ std::optional<std::chrono::seconds> parse_retry_after(
     }
     return seconds{secs};
   }
-  const auto today = year_month_day{floor<days>(now)};
-  std::optional<sys_seconds> when = parse_imf_fixdate(value);
-  if (!when) when = parse_rfc850(value, static_cast<int>(today.year()));
+  const int this_year = static_cast<int>(year_month_day{floor<days>(now)}.year());
+  std::optional<sys_seconds> when = parse_day_first(value, " ", 4, this_year);
+  if (!when) when = parse_day_first(value, "-", 2, this_year);
   if (!when) when = parse_asctime(value);
   if (!when) return std::nullopt;
   const auto delta = ceil<seconds>(*when - now);
