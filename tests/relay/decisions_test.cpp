@@ -72,7 +72,8 @@ TEST_CASE("every byte string maps to one token and back") {
     // upper-case hex digits" for the ticker "%".
     REQUIRE(mr::token_ticker(token) == t);
   }
-  CHECK_THROWS_AS(mr::token_ticker("%41"), mr::relay_error);  // never written by ticker_token: one token per ticker
+  CHECK_THROWS_AS(mr::token_ticker("%41"),
+                  mr::relay_error);  // never written by ticker_token: one token per ticker
 }
 
 TEST_CASE("bad tickers, tokens and topics are refused with invalid_ticker") {
