@@ -68,10 +68,11 @@ struct consumer::impl : std::enable_shared_from_this<consumer::impl> {
     link.reset();
   }
 
-  /// Connects, declares the demand, makes (or remakes) the consumer and subscribes.
-  void start_blocking() {
-    link = std::make_unique<detail::nats_link>(config.nats, "massive-consumer " + name);
-    if (config.declare_demand) {
+  /// Connects, declares the demand, makes (or remakes) the consumer and subscribes; false while
+  /// the relay's stream does not exist yet (no relay has run: the consumer waits for one).
+  bool start_blocking() {
+    if (!link) link = std::make_unique<detail::nats_link>(config.nats, "massive-consumer " + name);
+    if (config.declare_demand && !demand_kv) {
       demand_kv = link->bucket(config.nats.bucket_prefix + "_demand", config.demand_ttl, 1);
       put_demand();
     }
@@ -112,6 +113,7 @@ struct consumer::impl : std::enable_shared_from_this<consumer::impl> {
     if (ephemeral) c.InactiveThreshold = std::int64_t{600'000} * ns_per_ms;
     if (const natsStatus s = js_AddConsumer(nullptr, js, stream.c_str(), &c, nullptr, &code);
         s != NATS_OK) {
+      if (code == JSStreamNotFoundErr) return false;
       detail::throw_nats("creating consumer " + name + " on " + stream, s, config.nats);
     }
     jsSubOptions so;
@@ -125,6 +127,7 @@ struct consumer::impl : std::enable_shared_from_this<consumer::impl> {
       detail::throw_nats("subscribing to consumer " + name, s, config.nats);
     }
     subscription.reset(sub);
+    return true;
   }
 
   void put_demand() {
@@ -166,9 +169,14 @@ struct consumer::impl : std::enable_shared_from_this<consumer::impl> {
 
   asio::awaitable<stream::batch> next() {
     if (closed) throw relay_error(relay_errc::closed, "the consumer was closed");
-    if (!started) {
-      co_await detail::offload(worker, [&] { start_blocking(); });
-      started = true;
+    while (!started) {
+      started = co_await detail::offload(worker, [&] { return start_blocking(); });
+      if (!started) {
+        // The demand is declared: a relay that starts subscribes it and makes the stream.
+        asio::steady_timer wait(co_await asio::this_coro::executor, config.fetch_wait);
+        co_await wait.async_wait(asio::use_awaitable);
+        if (closed) throw relay_error(relay_errc::closed, "the consumer was closed");
+      }
     }
     // The caller is done with everything delivered before this call.
     if (latest != nullptr && !acknowledged) natsMsg_Ack(latest, nullptr);
@@ -214,7 +222,7 @@ struct consumer::impl : std::enable_shared_from_this<consumer::impl> {
   asio::awaitable<void> close() {
     if (closed) co_return;
     closed = true;
-    if (!started) co_return;
+    if (!link) co_return;
     co_await detail::offload(worker, [&] {
       if (latest != nullptr && !acknowledged) natsMsg_AckSync(latest, nullptr, nullptr);
       acknowledged = true;

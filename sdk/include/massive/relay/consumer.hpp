@@ -24,7 +24,8 @@
 // - Gaps: batch::gap() is set on the first batch after events may be missing: the relay took
 //   over from another, its upstream reconnected, or JetStream did not take a message.
 // - Demand: the consumer declares its topics in the demand bucket (refreshed, removed by
-//   close()) so that the relay subscribes them upstream.
+//   close()) so that the relay subscribes them upstream. A consumer started before any relay
+//   of its market has run waits, its demand declared, until the relay makes the stream.
 //
 // Threading: as stream::client: one next() at a time, on the executor's threads; the fetches
 // from JetStream wait on a private worker thread, never on the executor.
