@@ -39,9 +39,10 @@ struct runner {
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work{
       asio::make_work_guard(io)};
   std::thread thread{[this] { io.run(); }};
+  // Waits for the work left (a relay's last requests, a consumer's last fetch) rather than
+  // stopping the context under a worker thread that will still complete into it.
   ~runner() {
     work.reset();
-    io.stop();
     if (thread.joinable()) thread.join();
   }
   void freeze() {
@@ -55,7 +56,7 @@ struct runner {
 };
 
 template <class T>
-T wait(std::future<T> f, std::chrono::seconds limit = 20s) {
+T wait(std::future<T> f, std::chrono::seconds limit = 60s) {
   REQUIRE_MESSAGE(f.wait_for(limit) == std::future_status::ready,
                   "no completion within " << limit.count() << " s");
   return f.get();
@@ -383,12 +384,14 @@ TEST_CASE("a NATS node dies in a three-node cluster: the stream continues") {
                       consumer_config(cluster.servers(), {ms::stocks::trades("*")}));
   read_texts(reader, 100);
   cluster.node(0).kill();
-  // Events published after the node died keep arriving (more than the stream held before).
+  // Events published after the node died keep arriving. The relay may lose its lease while
+  // the cluster elects new leaders (a gap, then a takeover): the stream still continues.
   const std::uint64_t before = reader.sequence();
   std::vector<std::string> after;
-  while (reader.sequence() < before + 500)
-    append_texts(wait(reader.next(asio::use_future), 30s), after);
-  CHECK(after.size() >= 500);
+  while (after.size() < 500) append_texts(wait(reader.next(asio::use_future), 60s), after);
+  // Not yet seen failing by a regression of the relay: giving the consumer node 0 alone did not
+  // break it (nats.c reconnects to the servers the cluster announced).
+  CHECK(reader.sequence() >= before + 500);
   relay->stop();
   wait(std::move(ran));
 }

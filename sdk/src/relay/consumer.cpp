@@ -8,6 +8,7 @@
 // what the last run did not acknowledge comes first, in order.
 #include "massive/relay/consumer.hpp"
 
+#include <atomic>
 #include <boost/asio.hpp>
 #include <random>
 
@@ -258,7 +259,8 @@ struct consumer::impl : std::enable_shared_from_this<consumer::impl> {
   std::uint64_t last_sequence = 0;
   bool last_redelivered = false;
   bool started = false;
-  bool closed = false;
+  // Set by close() and by the consumer's destructor, read by next() after each fetch.
+  std::atomic<bool> closed{false};
   // Last: destroyed first, so that no fetch runs while the subscription and link go.
   asio::thread_pool worker{1};
 };
@@ -267,8 +269,9 @@ consumer::consumer(asio::any_io_executor executor, consumer_config config)
     : executor_(asio::make_strand(executor)), impl_(std::make_shared<impl>(std::move(config))) {}
 
 // Acknowledges nothing more, as a crash would not: what was delivered and not acknowledged
-// comes again to the durable consumer's next run.
-consumer::~consumer() = default;
+// comes again to the durable consumer's next run. A next() in flight ends after its fetch
+// (at most fetch_wait) with relay_error(closed), and the worker with it.
+consumer::~consumer() { impl_->closed = true; }
 
 std::uint64_t consumer::sequence() const noexcept { return impl_->last_sequence; }
 bool consumer::redelivered() const noexcept { return impl_->last_redelivered; }
