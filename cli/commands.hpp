@@ -32,6 +32,13 @@ int completion_command(std::span<const std::string_view> words);
 /// `massive stream <market> <topics> [flag]...` (stream_command.cpp).
 int stream_command(std::span<const std::string_view> words);
 
+#ifdef MASSIVE_CLI_WITH_RELAY
+/// `massive relay <market>... [flag]...` (relay_command.cpp, where massive::relay is built).
+int relay_command(std::span<const std::string_view> words);
+/// `massive stream <market> <topics> --via URLS [flag]...`: the relay's stream (relay_command.cpp).
+int stream_via_relay(std::span<const std::string_view> words);
+#endif
+
 /// Another command besides the groups: `massive <name> ...`.
 struct command {
   std::string_view name;

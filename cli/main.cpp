@@ -50,6 +50,9 @@ constexpr command command_table[] = {
     {"--list", "every operation, one per line: group, name, route, flags", &list_command},
     {"--version", "the SDK's version", &version_command},
     {"stream", "stream a market: massive stream stocks T.AAPL,Q.* [--count N] [--format F] [--mock]", &stream_command},
+#ifdef MASSIVE_CLI_WITH_RELAY
+    {"relay", "relay markets through NATS JetStream: massive relay stocks --nats URLS --topics T.*", &relay_command},
+#endif
 };
 
 bool is_help(std::string_view word) { return word == "--help" || word == "-h" || word == "help"; }

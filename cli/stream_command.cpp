@@ -12,6 +12,7 @@
 
 #include <boost/asio.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <iostream>
@@ -54,6 +55,10 @@ std::string events_json(const stream::batch& b) {
 }  // namespace
 
 int stream_command(std::span<const std::string_view> words) {
+#ifdef MASSIVE_CLI_WITH_RELAY
+  // --via: the relay's JetStream stream instead of Massive's (relay_command.cpp).
+  if (std::find(words.begin(), words.end(), "--via") != words.end()) return stream_via_relay(words);
+#endif
   if (words.size() < 2) return stream_usage("name a market and topics");
   const std::optional<stream::market> market = market_named(words[0]);
   if (!market) return stream_usage("no market '" + std::string(words[0]) + "' (stocks, options, forex, crypto, indices, futures)");

@@ -27,6 +27,8 @@ tests=(
   qemu-user-static                   # an older x86-64 CPU for the CPU-refusal test
   nodejs                             # the official JS client in the stream benchmark only
   isal                               # igzip, the inflate floor of the gzip benchmarks
+  libnats-dev                        # the relay through NATS JetStream (massive::relay, optional)
+  nats-server                        # the relay's tests start it (JetStream, one node and a cluster)
 )
 # npm installs that client (scripts/bench-stream.sh). A Node.js build that bundles npm (and
 # conflicts with Debian's npm package) already has it.

@@ -4,15 +4,15 @@
 // whose frame is being decoded is found through a thread-local pointer set for the duration of
 // each call into the engine (decoding_scope), which keeps the engine untouched.
 #include "massive/stream/batch.hpp"
-#include "massive/stream/error.hpp"
-
-#include "decode/row_codec.hpp"
-#include "decode/row_decoding.hpp"
-#include "stream/event_table.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+
+#include "decode/row_codec.hpp"
+#include "decode/row_decoding.hpp"
+#include "massive/stream/error.hpp"
+#include "stream/event_table.hpp"
 
 namespace massive::stream {
 
@@ -135,21 +135,41 @@ struct frame_decoder::impl {
     return nullptr;
   }
 
+  /// The event's bytes as the frame carried them, copied into the batch's arena; the object is
+  /// rewound for its decoder.
+  static std::string_view event_text(massive::detail::row_context& ctx, massive::detail::batch& b,
+                                     od::object& object) {
+    std::string_view text;
+    bool rewound = false;
+    if (object.raw_json().get(text) != simdjson::SUCCESS ||
+        object.reset().get(rewound) != simdjson::SUCCESS) [[unlikely]] {
+      ctx.fail(decode_errc::invalid_json, "", "the event cannot be read again");
+    }
+    // raw_json() ends at the next token: white space after the object is not the event's.
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
+                             text.back() == '\t')) {
+      text.remove_suffix(1);
+    }
+    return b.builder.store(text);
+  }
+
   /// The codec's batch loop: one wire entry per element, the event into its type's array.
   static void decode_events(massive::detail::batch& b) {
     const impl& self = *static_cast<const impl*>(decoding);
     detail::batch_storage& store = *self.current;
     od::document doc;
     od::array elements;
-    if (auto e = massive::detail::iterate_elements(b, doc, elements)) massive::detail::fail_batch(b, e);
+    if (auto e = massive::detail::iterate_elements(b, doc, elements))
+      massive::detail::fail_batch(b, e);
     std::byte* out = b.builder.row_end();
     std::byte* const limit = b.builder.row_limit();
     std::size_t row = b.first_row;
     for (auto element : elements) {
       od::object object;
       if (auto e = element.get_object().get(object)) [[unlikely]] {
-        massive::detail::fail_element(b, row, e,
-                                      e == simdjson::INCORRECT_TYPE ? element.value_unsafe().raw_json_token() : "");
+        massive::detail::fail_element(
+            b, row, e,
+            e == simdjson::INCORRECT_TYPE ? element.value_unsafe().raw_json_token() : "");
       }
       if (out == limit) massive::detail::throw_page_full("events");
       massive::detail::row_context ctx(b.builder, b.path, row);
@@ -167,8 +187,10 @@ struct frame_decoder::impl {
         if (object.reset().get(rewound) != simdjson::SUCCESS) [[unlikely]] {
           ctx.fail(decode_errc::invalid_json, "", "the event cannot be read again");
         }
+        if (self.limits.keep_event_text) entry.text = event_text(ctx, b, object);
         entry.kind = d->kind;
-        entry.index = static_cast<std::uint32_t>(store.events[static_cast<std::size_t>(d->kind)].count);
+        entry.index =
+            static_cast<std::uint32_t>(store.events[static_cast<std::size_t>(d->kind)].count);
         d->decode(ctx, object, store.append(d->kind, d->size));
         // An event keeps its place in the batch's typed arrays even when it lacks a required
         // field (counted missing in the frame's leniency): the mark is the REST rows' to use.
@@ -194,7 +216,15 @@ struct frame_decoder::impl {
   bool oversize = false;
 };
 
-frame_decoder::frame_decoder(market m, channel_set channels, frame_limits limits, std::shared_ptr<page_pool> pool)
+std::string_view wire_ev(event_kind kind) noexcept {
+  for (const event_decoder& d : detail::event_decoders()) {
+    if (d.kind == kind) return d.ev;
+  }
+  return {};
+}
+
+frame_decoder::frame_decoder(market m, channel_set channels, frame_limits limits,
+                             std::shared_ptr<page_pool> pool)
     : impl_(std::make_unique<impl>(m, channels, limits, std::move(pool))) {}
 frame_decoder::frame_decoder(frame_decoder&&) noexcept = default;
 frame_decoder& frame_decoder::operator=(frame_decoder&&) noexcept = default;
@@ -205,8 +235,9 @@ void frame_decoder::feed(std::span<const char> chunk) {
   d.frame_bytes += chunk.size();
   if (d.oversize || d.frame_bytes > d.limits.max_frame_bytes) {
     d.oversize = true;
-    throw stream_error(stream_errc::frame_too_large,
-                       "a frame longer than " + std::to_string(d.limits.max_frame_bytes) + " bytes");
+    throw stream_error(
+        stream_errc::frame_too_large,
+        "a frame longer than " + std::to_string(d.limits.max_frame_bytes) + " bytes");
   }
   if (d.current == nullptr) d.current = d.batches->acquire();
   const decoding_scope scope(&d);
@@ -216,8 +247,9 @@ void frame_decoder::feed(std::span<const char> chunk) {
 batch frame_decoder::finish() {
   impl& d = *impl_;
   if (d.oversize) {
-    throw stream_error(stream_errc::frame_too_large,
-                       "a frame longer than " + std::to_string(d.limits.max_frame_bytes) + " bytes");
+    throw stream_error(
+        stream_errc::frame_too_large,
+        "a frame longer than " + std::to_string(d.limits.max_frame_bytes) + " bytes");
   }
   if (d.current == nullptr) d.current = d.batches->acquire();
   {
@@ -232,8 +264,9 @@ batch frame_decoder::finish() {
     d.batches->release(std::exchange(d.current, nullptr));
     d.frame_bytes = 0;
     const bool missing = counts.coerced + counts.skipped == 0;
-    throw decode_error(missing ? decode_errc::missing_field : decode_errc::wrong_type, std::string(counts.first),
-                       std::nullopt, missing ? "required key absent or null" : "a value of another type");
+    throw decode_error(missing ? decode_errc::missing_field : decode_errc::wrong_type,
+                       std::string(counts.first), std::nullopt,
+                       missing ? "required key absent or null" : "a value of another type");
   }
   detail::batch_storage* s = std::exchange(d.current, nullptr);
   s->memory = std::move(parts.memory);

@@ -11,18 +11,19 @@
 // per frame.
 #pragma once
 
-#include "massive/decoder.hpp"
-#include "massive/page.hpp"
-#include "massive/stream/events.hpp"
-#include "massive/stream/topic.hpp"
-
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "massive/decoder.hpp"
+#include "massive/page.hpp"
+#include "massive/stream/events.hpp"
+#include "massive/stream/topic.hpp"
 
 namespace massive::stream {
 
@@ -34,6 +35,8 @@ struct wire_entry {
   event_kind kind;
   bool skipped;
   std::uint32_t index;
+  std::string_view
+      text;  ///< the event's JSON as the frame carried it (frame_limits::keep_event_text)
 };
 
 /// A batch's memory, reused from frame to frame.
@@ -79,7 +82,9 @@ class batch {
   ~batch() { release(); }
 
   /// The events decoded (skipped ones not counted).
-  std::size_t size() const noexcept { return storage_ == nullptr ? 0 : storage_->order.size() - storage_->skipped; }
+  std::size_t size() const noexcept {
+    return storage_ == nullptr ? 0 : storage_->order.size() - storage_->skipped;
+  }
   /// True when no event was decoded.
   bool empty() const noexcept { return size() == 0; }
   /// Events whose `ev` the connection's channels do not carry: counted, not decoded.
@@ -108,6 +113,20 @@ class batch {
     }
   }
 
+  /// Calls f(event, text) for every event in wire order, each event as its own type and `text`
+  /// its JSON exactly as the frame carried it (a relay forwards those bytes). The texts are kept
+  /// only by a decoder made with frame_limits::keep_event_text; otherwise `text` is empty.
+  template <class F>
+  void visit_with_text(F&& f) const {
+    if (storage_ == nullptr) return;
+    for (const detail::wire_entry& e : storage_->order) {
+      if (e.skipped) continue;
+      const auto& typed = storage_->events[static_cast<std::size_t>(e.kind)];
+      visit_event(e.kind, typed.bytes.data() + e.index * typed.size,
+                  [&](const auto& event) { f(event, e.text); });
+    }
+  }
+
   /// Marks the batch as following a possible gap (used by the stream client).
   void mark_gap() noexcept {
     if (storage_ != nullptr) storage_->gap = true;
@@ -123,6 +142,10 @@ class batch {
   std::shared_ptr<detail::batch_pool> pool_;
 };
 
+/// The wire's `ev` of an event kind ("T" for stock_trade, "status"): what a relay puts in the
+/// subjects of the events it forwards.
+std::string_view wire_ev(event_kind kind) noexcept;
+
 /// Ceilings on what one frame may make the decoder do.
 struct frame_limits {
   /// A frame larger than this is refused (stream_error frame_too_large) before it is decoded
@@ -130,6 +153,10 @@ struct frame_limits {
   std::size_t max_frame_bytes = 1 << 20;
   /// Ceilings for decoding each event (depth, string and element sizes), as for REST pages.
   decode_limits decode{};
+  /// Keep each event's JSON text in the batch beside the decoded event (batch::visit_with_text),
+  /// for a relay that forwards the upstream's bytes. Not a ceiling: it travels with them because
+  /// they are what a stream client hands its frame decoder. Costs a copy of each event's bytes.
+  bool keep_event_text = false;
 };
 
 /// Decodes frames of one connection (one market, one channel set). Not thread-safe: one frame
@@ -137,8 +164,8 @@ struct frame_limits {
 class frame_decoder {
  public:
   /// `pool`: where the batches' strings and wire order live; null for one sized for frames.
-  explicit frame_decoder(market m, channel_set channels = channel_set::market, frame_limits limits = {},
-                         std::shared_ptr<page_pool> pool = nullptr);
+  explicit frame_decoder(market m, channel_set channels = channel_set::market,
+                         frame_limits limits = {}, std::shared_ptr<page_pool> pool = nullptr);
   /// Takes over the decoder's working memory; `other` may only be destroyed or assigned to.
   frame_decoder(frame_decoder&&) noexcept;
   /// Takes over `other`'s working memory, as the move constructor does.
