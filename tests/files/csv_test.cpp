@@ -209,7 +209,7 @@ TEST_CASE("csv: minute aggregates, window_start in nanoseconds") {
         "A|4538|110.51000000000001|110.7|110.7|110.51000000000001|1712304000000000000|31|");
   CHECK(d.rows[1] ==
         "AAPL|2500|169.5|169.52000000000001|169.59999999999999|169.44999999999999|"
-        "1712325600000000000|-");
+        "1712325600000000000|-|");
 }
 
 TEST_CASE("csv: the ticker filter and the time window skip rows while parsing") {

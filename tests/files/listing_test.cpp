@@ -118,7 +118,9 @@ TEST_CASE("listing: nesting deeper than the limit is refused, not recursed into"
   expect_malformed(deep, "nested deeper than 16");
 }
 
-TEST_CASE("error bodies: Code and Message, bounded and sanitised") {
+TEST_CASE(
+    "error bodies: Code and Message, bounded and sanitised, from a whole document or its first "
+    "bytes") {
   const s3_error_body e = parse_error_body(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code><Message>Access "
       "Denied\x01</Message><RequestId>X</RequestId></Error>");
@@ -129,6 +131,13 @@ TEST_CASE("error bodies: Code and Message, bounded and sanitised") {
   const s3_error_body long_one =
       parse_error_body("<Error><Message>" + std::string(5000, 'x') + "</Message></Error>");
   CHECK(long_one.message.size() == 200);
+  // What the transport keeps of an error body that is not JSON: "body: " and its first 160 bytes.
+  const s3_error_body cut = parse_error_body(
+      "body: <?xml version=\"1.0\" encoding=\"UTF-8\"?> "
+      "<Error><Code>SignatureDoesNotMatch</Code><Message>The "
+      "request signature we calculated does not...");
+  CHECK(cut.code == "SignatureDoesNotMatch");
+  CHECK(cut.message == "The request signature we calculated does not...");
 }
 
 }  // namespace

@@ -252,13 +252,29 @@ listing_page parse_list_objects(std::string_view xml) {
   return page;
 }
 
-s3_error_body parse_error_body(std::string_view xml) noexcept {
+s3_error_body parse_error_body(std::string_view text) noexcept {
+  // Read leniently: the transport keeps only the first bytes of an error body that is not JSON,
+  // so the document is usually cut short; its Code and Message come first.
   s3_error_body out;
+  auto element = [&](std::string_view name) -> std::string {
+    const std::string open = "<" + std::string(name) + ">";
+    const std::size_t at = text.find(open);
+    if (at == std::string_view::npos) return {};
+    const std::size_t from = at + open.size();
+    const std::size_t end = text.find('<', from);
+    std::string value;
+    try {
+      append_decoded(value, text.substr(from, end == std::string_view::npos ? std::string_view::npos
+                                                                            : end - from));
+    } catch (const files_error&) {
+      return {};
+    }
+    return bounded(value);
+  };
+  if (text.find("<Error>") == std::string_view::npos) return out;
   try {
-    walker(xml).run([&](std::span<const std::string_view> path, std::string_view text) {
-      if (is(path, {"Error", "Code"})) out.code = bounded(text);
-      if (is(path, {"Error", "Message"})) out.message = bounded(text);
-    });
+    out.code = element("Code");
+    out.message = element("Message");
   } catch (...) {
     return {};
   }

@@ -19,8 +19,8 @@ inline constexpr std::size_t max_xml_depth = 16;
 /// wrong (not XML, another root element, a Size that is not a number, unclosed elements).
 listing_page parse_list_objects(std::string_view xml);
 
-/// An S3 error document's Code and Message (each cut to 200 bytes, control characters as '?');
-/// empty when the body is not one.
+/// An S3 error document's Code and Message (each cut to 200 bytes, control characters as '?'),
+/// from the document or its first bytes; empty when the text holds no <Error>.
 struct s3_error_body {
   std::string code;
   std::string message;
