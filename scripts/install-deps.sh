@@ -27,6 +27,8 @@ tests=(
   qemu-user-static                   # an older x86-64 CPU for the CPU-refusal test
   nodejs                             # the official JS client in the stream benchmark only
   isal                               # igzip, the inflate floor of the gzip benchmarks
+  awscli                             # the flat files' S3 mock checked by the AWS CLI (tests/files)
+  python3-pandas                     # the flat-files benchmark's pandas.read_csv baseline only
 )
 # npm installs that client (scripts/bench-stream.sh). A Node.js build that bundles npm (and
 # conflicts with Debian's npm package) already has it.

@@ -8,8 +8,12 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/experimental/concurrent_channel.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <utility>
 
 #include "files/credentials.hpp"
@@ -165,6 +169,19 @@ asio::awaitable<std::uint64_t> fetch_range(std::shared_ptr<client_impl> c, objec
   co_return done;
 }
 
+namespace {
+
+[[noreturn]] void cache_failure(const std::filesystem::path& path, const char* what) {
+  throw files_error(files_errc::cache_failed, std::string(what) + " " + path.string());
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
 /// One range in flight: its bytes or its failure arrive on the channel (thread-safe, so the
 /// fetch may complete on any thread of the client's executor).
 struct range_slot {
@@ -176,6 +193,11 @@ struct range_slot {
 
 struct file_source::state {
   std::shared_ptr<client_impl> client;
+  // files_config::cache_directory: the file read from there (size and ETag matching the
+  // listing's), or written there as it downloads (to a .part file, renamed once whole).
+  std::filesystem::path cache_path;
+  std::optional<std::ifstream> cached;
+  std::optional<std::ofstream> writing;
   transport::inflater inflate{inflated_piece_bytes};
   std::deque<std::shared_ptr<range_slot>> ahead;  // ranges in flight, in file order
   std::uint64_t next_range = 0;                   // where the next range to request starts
@@ -192,6 +214,28 @@ struct file_source::state {
     };
     co_await fetch_range(std::move(c), std::move(f), at, n, std::move(append));
     co_return bytes;
+  }
+
+  /// Writes the range just arrived to the cache, and renames the file once it is whole.
+  void keep(const object_info& file) {
+    if (cache_path.empty()) return;
+    std::filesystem::path part = cache_path;
+    part += ".part";
+    if (!writing) {
+      std::error_code ec;
+      std::filesystem::create_directories(cache_path.parent_path(), ec);
+      writing.emplace(part, std::ios::binary | std::ios::trunc);
+    }
+    writing->write(current.data(), static_cast<std::streamsize>(current.size()));
+    if (!*writing) cache_failure(part, "cannot write");
+    if (received < file.size) return;
+    writing->close();
+    std::filesystem::path etag_path = cache_path;
+    etag_path += ".etag";
+    std::ofstream(etag_path) << file.etag;
+    std::error_code ec;
+    std::filesystem::rename(part, cache_path, ec);
+    if (ec) cache_failure(cache_path, "cannot rename its .part file to");
   }
 
   void request_more(const object_info& file) {
@@ -211,8 +255,23 @@ struct file_source::state {
 
 file_source::file_source(std::shared_ptr<client_impl> client, object_info file)
     : file_(std::move(file)), state_(std::make_unique<state>()) {
-  state_->client = std::move(client);
+  state& s = *state_;
+  s.client = std::move(client);
+  const std::string& directory = s.client->config.cache_directory;
+  if (directory.empty()) return;
+  s.cache_path = std::filesystem::path(directory) / file_.key;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(s.cache_path, ec);
+  std::filesystem::path etag_path = s.cache_path;
+  etag_path += ".etag";
+  if (!ec && size == file_.size && read_text(etag_path) == file_.etag) {
+    s.cached.emplace(s.cache_path, std::ios::binary);
+    if (!*s.cached) cache_failure(s.cache_path, "cannot read");
+    s.next_range = file_.size;  // nothing to fetch
+  }
 }
+
+void file_source::start() { state_->request_more(file_); }
 
 file_source::~file_source() = default;
 
@@ -234,6 +293,19 @@ asio::awaitable<std::span<const char>> file_source::next() {
       if (!piece.empty()) co_return piece;
       s.have_input = false;
     }
+    if (s.cached) {
+      s.current.resize(
+          static_cast<std::size_t>(std::max<std::uint64_t>(s.client->config.range_bytes, 1)));
+      s.cached->read(s.current.data(), static_cast<std::streamsize>(s.current.size()));
+      s.current.resize(static_cast<std::size_t>(s.cached->gcount()));
+      if (s.cached->bad()) cache_failure(s.cache_path, "cannot read");
+      if (!s.current.empty()) {
+        s.received += s.current.size();
+        s.inflate.begin(s.current);
+        s.have_input = true;
+        continue;
+      }
+    }
     s.request_more(file_);
     if (s.ahead.empty()) {
       if (!s.inflate.complete())
@@ -248,6 +320,7 @@ asio::awaitable<std::span<const char>> file_source::next() {
     if (failure) std::rethrow_exception(failure);
     s.current = std::move(bytes);
     s.received += s.current.size();
+    s.keep(file_);
     s.request_more(file_);
     s.inflate.begin(s.current);
     s.have_input = true;
@@ -305,6 +378,29 @@ boost::asio::awaitable<std::uint64_t> client::fetch(
     const object_info& file, std::uint64_t from, std::uint64_t length,
     std::function<void(std::span<const char>)> sink) {
   co_return co_await detail::fetch_range(impl_, file, from, length, std::move(sink));
+}
+
+boost::asio::awaitable<std::vector<object_info>> client::days(market m, dataset d,
+                                                              std::chrono::year_month_day first,
+                                                              std::chrono::year_month_day last) {
+  using namespace std::chrono;
+  require_wire_date(first);
+  require_wire_date(last);
+  std::vector<object_info> out;
+  for (year_month month = first.year() / first.month(); month <= last.year() / last.month();
+       month += months{1}) {
+    char folder[16];
+    std::snprintf(folder, sizeof folder, "%04d/%02u/", int{month.year()}, unsigned{month.month()});
+    const std::string prefix = dataset_prefix(m, d) + folder;
+    for (object_info& o : co_await list(prefix)) {
+      const auto day = day_of(o.key);
+      if (day && sys_days{*day} >= sys_days{first} && sys_days{*day} <= sys_days{last})
+        out.push_back(std::move(o));
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const object_info& a, const object_info& b) { return a.key < b.key; });
+  co_return out;
 }
 
 std::unique_ptr<detail::file_source> client::open(object_info file) {

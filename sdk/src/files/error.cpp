@@ -26,8 +26,8 @@ const char* to_string(files_errc code) noexcept {
       return "corrupt_file";
     case files_errc::changed_file:
       return "changed_file";
-    case files_errc::cache_mismatch:
-      return "cache_mismatch";
+    case files_errc::cache_failed:
+      return "cache_failed";
   }
   return "unknown";
 }

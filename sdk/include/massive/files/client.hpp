@@ -95,6 +95,19 @@ class file_source;
 struct client_impl;
 }  // namespace detail
 
+class client;
+
+/// How a traversal of days reads its files.
+struct traversal_options {
+  /// Decoding and filters, for every file.
+  decode_options decode{};
+  /// Files downloading ahead of the one being decoded (each with files_config::ranges_ahead
+  /// ranges in flight).
+  unsigned files_ahead = 1;
+  /// Pages come from this pool (a new one when empty).
+  std::shared_ptr<page_pool> pool{};
+};
+
 /// Pages of one file's rows, decoded while the file downloads, one range in memory beside the
 /// one in flight. Move-only; keep it alive while a next() runs.
 template <class Row>
@@ -106,6 +119,8 @@ class file_reader {
 
   /// The file being read.
   const object_info& file() const noexcept;
+  /// Starts downloading now, before the first next() (a traversal starts the files ahead).
+  void start();
   /// Compressed bytes received so far.
   std::uint64_t bytes_received() const noexcept;
 
@@ -120,6 +135,9 @@ class file_reader {
   std::unique_ptr<detail::file_source> source_;
   row_decoder<Row> decoder_;
 };
+
+template <class Row>
+class days_reader;
 
 /// The S3 client of the flat files. Thread-safety as detail::http_client's: calls from any
 /// thread; a file_reader is used from one coroutine at a time.
@@ -149,6 +167,20 @@ class client {
                                               std::uint64_t length,
                                               std::function<void(std::span<const char>)> sink);
 
+  /// The files of `d` in `m` for the days from `first` to `last` (both included), in date order:
+  /// days without a file (weekends, holidays, days not yet published) are simply absent. Lists
+  /// each month of the range once.
+  boost::asio::awaitable<std::vector<object_info>> days(market m, dataset d,
+                                                        std::chrono::year_month_day first,
+                                                        std::chrono::year_month_day last);
+
+  /// The rows of `files` (from days()) as one traversal: next() yields pages across the files in
+  /// their order, with options.files_ahead files downloading ahead.
+  template <class Row>
+  days_reader<Row> read_days(std::vector<object_info> files, traversal_options options = {}) {
+    return days_reader<Row>(*this, std::move(files), std::move(options));
+  }
+
   /// Reads `file` (a .csv.gz) into pages of Row, inflating and decoding while it downloads,
   /// drawing pages from `pool`.
   template <class Row>
@@ -175,6 +207,8 @@ class file_source {
   ~file_source();
   /// The next inflated bytes (valid until the next call), or an empty span at the end of the file.
   boost::asio::awaitable<std::span<const char>> next();
+  /// Starts fetching (next() does on its first call): a traversal starts the files ahead.
+  void start();
   /// The part of the last piece its reader did not take: next() returns it first.
   void put_back(std::span<const char> rest) noexcept { put_back_ = rest; }
   const object_info& file() const noexcept { return file_; }
@@ -205,6 +239,11 @@ const object_info& file_reader<Row>::file() const noexcept {
 }
 
 template <class Row>
+void file_reader<Row>::start() {
+  source_->start();
+}
+
+template <class Row>
 std::uint64_t file_reader<Row>::bytes_received() const noexcept {
   return source_->bytes_received();
 }
@@ -224,5 +263,46 @@ boost::asio::awaitable<std::optional<row_page<Row>>> file_reader<Row>::next() {
     if (used < bytes.size()) source_->put_back(bytes.subspan(used));
   }
 }
+
+/// Pages of many files, in order, as one traversal (client::read_days). Move-only.
+template <class Row>
+class days_reader {
+ public:
+  /// The next page, across files, or nullopt after the last file's last page. Failures as
+  /// file_reader::next()'s.
+  boost::asio::awaitable<std::optional<row_page<Row>>> next() {
+    for (;;) {
+      fill();
+      if (open_.empty()) co_return std::nullopt;
+      if (auto page = co_await open_.front().next()) co_return page;
+      open_.erase(open_.begin());
+      ++done_;
+    }
+  }
+  /// The files read to their end so far.
+  std::size_t files_done() const noexcept { return done_; }
+  /// Every file of the traversal.
+  const std::vector<object_info>& files() const noexcept { return files_; }
+
+ private:
+  friend class client;
+  days_reader(client& c, std::vector<object_info> files, traversal_options options)
+      : client_(&c), files_(std::move(files)), options_(std::move(options)) {
+    if (!options_.pool) options_.pool = make_page_pool();
+  }
+  void fill() {
+    while (next_file_ < files_.size() && open_.size() <= options_.files_ahead) {
+      open_.push_back(client_->read<Row>(files_[next_file_++], options_.decode, options_.pool));
+      open_.back().start();
+    }
+  }
+
+  client* client_;
+  std::vector<object_info> files_;
+  traversal_options options_;
+  std::vector<file_reader<Row>> open_;
+  std::size_t next_file_ = 0;
+  std::size_t done_ = 0;
+};
 
 }  // namespace massive::files
