@@ -45,11 +45,19 @@ int list_command(std::span<const std::string_view> words) {
   return exit_done;
 }
 
+}  // namespace
+
+/// `massive files ls|get|rows ...` (files_command.cpp).
+int files_command(std::span<const std::string_view> words);
+
+namespace {
+
 constexpr command command_table[] = {
     {"completion", "a completion script: massive completion bash|zsh", &completion_command},
     {"--list", "every operation, one per line: group, name, route, flags", &list_command},
     {"--version", "the SDK's version", &version_command},
     {"stream", "stream a market: massive stream stocks T.AAPL,Q.* [--count N] [--format F] [--mock]", &stream_command},
+    {"files", "flat files: massive files ls|get|rows <market> <dataset> ... [--mock]", &files_command},
 };
 
 bool is_help(std::string_view word) { return word == "--help" || word == "-h" || word == "help"; }

@@ -26,6 +26,8 @@ namespace massive::files {
 /// code written for REST rows takes a file's row as it is (`const massive::trade& t = row;`).
 template <class Model>
 struct row : Model {
+  /// The REST model the row extends.
+  using model_type = Model;
   /// The row's ticker: "AAPL", an option contract ("O:SPY241220P00720000"), a pair ("X:BTCUSD").
   std::string_view ticker;
 };
