@@ -4,25 +4,24 @@
 //   massive files rows <market> <dataset> <from> [<to>] [--ticker T]... [--format F]
 // Common flags: --endpoint URL (default https://files.massive.com), --mock (an in-process bucket
 // of the mock market). Keys: MASSIVE_S3_ACCESS_KEY and MASSIVE_S3_SECRET_KEY (or the AWS ones).
-#include "commands.hpp"
-#include "output.hpp"
-#include "progress.hpp"
+#include <unistd.h>
 
+#include <boost/asio.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
 #include <massive/files/client.hpp>
 #include <massive/json_writer.hpp>
 #include <massive/mock/s3.hpp>
 #include <massive/mock/server.hpp>
-
-#include <boost/asio.hpp>
-
-#include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <vector>
+
+#include "commands.hpp"
+#include "output.hpp"
+#include "progress.hpp"
 
 namespace massive::cli {
 namespace {
@@ -34,11 +33,14 @@ using files::market;
 constexpr std::string_view files_usage_text =
     "usage: massive files ls <market> <dataset> [YYYY | YYYY-MM] [flags]\n"
     "       massive files get <market> <dataset> <YYYY-MM-DD> [-o FILE] [flags]\n"
-    "       massive files rows <market> <dataset> <from> [<to>] [--ticker T]... [--format json|jsonl|csv|table] "
+    "       massive files rows <market> <dataset> <from> [<to>] [--ticker T]... [--format "
+    "json|jsonl|csv|table] "
     "[flags]\n"
-    "  markets: stocks, options, indices, forex, crypto; datasets: trades, quotes, minute_aggs, day_aggs\n"
+    "  markets: stocks, options, indices, forex, crypto; datasets: trades, quotes, minute_aggs, "
+    "day_aggs\n"
     "  flags: --endpoint URL, --mock (an in-process bucket of the mock market)\n"
-    "  keys: MASSIVE_S3_ACCESS_KEY and MASSIVE_S3_SECRET_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)\n";
+    "  keys: MASSIVE_S3_ACCESS_KEY and MASSIVE_S3_SECRET_KEY (or AWS_ACCESS_KEY_ID and "
+    "AWS_SECRET_ACCESS_KEY)\n";
 
 int files_usage(std::string_view problem) {
   std::cerr << "massive files: " << problem << "\n" << files_usage_text;
@@ -84,7 +86,8 @@ struct session {
 
 /// The rows of the days from `first` to `last`, printed page by page.
 template <class Row>
-asio::awaitable<void> print_rows(files::client& client, market m, dataset d, std::chrono::year_month_day first,
+asio::awaitable<void> print_rows(files::client& client, market m, dataset d,
+                                 std::chrono::year_month_day first,
                                  std::chrono::year_month_day last, files::traversal_options options,
                                  row_printer& printer) {
   const std::vector<files::object_info> days = co_await client.days(m, d, first, last);
@@ -106,7 +109,8 @@ asio::awaitable<void> print_rows(files::client& client, market m, dataset d, std
 template <class Row>
 using row_tag = std::type_identity<Row>;
 
-/// Calls `run` with the row type of `d` in `m`, or returns false when the market has no such dataset.
+/// Calls `run` with the row type of `d` in `m`, or returns false when the market has no such
+/// dataset.
 template <class Run>
 bool with_row_type(market m, dataset d, Run&& run) {
   const bool aggs = d == dataset::minute_aggs || d == dataset::day_aggs;
@@ -124,7 +128,8 @@ bool with_row_type(market m, dataset d, Run&& run) {
     case market::forex:
       if (d == dataset::quotes) return run(row_tag<files::forex_quote>{}), true;
       return false;
-    case market::indices: return false;
+    case market::indices:
+      return false;
   }
   return false;
 }
@@ -144,7 +149,8 @@ std::string human_size(std::uint64_t bytes) {
 int files_command(std::span<const std::string_view> words) {
   if (words.empty() || words[0] == "--help") return files_usage("name a command: ls, get or rows");
   const std::string_view verb = words[0];
-  if (verb != "ls" && verb != "get" && verb != "rows") return files_usage("no command '" + std::string(verb) + "'");
+  if (verb != "ls" && verb != "get" && verb != "rows")
+    return files_usage("no command '" + std::string(verb) + "'");
   std::vector<std::string_view> positional;
   std::string output_path;
   output_format format = output_format::jsonl;
@@ -164,11 +170,17 @@ int files_command(std::span<const std::string_view> words) {
       output_path = words[++i];
     } else if ((w == "--format" || w == "-f") && has_value) {
       const std::string_view v = words[++i];
-      if (v == "json") format = output_format::json;
-      else if (v == "jsonl") format = output_format::jsonl;
-      else if (v == "csv") format = output_format::csv;
-      else if (v == "table") format = output_format::table;
-      else return files_usage("--format is one of json, jsonl, csv, table; not '" + std::string(v) + "'");
+      if (v == "json")
+        format = output_format::json;
+      else if (v == "jsonl")
+        format = output_format::jsonl;
+      else if (v == "csv")
+        format = output_format::csv;
+      else if (v == "table")
+        format = output_format::table;
+      else
+        return files_usage("--format is one of json, jsonl, csv, table; not '" + std::string(v) +
+                           "'");
     } else if (w.starts_with("-")) {
       return files_usage("unknown or incomplete flag '" + std::string(w) + "'");
     } else {
@@ -198,7 +210,8 @@ int files_command(std::span<const std::string_view> words) {
       std::string prefix = files::dataset_prefix(*m, *d);
       if (positional.size() > 2) {
         const std::string_view when = positional[2];
-        if (when.size() != 4 && when.size() != 7) throw std::invalid_argument("ls takes YYYY or YYYY-MM");
+        if (when.size() != 4 && when.size() != 7)
+          throw std::invalid_argument("ls takes YYYY or YYYY-MM");
         prefix += std::string(when.substr(0, 4)) + "/";
         if (when.size() == 7) prefix += std::string(when.substr(5, 2)) + "/";
       }
@@ -227,11 +240,12 @@ int files_command(std::span<const std::string_view> words) {
       std::ofstream out(output_path, std::ios::binary);
       if (!out) throw std::runtime_error("cannot write " + output_path);
       progress_line progress(progress_line::shown_for(true));
-      const std::uint64_t got = co_await client.fetch(file, 0, file.size, [&](std::span<const char> piece) {
-        out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-        progress.received(piece.size());
-        progress.page(0);
-      });
+      const std::uint64_t got =
+          co_await client.fetch(file, 0, file.size, [&](std::span<const char> piece) {
+            out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+            progress.received(piece.size());
+            progress.page(0);
+          });
       progress.finish();
       if (!out.flush()) throw std::runtime_error("cannot write " + output_path);
       std::cerr << output_path << ": " << got << " bytes\n";

@@ -33,7 +33,8 @@ struct sums {
 asio::awaitable<void> run(files::client& client, std::chrono::year_month_day day) {
   const files::object_info file =
       co_await client.stat(files::file_key(files::market::stocks, files::dataset::trades, day));
-  std::printf("%s: %llu bytes compressed\n", file.key.c_str(), static_cast<unsigned long long>(file.size));
+  std::printf("%s: %llu bytes compressed\n", file.key.c_str(),
+              static_cast<unsigned long long>(file.size));
 
   std::map<std::string, sums, std::less<>> by_ticker;  // one entry per ticker, not per trade
   auto reader = client.read<files::stock_trade>(file);
@@ -47,8 +48,8 @@ asio::awaitable<void> run(files::client& client, std::chrono::year_month_day day
     }
   }
   for (const auto& [ticker, s] : by_ticker) {
-    std::printf("%-6s VWAP %10.4f over %zu trades, %.0f shares\n", ticker.c_str(), s.notional / s.volume, s.trades,
-                s.volume);
+    std::printf("%-6s VWAP %10.4f over %zu trades, %.0f shares\n", ticker.c_str(),
+                s.notional / s.volume, s.trades, s.volume);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "allocation_counter.hpp"
+#include "expect_error.hpp"
 #include "massive/files/decoder.hpp"
 #include "row_text.hpp"
 
@@ -25,6 +26,7 @@ constexpr std::string_view trades_csv =
     "1712325600010020000\n"
     "AAPL,37,,4,799,1712325600020000000,169.51,4009434,1712325600020017000,5.5,3,,\n";
 
+using test::expect_error;
 using test::text_of;
 
 /// Rows of every page, rendered, and the pages' summed stats.
@@ -170,17 +172,6 @@ TEST_CASE("csv: columns are mapped by the header's names, reordered or added") {
   REQUIRE(d.rows.size() == 1);
   CHECK(d.rows[0] ==
         "AAPL|14;41;|-|12|72815|1712325600010012000|169.5|4009408|1712325600010038000|100|3|-|-|");
-}
-
-void expect_error(auto&& run, files_errc code, std::string_view needle) {
-  try {
-    run();
-    FAIL("no error");
-  } catch (const files_error& e) {
-    CHECK(e.code() == code);
-    CHECK_MESSAGE(std::string_view(e.what()).find(needle) != std::string_view::npos,
-                  std::string(e.what()));
-  }
 }
 
 TEST_CASE("csv: a missing needed column is an error naming it") {

@@ -24,6 +24,7 @@
 #include <tuple>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "files/credentials.hpp"
 #include "files/s3_signer.hpp"
 #include "files/sigv4.hpp"
@@ -240,28 +241,17 @@ TEST_CASE("s3 client: a slow body arrives whole") {
   CHECK(read_all<aggregate>(f, "us_stocks_sip/day_aggs_v1/2024/01/2024-01-12.csv.gz").size() == 3);
 }
 
-void expect_files_error(auto&& run, files_errc code, std::string_view needle) {
-  try {
-    run();
-    FAIL("no error");
-  } catch (const files_error& e) {
-    CHECK(e.code() == code);
-    CHECK_MESSAGE(std::string_view(e.what()).find(needle) != std::string_view::npos,
-                  std::string(e.what()));
-  }
-}
-
 TEST_CASE(
     "s3 client: 403 says what it may mean; a wrong secret is refused by the signature check") {
   {
     fixture f;
     f.bucket.inject({.kind = s3_fault::forbidden, .key = std::string(day_key)});
-    expect_files_error([&] { read_all<stock_trade>(f, std::string(day_key)); },
+    test::expect_error([&] { read_all<stock_trade>(f, std::string(day_key)); },
                        files_errc::access_denied, "not published yet");
   }
   fixture wrong({}, {.access_key = "MOCKFLATFILESKEY0001", .secret_key = "not-the-secret"});
   // Seen failing with the mock comparing the signature it computed with itself: "no error".
-  expect_files_error([&] { wrong.run(wrong.files->list("us_stocks_sip/")); },
+  test::expect_error([&] { wrong.run(wrong.files->list("us_stocks_sip/")); },
                      files_errc::access_denied, "SignatureDoesNotMatch");
   CHECK(wrong.bucket.signature_failures() == 1);
 }
@@ -270,7 +260,7 @@ TEST_CASE("s3 client: a corrupt gzip member and a file changed mid-read are type
   {
     fixture f({.rows_per_member = 100});
     f.bucket.inject({.kind = s3_fault::corrupt_member, .key = std::string(day_key)});
-    expect_files_error([&] { read_all<stock_trade>(f, std::string(day_key)); },
+    test::expect_error([&] { read_all<stock_trade>(f, std::string(day_key)); },
                        files_errc::corrupt_file, "gzip stream is corrupt");
   }
   fixture f({}, {.range_bytes = 1000, .ranges_ahead = 0});

@@ -32,7 +32,7 @@ struct s3_options {
   std::vector<std::string> tickers = {"A", "AAPL", "MSFT"};
   /// Days with files: the weekdays from first_day to last_day (YYYY-MM-DD), both included.
   std::string first_day = "2024-01-08";
-  std::string last_day = "2024-01-19";
+  std::string last_day = "2024-01-19";  ///< see first_day
   /// Trades per ticker and day (the mock market's ticks_per_day).
   std::int64_t ticks_per_day = 200;
   /// A listing page holds at most this many keys (S3's max-keys, 1000 there).

@@ -124,8 +124,11 @@ class file_reader {
   /// Compressed bytes received so far.
   std::uint64_t bytes_received() const noexcept;
 
-  file_reader(file_reader&&) noexcept;
-  file_reader& operator=(file_reader&&) noexcept;
+  /// Takes over `other`'s file and decoder.
+  file_reader(file_reader&& other) noexcept;
+  /// Drops this reader's file (its ranges in flight complete unread), then takes `other`'s.
+  file_reader& operator=(file_reader&& other) noexcept;
+  /// Drops the file; ranges still in flight complete unread.
   ~file_reader();
 
  private:

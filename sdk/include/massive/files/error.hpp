@@ -23,7 +23,8 @@ enum class files_errc {
   no_credentials,  ///< no S3 access key and secret in the options or the environment
   corrupt_file,    ///< the gzip stream is corrupt, or ends inside a member
   changed_file,    ///< a file changed while it was read (its ETag or size differ between ranges)
-  cache_failed,    ///< files_config::cache_directory could not be written or read (the message says which file)
+  cache_failed,    ///< files_config::cache_directory could not be written or read (the message says
+                   ///< which file)
 };
 
 /// The name of a code, e.g. "missing_column".
