@@ -46,10 +46,10 @@ timed gzip gzip -dc "$day"
 timed sdk_local "$bench" local "$day"
 cat "$work/out" >&2
 if [ -z "${SKIP_SLOW:-}" ]; then
-  timed python_csv python3 -c "import csv, gzip, sys
+  timed python_csv /usr/bin/python3 -c "import csv, gzip, sys
 n = sum(1 for _ in csv.reader(gzip.open(sys.argv[1], 'rt', newline='')))
 print(n - 1)" "$day"
-  timed pandas python3 -c "import pandas, sys
+  timed pandas /usr/bin/python3 -c "import pandas, sys
 print(len(pandas.read_csv(sys.argv[1])))" "$day"
 fi
 
@@ -74,7 +74,7 @@ if [ -z "${SKIP_SLOW:-}" ]; then
   timed aws_cp_then_pandas env AWS_ACCESS_KEY_ID="$(cat "$serve/key")" AWS_SECRET_ACCESS_KEY="$(cat "$serve/secret")" \
     AWS_DEFAULT_REGION=us-east-1 AWS_CONFIG_FILE="$work/aws-config" AWS_CA_BUNDLE="$serve/ca.pem" \
     sh -c "aws s3 cp s3://flatfiles/$object '$work/copy.csv.gz' --endpoint-url '$endpoint' --only-show-errors &&
-           python3 -c \"import pandas, sys; print(len(pandas.read_csv(sys.argv[1])))\" '$work/copy.csv.gz'"
+           /usr/bin/python3 -c \"import pandas, sys; print(len(pandas.read_csv(sys.argv[1])))\" '$work/copy.csv.gz'"
 fi
 
 ratio() { awk -v a="$(cat "$work/$2.seconds")" -v b="$(cat "$work/$1.seconds")" 'BEGIN { printf "%.2f", a / b }'; }

@@ -4,6 +4,8 @@
 // typed errors.
 #include <doctest/doctest.h>
 
+#include <charconv>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -201,6 +203,49 @@ TEST_CASE("csv: minute aggregates, window_start in nanoseconds") {
   CHECK(d.rows[1] ==
         "AAPL|2500|169.5|169.52000000000001|169.59999999999999|169.44999999999999|"
         "1712325600000000000|-|");
+}
+
+TEST_CASE("csv: prices are the doubles std::from_chars reads, bit for bit") {
+  // The decoder reads plain decimals by Clinger's fast path (an integer below 2^53 over an exact
+  // power of ten) and the rest with from_chars; both must give from_chars' double. Seen failing
+  // with the fast path multiplying by 10^-k instead of dividing by 10^k: "50.48 read as 50.48,
+  // from_chars 50.48" (one ulp apart), and more.
+  std::string text = "ticker,volume,open,close,high,low,window_start\n";
+  std::vector<std::string> prices;
+  std::uint64_t state = 12345;
+  for (int i = 0; i < 20000; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const int digits = 1 + static_cast<int>((state >> 33) % 17);
+    std::string p = std::to_string((state >> 11) % 100000000000000000ULL)
+                        .substr(0, static_cast<std::size_t>(digits));
+    const std::size_t dot = (state >> 50) % (p.size() + 1);
+    if (dot < p.size()) p.insert(dot, ".");
+    if ((state >> 60) % 7 == 0) p.append("e-3");
+    prices.push_back(p);
+    text.append("T,1,").append(p).append(",1,1,1,0\n");
+  }
+  for (const char* odd : {"0.1", "0.3", "1e-5", "0.00001", "123456789012345.6", "9007199254740993",
+                          "1.", ".5", "1e308"}) {
+    prices.emplace_back(odd);
+    text.append("T,1,").append(odd).append(",1,1,1,0\n");
+  }
+  decode_options one_page;
+  one_page.rows_per_page = 100000;
+  row_decoder<aggregate> decoder(make_page_pool(), one_page);
+  decoder.feed(text);
+  decoder.finish();
+  const row_page<aggregate> page = decoder.take();
+  REQUIRE(page.size() == prices.size());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < prices.size(); ++i) {
+    double expected = 0;
+    std::from_chars(prices[i].data(), prices[i].data() + prices[i].size(), expected);
+    if (std::memcmp(&expected, &page[i].open, sizeof(double)) != 0) {
+      if (differ++ < 5)
+        FAIL_CHECK(prices[i] << " read as " << page[i].open << ", from_chars " << expected);
+    }
+  }
+  CHECK(differ == 0);
 }
 
 TEST_CASE("csv: the ticker filter and the time window skip rows while parsing") {

@@ -33,6 +33,16 @@ bool parse_i64(std::string_view s, std::int64_t& out) noexcept {
   std::size_t i = negative ? 1 : 0;
   if (i == s.size()) return false;
   std::uint64_t value = 0;
+  // Up to 18 digits cannot overflow: no check per digit (timestamps have 19, sizes a few).
+  if (s.size() - i <= 18) {
+    for (; i < s.size(); ++i) {
+      const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(s[i])) - '0';
+      if (digit > 9) return false;
+      value = value * 10 + digit;
+    }
+    out = negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
+    return true;
+  }
   for (; i < s.size(); ++i) {
     const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(s[i])) - '0';
     if (digit > 9) return false;
@@ -45,8 +55,40 @@ bool parse_i64(std::string_view s, std::int64_t& out) noexcept {
   return true;
 }
 
+/// 10^k for k = 0..22: each exactly a double.
+constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                          1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                          1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 bool parse_f64(std::string_view s, double& out) noexcept {
   if (s.empty()) return false;
+  // Clinger's fast path, as fast_float (behind from_chars) takes it: a plain decimal whose digits
+  // make an integer below 2^53 is that integer divided by an exact power of ten, one correctly
+  // rounded IEEE division, the same double from_chars returns. Anything else goes to from_chars.
+  {
+    std::uint64_t mantissa = 0;
+    std::size_t digits = 0;
+    std::size_t fraction = 0;
+    bool dot = false;
+    bool plain = true;
+    for (const char c : s) {
+      const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
+      if (digit <= 9) {
+        mantissa = mantissa * 10 + digit;
+        ++digits;
+        fraction += dot ? 1 : 0;
+      } else if (c == '.' && !dot) {
+        dot = true;
+      } else {
+        plain = false;
+        break;
+      }
+    }
+    if (plain && digits > 0 && digits <= 15 && fraction <= 22) {
+      out = static_cast<double>(mantissa) / exact_powers_of_ten[fraction];
+      return true;
+    }
+  }
   const char* first = s.data();
   // from_chars takes no leading '+', which some writers emit in exponents only; a leading one
   // is not a number a file of prices writes.
@@ -352,8 +394,9 @@ void csv_core::impl::parse_row(std::string_view text) {
       field = text.substr(pos + 1, q - pos - 1);
       next = q + 1;
     } else {
-      next = text.find(',', pos);
-      if (next == std::string_view::npos) next = text.size();
+      // Fields are a few bytes: a loop beats a call to memchr for each.
+      next = pos;
+      while (next < text.size() && text[next] != ',') ++next;
       field = text.substr(pos, next - pos);
     }
     if (fields < slots.size() && slots[fields].column != ignored) {
