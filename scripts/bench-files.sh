@@ -69,6 +69,8 @@ timed sdk_tls_ranges_ahead_1 "$bench" remote "$serve" 1
 cat "$work/out" >&2
 timed sdk_tls_ranges_ahead_3 "$bench" remote "$serve" 3
 cat "$work/out" >&2
+timed sdk_tls_two_threads "$bench" remote "$serve" 3 two-threads
+cat "$work/out" >&2
 if [ -z "${SKIP_SLOW:-}" ]; then
   printf '[default]\ns3 =\n  addressing_style = path\n' >"$work/aws-config"
   timed aws_cp_then_pandas env AWS_ACCESS_KEY_ID="$(cat "$serve/key")" AWS_SECRET_ACCESS_KEY="$(cat "$serve/secret")" \
@@ -86,3 +88,4 @@ if awk -v i="$(cat "$work/igzip.seconds")" -v c="$(cat "$work/curl.seconds")" 'B
   slower_floor=igzip
 fi
 echo "sdk over TLS (ranges_ahead 3) vs the slower floor ($slower_floor): $(ratio sdk_tls_ranges_ahead_3 $slower_floor) x (target >= 0.7)"
+echo "sdk over TLS, transfers on a second thread, vs the slower floor: $(ratio sdk_tls_two_threads $slower_floor) x"

@@ -5,7 +5,10 @@
 //   massive_bench_files serve <file.csv.gz> <dir>       serve it from the mock's S3 bucket over
 //                                                       loopback TLS until stdin closes; writes
 //                                                       <dir>/endpoint, key, secret, ca.pem
-//   massive_bench_files remote <dir> [ranges_ahead]     read it through files::client from there
+//   massive_bench_files remote <dir> [ranges_ahead] [two-threads]
+//                                                       read it through files::client from there
+//                                                       (two-threads: the transfers on a second
+//                                                       thread)
 // Each reading mode prints one line: "rows=<n> seconds=<s> rows_per_s=<r> peak_rss_kib=<k>
 // checksum=<c>" (the checksum sums prices and sizes, so that the modes can be compared).
 //
@@ -32,6 +35,7 @@
 #include <massive/mock/server.hpp>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "transport/inflater.hpp"
@@ -222,7 +226,7 @@ std::string read_file(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-int remote(const std::filesystem::path& dir, unsigned ranges_ahead) {
+int remote(const std::filesystem::path& dir, unsigned ranges_ahead, bool transport_thread) {
   files::files_config config;
   config.endpoint = read_file(dir / "endpoint");
   config.access_key = read_file(dir / "key");
@@ -231,7 +235,13 @@ int remote(const std::filesystem::path& dir, unsigned ranges_ahead) {
   config.transport.request_timeout = std::chrono::minutes(5);
   config.ranges_ahead = ranges_ahead;
   boost::asio::io_context io;
-  files::client client(io.get_executor(), config);
+  // With transport_thread, the client's transfers (TLS, the ranges ahead) run on a second
+  // thread while this one inflates and decodes: both cores.
+  boost::asio::io_context transfers;
+  auto keep = boost::asio::make_work_guard(transfers);
+  std::thread second;
+  if (transport_thread) second = std::thread([&] { transfers.run(); });
+  files::client client(transport_thread ? transfers.get_executor() : io.get_executor(), config);
   tally t;
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
@@ -252,6 +262,8 @@ int remote(const std::filesystem::path& dir, unsigned ranges_ahead) {
         }
       });
   io.run();
+  keep.reset();
+  if (second.joinable()) second.join();
   if (status == 0) report(t, start);
   return status;
 }
@@ -266,11 +278,12 @@ int main(int argc, char** argv) {
   if (args.size() == 2 && args[0] == "local") return local(args[1]);
   if (args.size() == 3 && args[0] == "serve") return serve(args[1], args[2]);
   if (args.size() >= 2 && args[0] == "remote") {
-    return remote(args[1], args.size() > 2 ? static_cast<unsigned>(std::stoul(args[2])) : 1);
+    return remote(args[1], args.size() > 2 ? static_cast<unsigned>(std::stoul(args[2])) : 1,
+                  args.size() > 3 && args[3] == "two-threads");
   }
   std::fprintf(stderr,
                "usage: massive_bench_files generate <file.csv.gz> [rows] | local <file.csv.gz> | "
                "serve <file.csv.gz> "
-               "<dir> | remote <dir> [ranges_ahead]\n");
+               "<dir> | remote <dir> [ranges_ahead] [two-threads]\n");
   return 2;
 }

@@ -45,8 +45,8 @@ struct client_impl {
     // attempt, so this placeholder is never sent.
     opts.api_key = "s3-sigv4";
     opts.auth = auth_scheme::bearer_header;
-    opts.gzip =
-        false;  // the files are gzip themselves: their bytes are inflated here, range by range
+    // The files are gzip themselves: their bytes are inflated here, range by range.
+    opts.gzip = false;
     state = std::make_shared<transport::client_state>(std::move(ex), std::move(opts));
     state->cfg.signer =
         std::make_shared<s3_signer>(keys.access_key, keys.secret_key, config.region);
@@ -81,10 +81,10 @@ asio::awaitable<response_info> get(client_impl& c, std::string_view target,
         throw files_error(
             files_errc::access_denied,
             std::string(what) +
-                ": 403 Forbidden. It may mean that the plan does not include this market, dataset "
-                "or "
-                "date (history), that the file is not published yet (a day's file appears at about "
-                "11:00 ET the next day), or that the S3 access key or secret is wrong" +
+                ": 403 Forbidden. It may mean that the plan does not include this market, "
+                "dataset or date (history), that the file is not published yet (a day's file "
+                "appears at about 11:00 ET the next day), or that the S3 access key or secret is "
+                "wrong" +
                 said);
       case 404:
         throw files_error(files_errc::not_found, std::string(what) + ": 404 Not Found" + said);
