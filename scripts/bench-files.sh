@@ -55,6 +55,8 @@ fi
 
 # The mock's bucket in a process of its own, so that the client's RSS is the client's.
 serve="$work/serve"
+rm -rf "$serve"
+rm -f "$work/stdin"
 mkfifo "$work/stdin"
 "$bench" serve "$day" "$serve" <"$work/stdin" >/dev/null &
 server=$!
