@@ -45,6 +45,13 @@ int list_command(std::span<const std::string_view> words) {
   return exit_done;
 }
 
+}  // namespace
+
+/// `massive files ls|get|rows ...` (files_command.cpp).
+int files_command(std::span<const std::string_view> words);
+
+namespace {
+
 constexpr command command_table[] = {
     {"completion", "a completion script: massive completion bash|zsh", &completion_command},
     {"--list", "every operation, one per line: group, name, route, flags", &list_command},
@@ -53,6 +60,7 @@ constexpr command command_table[] = {
 #ifdef MASSIVE_CLI_WITH_RELAY
     {"relay", "relay markets through NATS JetStream: massive relay stocks --nats URLS --topics T.*", &relay_command},
 #endif
+    {"files", "flat files: massive files ls|get|rows <market> <dataset> ... [--mock]", &files_command},
 };
 
 bool is_help(std::string_view word) { return word == "--help" || word == "-h" || word == "help"; }

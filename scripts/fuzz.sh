@@ -3,7 +3,8 @@
 # fuzz_decode (the decoder's entry points on agg, trade and quote), fuzz_models (every
 # generated row decoder, through the model table), fuzz_transport (whole HTTP answers read
 # by the client over loopback: status line, headers, framing, gzip, error bodies) and
-# fuzz_stream (the stream's frame decoder: any bytes as a frame, in chunks).
+# fuzz_stream (the stream's frame decoder: any bytes as a frame, in chunks), fuzz_files (the
+# flat-file CSV decoder: any bytes as an inflated file, in chunks).
 #
 #   scripts/fuzz.sh <seconds> [libFuzzer flags...]
 #   FUZZ_TARGETS=fuzz_transport scripts/fuzz.sh 600     (one target only)
@@ -43,7 +44,7 @@ done
 CC=clang-14 CXX=clang++-14 cmake -S "$root/tests/fuzz/standalone" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
   -DMASSIVE_BUILD_FUZZERS=ON -DMASSIVE_BUILD_TESTS=OFF -DMASSIVE_BUILD_SAMPLES=OFF >/dev/null
-targets="${FUZZ_TARGETS:-fuzz_decode fuzz_models fuzz_transport fuzz_stream}"
+targets="${FUZZ_TARGETS:-fuzz_decode fuzz_models fuzz_transport fuzz_stream fuzz_files}"
 cmake --build "$build" -j"${JOBS:-2}" --target $targets
 # The whole SDK must also compile warning-free with clang 14; the fuzz target needs only its
 # decoding part, so a failure elsewhere is reported without stopping the run.
@@ -79,7 +80,7 @@ run() {
   echo "$target: ${executions:-?} executions in ${seconds}s; corpus $(ls "$corpus" | wc -l) inputs; log $log"
   if [[ $status -ne 0 || $(ls "$findings" | wc -l) -gt $before ]]; then
     echo "$target: FINDING (exit status $status)"
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz_(decode|models|transport|stream):|.*runtime error)' "$log" | head -20 || true
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz_(decode|models|transport|stream|files):|.*runtime error)' "$log" | head -20 || true
     grep -o 'Test unit written to .*' "$log" || true
     return 1
   fi
@@ -93,6 +94,7 @@ for target in $targets; do
     fuzz_models) run fuzz_models "$build/fuzz-models-corpus" "$build/fuzz-models.dict" "$@" || failed=1 ;;
     fuzz_transport) run fuzz_transport "$build/fuzz-transport-corpus" "$root/tests/fuzz/http.dict" "$@" || failed=1 ;;
     fuzz_stream) run fuzz_stream "$build/fuzz-stream-corpus" "$root/tests/fuzz/decode.dict" "$@" || failed=1 ;;
+    fuzz_files) run fuzz_files "$build/fuzz-files-corpus" "$root/tests/fuzz/files.dict" "$@" || failed=1 ;;
     *) echo "unknown fuzz target $target" >&2; exit 2 ;;
   esac
 done

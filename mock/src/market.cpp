@@ -293,6 +293,30 @@ class tick_range {
   int64_t size_ = 0;
 };
 
+// One trade of the market, as REST's /v3/trades and the flat files both show it.
+struct trade_values {
+  std::string_view conditions;  // "", "37" or "12,37"
+  int64_t exchange, id, participant;
+  double price;
+  int64_t sequence, sip, size, tape;
+};
+
+trade_values trade_at(uint64_t th, const tick& t) {
+  const uint64_t h = mix(th ^ static_cast<uint64_t>(t.sip));
+  const double level = price_at(th, t.sip / 1'000'000);
+  trade_values v{};
+  if (mix(h + 6) % 4 == 0) v.conditions = mix(h + 7) % 2 ? "12,37" : "37";
+  v.exchange = 1 + static_cast<int64_t>(mix(h + 3) % 20);
+  v.id = t.index + 1;
+  v.participant = t.sip - 1'000 - static_cast<int64_t>(mix(h + 1) % 400'000);
+  v.price = cents(level * (1.0 + 0.002 * (unit(h) - 0.5)));
+  v.sequence = 1'000 + t.index * 3 + static_cast<int64_t>(mix(h + 2) % 3);
+  v.sip = t.sip;
+  v.size = 1 + static_cast<int64_t>(mix(h + 5) % 500);
+  v.tape = 1 + static_cast<int64_t>(mix(h + 4) % 3);
+  return v;
+}
+
 response ticks(const market_options& options, std::string_view target,
                const boost::urls::url_view& url, const std::string& ticker, bool trades) {
   const query q = read_query(url);
@@ -331,35 +355,35 @@ response ticks(const market_options& options, std::string_view target,
     if (i != first) w.raw(",");
     w.raw("{");
     if (trades) {
-      const int64_t size = 1 + static_cast<int64_t>(mix(h + 5) % 500);
-      if (mix(h + 6) % 4 == 0) {
+      const trade_values v = trade_at(th, t);
+      if (!v.conditions.empty()) {
         w.key("conditions");
-        w.raw(mix(h + 7) % 2 ? "[12,37]" : "[37]");
+        w.raw(v.conditions == "12,37" ? "[12,37]" : "[37]");
         w.raw(",");
       }
       w.key("exchange");
-      w.number(exchange);
+      w.number(v.exchange);
       w.raw(",");
       w.key("id");
-      w.string(std::to_string(t.index + 1));
+      w.string(std::to_string(v.id));
       w.raw(",");
       w.key("participant_timestamp");
-      w.number(participant);
+      w.number(v.participant);
       w.raw(",");
       w.key("price");
-      w.number(cents(level * (1.0 + 0.002 * (unit(h) - 0.5))));
+      w.number(v.price);
       w.raw(",");
       w.key("sequence_number");
-      w.number(sequence);
+      w.number(v.sequence);
       w.raw(",");
       w.key("sip_timestamp");
-      w.number(t.sip);
+      w.number(v.sip);
       w.raw(",");
       w.key("size");
-      w.number(size);
+      w.number(v.size);
       w.raw(",");
       w.key("tape");
-      w.number(tape);
+      w.number(v.tape);
     } else {
       const double mid = level * (1.0 + 0.002 * (unit(h) - 0.5));
       w.key("ask_exchange");
@@ -430,6 +454,46 @@ response market::answer(std::string_view target) const {
     return error_response(400, target, e.what());
   }
   return error_response(404, target, "Not Found: no such route in the mock");
+}
+
+void market::write_trades_csv(std::string& out, std::string_view ticker, std::string_view day) const {
+  const auto date = parse_date(day);
+  if (!date) throw std::invalid_argument("market::write_trades_csv: day must be YYYY-MM-DD");
+  constexpr int64_t ns_per_day = 86'400'000'000'000;
+  const int64_t start = duration_cast<nanoseconds>(date->time_since_epoch()).count();
+  const tick_range all({start, start + ns_per_day}, tick_clock{options_.ticks_per_day});
+  const uint64_t th = hash_text(ticker);
+  char number[32];
+  auto put = [&](auto value) { out.append(number, std::to_chars(number, number + sizeof number, value).ptr); };
+  for (int64_t i = 0; i < all.size(); ++i) {
+    const trade_values v = trade_at(th, all.at(i));
+    // ticker,conditions,correction,exchange,id,participant_timestamp,price,sequence_number,
+    // sip_timestamp,size,tape,trf_id,trf_timestamp (API-NOTES, "Flat files")
+    out += ticker;
+    out += ',';
+    if (v.conditions.size() > 2) {
+      out.append("\"").append(v.conditions).append("\"");
+    } else {
+      out += v.conditions;
+    }
+    out += ",,";
+    put(v.exchange);
+    out += ',';
+    put(v.id);
+    out += ',';
+    put(v.participant);
+    out += ',';
+    put(v.price);
+    out += ',';
+    put(v.sequence);
+    out += ',';
+    put(v.sip);
+    out += ',';
+    put(v.size);
+    out += ',';
+    put(v.tape);
+    out += ",,\n";
+  }
 }
 
 }  // namespace massive::mock

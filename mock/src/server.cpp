@@ -244,7 +244,7 @@ struct server::impl {
       auto [hec, hn] = co_await asio::async_write(stream, asio::buffer(head), as_tuple(use_awaitable));
       if (hec) co_return;
 
-      std::size_t limit = wire.size();
+      std::size_t limit = r.head_only ? 0 : wire.size();
       for (const auto& cut : {r.reset_after, r.truncate_after, r.stall_after}) {
         if (cut) limit = std::min(limit, *cut);
       }

@@ -37,6 +37,19 @@ massive reference tickers --mock -p market=stocks -p limit=3 --format jsonl
 head -n 1 trades.csv | grep -q '^id,sip_timestamp,' || fail "trades.csv has no header"
 [ "$(grep -c '^{"active":' printed)" -eq 3 ] || fail "not 3 JSON Lines of tickers"
 
+# Flat files: a month's files, one day's file as it is, a week of one ticker's trades as CSV.
+# (Seen failing with --ticker ignored: "aapl.csv has 2401 lines, not a header and 4 days of 200
+# trades".)
+massive files ls stocks trades 2024-01 --mock
+massive files get stocks trades 2024-01-12 --mock -o 2024-01-12.csv.gz
+massive files rows stocks trades 2024-01-11 2024-01-16 --ticker AAPL --format csv --mock >aapl.csv
+
+grep -q '^us_stocks_sip/trades_v1/2024/01/2024-01-12.csv.gz ' printed || fail "files ls lists no 2024-01-12"
+[ "$(zcat 2024-01-12.csv.gz | head -n 1)" = "ticker,conditions,correction,exchange,id,participant_timestamp,price,sequence_number,sip_timestamp,size,tape,trf_id,trf_timestamp" ] ||
+  fail "files get wrote no trades file"
+[ "$(wc -l <aapl.csv)" -eq 801 ] || fail "aapl.csv has $(wc -l <aapl.csv) lines, not a header and 4 days of 200 trades"
+: >printed
+
 # Completion for bash (zsh: massive completion zsh).
 source <(massive completion bash)
 

@@ -7,6 +7,7 @@ Writes $build/fuzz-corpus (fuzz_decode), $build/fuzz-models-corpus (fuzz_models)
 $build/fuzz-transport-corpus (fuzz_transport: whole HTTP answers, framed every way the client
 reads) and $build/fuzz-stream-corpus (fuzz_stream: the stream description's example of every
 channel, alone and mixed per market with a status event, and the frames API-NOTES records),
+$build/fuzz-files-corpus (fuzz_files: the flat files' headers API-NOTES gives, with rows),
 adding seeds to whatever the corpora already hold, and $build/fuzz-models.dict: decode.dict plus
 every field key of the generated models. The recorded responses are read where they are,
 never copied into the repository. The model seeds are a row synthesised for each model from
@@ -237,3 +238,32 @@ notes = open(api_notes).read()
 for frame in re.findall(r"`(\[\{\"ev\":.*?\])`", notes[notes.find("## Streams"):]):
     add_stream("stocks", "market", frame.encode())
 write(os.path.join(build, "fuzz-stream-corpus"), stream_seeds)
+
+# fuzz_files: the flat files' headers API-NOTES gives ("Flat files", each `ticker,...` between
+# backticks), with rows whose values have each column's shape (a quoted condition list, empty
+# fields, nanosecond times), under every row type (byte 0 modulo 7) with and without the tight
+# limits, the filters and the strict policy, in LF and CRLF.
+VALUES = {"ticker": ["AAPL", "A", "O:SPY241220P00720000"], "conditions": ['"12,37"', "", "14"],
+          "id": ["71675", "", '"a""b"'], "price": ["110.51", "1e3", "x"], "size": ["100", "0.5", ""]}
+files_seeds = []
+flat = notes[notes.find("## Flat files"):]
+for header in re.findall(r"`(ticker,[a-z_,\s]*)`", flat):
+    columns = [c.strip() for c in header.replace("\n", "").split(",") if c.strip()]
+    rows = []
+    for i in range(3):
+        row = []
+        for c in columns:
+            if c in VALUES:
+                row.append(VALUES[c][i])
+            elif "timestamp" in c or c == "window_start":
+                row.append(["1712325600013154000", "", "17123256000131540001"][i])
+            else:
+                row.append(["4", "", "-2"][i])
+        rows.append(",".join(row))
+    text = ",".join(columns) + "\n" + "\n".join(rows) + "\n"
+    for row_type in range(7):
+        for options in (0x00, 0x08, 0x10, 0x20, 0x40, 0x78):
+            for split in SPLITS[:4]:
+                files_seeds.append(bytes([row_type + options, split]) + text.encode())
+        files_seeds.append(bytes([row_type, 0x03]) + text.replace("\n", "\r\n").encode())
+write(os.path.join(build, "fuzz-files-corpus"), files_seeds)

@@ -267,6 +267,7 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
           connection& conn = *held->conn;
           ctl.socket = &conn.socket();
           ++info.attempts;
+          if (st.cfg.signer) st.cfg.signer->sign(ctl.head);
           r = co_await exchange(conn, st, ctl, ctl.head, sink, rec.reused);
           event.what = call_event::kind::exchanged;
           if (r.what == exchange_result::kind::stale) {

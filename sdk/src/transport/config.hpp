@@ -5,6 +5,9 @@
 #include "origin.hpp"
 
 #include "proxy.hpp"
+#include "request_signer.hpp"
+
+#include <memory>
 
 #include <optional>
 
@@ -23,6 +26,8 @@ struct config {
   std::optional<proxy_endpoint> proxy;  ///< the proxy to tunnel through, after NO_PROXY
   std::string connect_request;          ///< the CONNECT request head when there is a proxy
   std::string header_lines;             ///< options.headers, rendered once
+  /// Signs every attempt's head when set (by the owner of the state, after validation).
+  std::shared_ptr<const request_signer> signer;
 };
 
 /// Throws transport_error(errc::invalid_option) naming the first invalid option. Reads

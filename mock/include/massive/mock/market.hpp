@@ -46,6 +46,11 @@ class market {
   /// The answer to GET `target`.
   response answer(std::string_view target) const;
 
+  /// Appends `ticker`'s trades of `day` (YYYY-MM-DD) as the rows of a flat file of stock trades
+  /// (API-NOTES' columns, no header): the trades /v3/trades/{ticker}?timestamp=day returns, in
+  /// ascending time. None on a weekend.
+  void write_trades_csv(std::string& out, std::string_view ticker, std::string_view day) const;
+
  private:
   market_options options_;
 };

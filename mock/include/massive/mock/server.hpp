@@ -58,6 +58,8 @@ struct reply {
   /// Sent verbatim on the idle connection 20 ms after the response, unasked (a stale or
   /// hostile server's bytes); the connection then waits for the next request.
   std::optional<std::string> pushed{};
+  /// The answer to a HEAD: the head (Content-Length is the body's) without the body.
+  bool head_only = false;
 };
 
 /// A request the server received, as it arrived.

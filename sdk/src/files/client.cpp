@@ -1,0 +1,410 @@
+// The flat files' S3 client over the SDK's transport: a transport::client_state of its own whose
+// signer (s3_signer) signs every attempt, listings read by list_objects_xml, ranges fetched into
+// memory and resumed from their last byte, inflated by the transport's inflater.
+#include "massive/files/client.hpp"
+
+#include <algorithm>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/experimental/concurrent_channel.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <utility>
+
+#include "files/credentials.hpp"
+#include "files/list_objects_xml.hpp"
+#include "files/s3_signer.hpp"
+#include "files/sigv4.hpp"
+#include "massive/detail/http_client.hpp"
+#include "massive/error.hpp"
+#include "transport/call_state.hpp"
+#include "transport/inflater.hpp"
+
+namespace massive::files {
+namespace detail {
+
+namespace asio = boost::asio;
+
+/// A listing page larger than this is refused: 1,000 keys take about 300 KB.
+constexpr std::size_t max_listing_bytes = std::size_t{16} << 20;
+/// The inflater hands out pieces of this size.
+constexpr std::size_t inflated_piece_bytes = 256 * 1024;
+
+struct client_impl {
+  client_impl(asio::any_io_executor ex, files_config c) : config(std::move(c)) {
+    const s3_keys keys = resolve_keys(config.access_key, config.secret_key,
+                                      [](const char* name) { return std::getenv(name); });
+    client_config opts = config.transport;
+    opts.base_url = config.endpoint;
+    // The transport insists on a key for its bearer line; the signer replaces that line on every
+    // attempt, so this placeholder is never sent.
+    opts.api_key = "s3-sigv4";
+    opts.auth = auth_scheme::bearer_header;
+    // The files are gzip themselves: their bytes are inflated here, range by range.
+    opts.gzip = false;
+    state = std::make_shared<transport::client_state>(std::move(ex), std::move(opts));
+    state->cfg.signer =
+        std::make_shared<s3_signer>(keys.access_key, keys.secret_key, config.region);
+  }
+  ~client_impl() { state->pool.close_idle(); }
+
+  files_config config;
+  std::shared_ptr<transport::client_state> state;
+};
+
+namespace {
+
+/// GET `target` into `sink`, with `call`'s headers; api_errors become the files' own.
+asio::awaitable<response_info> get(client_impl& c, std::string_view target,
+                                   massive::detail::body_sink& sink, const call_options& call,
+                                   std::string_view what) {
+  try {
+    co_return co_await asio::async_initiate<const asio::use_awaitable_t<>,
+                                            void(std::exception_ptr, response_info)>(
+        [&](auto handler) {
+          massive::detail::launch_get(c.state, target, sink, &call, std::move(handler));
+        },
+        asio::use_awaitable);
+  } catch (const api_error& e) {
+    const s3_error_body body = parse_error_body(e.server_message());
+    const std::string said =
+        body.code.empty()
+            ? std::string()
+            : "; the server said " + body.code + (body.message.empty() ? "" : ": " + body.message);
+    switch (e.status()) {
+      case 403:
+        throw files_error(
+            files_errc::access_denied,
+            std::string(what) +
+                ": 403 Forbidden. It may mean that the plan does not include this market, "
+                "dataset or date (history), that the file is not published yet (a day's file "
+                "appears at about 11:00 ET the next day), or that the S3 access key or secret is "
+                "wrong" +
+                said);
+      case 404:
+        throw files_error(files_errc::not_found, std::string(what) + ": 404 Not Found" + said);
+      case 412:
+        throw files_error(files_errc::changed_file,
+                          std::string(what) +
+                              ": the file changed while it was read (its ETag no longer matches)");
+      default:
+        throw;
+    }
+  }
+}
+
+/// Collects a listing's body, bounded.
+class listing_sink final : public massive::detail::body_sink {
+ public:
+  void feed(std::span<const char> chunk) override {
+    if (body.size() + chunk.size() > max_listing_bytes) {
+      throw files_error(files_errc::listing_too_large,
+                        "a listing page over " + std::to_string(max_listing_bytes >> 20) + " MiB");
+    }
+    body.append(chunk.data(), chunk.size());
+  }
+  void finish() override {}
+  std::string body;
+};
+
+/// Counts a range's bytes on their way to the caller's sink, refusing more than was asked.
+class range_sink final : public massive::detail::body_sink {
+ public:
+  range_sink(std::uint64_t wanted, const std::function<void(std::span<const char>)>& out)
+      : wanted_(wanted), out_(out) {}
+  void feed(std::span<const char> chunk) override {
+    if (got_ + chunk.size() > wanted_) {
+      throw files_error(files_errc::corrupt_file,
+                        "the server sent more bytes than the range asked for");
+    }
+    got_ += chunk.size();
+    out_(chunk);
+  }
+  void finish() override {}
+  std::uint64_t got() const noexcept { return got_; }
+
+ private:
+  std::uint64_t wanted_;
+  std::uint64_t got_ = 0;
+  const std::function<void(std::span<const char>)>& out_;
+};
+
+bool resumable(const transport_error& e) {
+  return e.code() == errc::connection_reset || e.code() == errc::truncated_body;
+}
+
+}  // namespace
+
+asio::awaitable<std::uint64_t> fetch_range(std::shared_ptr<client_impl> c, object_info file,
+                                           std::uint64_t from, std::uint64_t length,
+                                           std::function<void(std::span<const char>)> sink) {
+  length = std::min(length, file.size > from ? file.size - from : 0);
+  const std::string target =
+      "/" + uri_encode(c->config.bucket, true) + "/" + uri_encode(file.key, false);
+  std::uint64_t done = 0;
+  unsigned resumes = 0;
+  while (done < length) {
+    call_options call;
+    call.headers.push_back({"Range", "bytes=" + std::to_string(from + done) + "-" +
+                                         std::to_string(from + length - 1)});
+    if (!file.etag.empty()) call.headers.push_back({"If-Match", file.etag});
+    range_sink counted(length - done, sink);
+    try {
+      co_await get(*c, target, counted, call, file.key);
+      done += counted.got();
+      if (counted.got() == 0) {
+        throw files_error(files_errc::corrupt_file, file.key + ": the server sent an empty range");
+      }
+    } catch (const transport_error& e) {
+      done += counted.got();
+      // A dropped transfer resumes from its last byte; one that made no progress counts too.
+      if (!resumable(e) || ++resumes > c->config.max_resumes) throw;
+    }
+  }
+  co_return done;
+}
+
+namespace {
+
+[[noreturn]] void cache_failure(const std::filesystem::path& path, const char* what) {
+  throw files_error(files_errc::cache_failed, std::string(what) + " " + path.string());
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+/// One range in flight: its bytes or its failure arrive on the channel (thread-safe, so the
+/// fetch may complete on any thread of the client's executor).
+struct range_slot {
+  explicit range_slot(const asio::any_io_executor& ex) : arrived(ex, 1) {}
+  asio::experimental::concurrent_channel<void(boost::system::error_code, std::exception_ptr,
+                                              std::string)>
+      arrived;
+};
+
+struct file_source::state {
+  std::shared_ptr<client_impl> client;
+  // files_config::cache_directory: the file read from there (size and ETag matching the
+  // listing's), or written there as it downloads (to a .part file, renamed once whole).
+  std::filesystem::path cache_path;
+  std::optional<std::ifstream> cached;
+  std::optional<std::ofstream> writing;
+  transport::inflater inflate{inflated_piece_bytes};
+  std::deque<std::shared_ptr<range_slot>> ahead;  // ranges in flight, in file order
+  std::uint64_t next_range = 0;                   // where the next range to request starts
+  std::string current;                            // the compressed range being inflated
+  bool have_input = false;
+  std::uint64_t received = 0;
+
+  static asio::awaitable<std::string> fetch_one(std::shared_ptr<client_impl> c, object_info f,
+                                                std::uint64_t at, std::uint64_t n) {
+    std::string bytes;
+    bytes.reserve(n);
+    std::function<void(std::span<const char>)> append = [&bytes](std::span<const char> piece) {
+      bytes.append(piece.data(), piece.size());
+    };
+    co_await fetch_range(std::move(c), std::move(f), at, n, std::move(append));
+    co_return bytes;
+  }
+
+  /// Writes the range just arrived to the cache, and renames the file once it is whole.
+  void keep(const object_info& file) {
+    if (cache_path.empty()) return;
+    std::filesystem::path part = cache_path;
+    part += ".part";
+    if (!writing) {
+      std::error_code ec;
+      std::filesystem::create_directories(cache_path.parent_path(), ec);
+      writing.emplace(part, std::ios::binary | std::ios::trunc);
+    }
+    writing->write(current.data(), static_cast<std::streamsize>(current.size()));
+    if (!*writing) cache_failure(part, "cannot write");
+    if (received < file.size) return;
+    writing->close();
+    std::filesystem::path etag_path = cache_path;
+    etag_path += ".etag";
+    std::ofstream(etag_path) << file.etag;
+    std::error_code ec;
+    std::filesystem::rename(part, cache_path, ec);
+    if (ec) cache_failure(cache_path, "cannot rename its .part file to");
+  }
+
+  void request_more(const object_info& file) {
+    const std::uint64_t span = std::max<std::uint64_t>(client->config.range_bytes, 1);
+    while (next_range < file.size && ahead.size() <= client->config.ranges_ahead) {
+      const std::uint64_t from = next_range;
+      next_range = std::min(file.size, from + span);
+      auto slot = std::make_shared<range_slot>(client->state->executor);
+      asio::co_spawn(client->state->executor, fetch_one(client, file, from, next_range - from),
+                     [slot](std::exception_ptr e, std::string bytes) {
+                       slot->arrived.try_send(boost::system::error_code{}, e, std::move(bytes));
+                     });
+      ahead.push_back(std::move(slot));
+    }
+  }
+};
+
+file_source::file_source(std::shared_ptr<client_impl> client, object_info file)
+    : file_(std::move(file)), state_(std::make_unique<state>()) {
+  state& s = *state_;
+  s.client = std::move(client);
+  const std::string& directory = s.client->config.cache_directory;
+  if (directory.empty()) return;
+  s.cache_path = std::filesystem::path(directory) / file_.key;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(s.cache_path, ec);
+  std::filesystem::path etag_path = s.cache_path;
+  etag_path += ".etag";
+  if (!ec && size == file_.size && read_text(etag_path) == file_.etag) {
+    s.cached.emplace(s.cache_path, std::ios::binary);
+    if (!*s.cached) cache_failure(s.cache_path, "cannot read");
+    s.next_range = file_.size;  // nothing to fetch
+  }
+}
+
+void file_source::start() { state_->request_more(file_); }
+
+file_source::~file_source() = default;
+
+std::uint64_t file_source::bytes_received() const noexcept { return state_->received; }
+
+asio::awaitable<std::span<const char>> file_source::next() {
+  if (!put_back_.empty()) co_return std::exchange(put_back_, {});
+  state& s = *state_;
+  for (;;) {
+    if (s.have_input) {
+      std::span<const char> piece;
+      const auto status = s.inflate.next(piece);
+      if (status != transport::inflater::status::ok) {
+        throw files_error(files_errc::corrupt_file,
+                          file_.key + (status == transport::inflater::status::corrupt
+                                           ? ": the gzip stream is corrupt (a bad block or CRC)"
+                                           : ": bytes that are not gzip after its last member"));
+      }
+      if (!piece.empty()) co_return piece;
+      s.have_input = false;
+    }
+    if (s.cached) {
+      s.current.resize(
+          static_cast<std::size_t>(std::max<std::uint64_t>(s.client->config.range_bytes, 1)));
+      s.cached->read(s.current.data(), static_cast<std::streamsize>(s.current.size()));
+      s.current.resize(static_cast<std::size_t>(s.cached->gcount()));
+      if (s.cached->bad()) cache_failure(s.cache_path, "cannot read");
+      if (!s.current.empty()) {
+        s.received += s.current.size();
+        s.inflate.begin(s.current);
+        s.have_input = true;
+        continue;
+      }
+    }
+    s.request_more(file_);
+    if (s.ahead.empty()) {
+      if (!s.inflate.complete())
+        throw files_error(files_errc::corrupt_file,
+                          file_.key + ": the file ends inside a gzip member");
+      co_return std::span<const char>();
+    }
+    const std::shared_ptr<range_slot> front = std::move(s.ahead.front());
+    s.ahead.pop_front();
+    auto [ec, failure, bytes] =
+        co_await front->arrived.async_receive(asio::as_tuple(asio::use_awaitable));
+    if (failure) std::rethrow_exception(failure);
+    s.current = std::move(bytes);
+    s.received += s.current.size();
+    s.keep(file_);
+    s.request_more(file_);
+    s.inflate.begin(s.current);
+    s.have_input = true;
+  }
+}
+
+}  // namespace detail
+
+client::client(boost::asio::any_io_executor executor, files_config config)
+    : impl_(std::make_shared<detail::client_impl>(std::move(executor), std::move(config))) {}
+
+client::~client() = default;
+
+boost::asio::awaitable<listing_page> client::list_page(std::string prefix, std::string delimiter,
+                                                       std::string continuation) {
+  using detail::uri_encode;
+  std::string target = "/" + uri_encode(impl_->config.bucket, true) +
+                       "?list-type=2&prefix=" + uri_encode(prefix, true);
+  if (!delimiter.empty()) target += "&delimiter=" + uri_encode(delimiter, true);
+  if (!continuation.empty()) target += "&continuation-token=" + uri_encode(continuation, true);
+  detail::listing_sink sink;
+  // Named, not temporaries: g++ 12 destroys some temporaries of a co_await expression twice.
+  const call_options call;
+  const std::string what = "listing " + prefix;
+  co_await detail::get(*impl_, target, sink, call, what);
+  co_return detail::parse_list_objects(sink.body);
+}
+
+boost::asio::awaitable<std::vector<object_info>> client::list(std::string prefix) {
+  std::vector<object_info> out;
+  std::string token;
+  for (;;) {
+    const std::string no_delimiter;
+    listing_page page = co_await list_page(prefix, no_delimiter, token);
+    for (object_info& o : page.objects) out.push_back(std::move(o));
+    if (!page.truncated) break;
+    if (page.next_continuation_token == token) {
+      throw files_error(files_errc::malformed_listing,
+                        "a continuation token that repeats the previous one");
+    }
+    token = std::move(page.next_continuation_token);
+  }
+  co_return out;
+}
+
+boost::asio::awaitable<object_info> client::stat(std::string key) {
+  const listing_page page = co_await list_page(key);
+  for (const object_info& o : page.objects) {
+    if (o.key == key) co_return o;
+  }
+  throw files_error(files_errc::not_found, key + ": no such file in the bucket's listing");
+}
+
+boost::asio::awaitable<std::uint64_t> client::fetch(
+    const object_info& file, std::uint64_t from, std::uint64_t length,
+    std::function<void(std::span<const char>)> sink) {
+  co_return co_await detail::fetch_range(impl_, file, from, length, std::move(sink));
+}
+
+boost::asio::awaitable<std::vector<object_info>> client::days(market m, dataset d,
+                                                              std::chrono::year_month_day first,
+                                                              std::chrono::year_month_day last) {
+  using namespace std::chrono;
+  require_wire_date(first);
+  require_wire_date(last);
+  std::vector<object_info> out;
+  for (year_month month = first.year() / first.month(); month <= last.year() / last.month();
+       month += months{1}) {
+    char folder[16];
+    std::snprintf(folder, sizeof folder, "%04d/%02u/", int{month.year()}, unsigned{month.month()});
+    const std::string prefix = dataset_prefix(m, d) + folder;
+    for (object_info& o : co_await list(prefix)) {
+      const auto day = day_of(o.key);
+      if (day && sys_days{*day} >= sys_days{first} && sys_days{*day} <= sys_days{last})
+        out.push_back(std::move(o));
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const object_info& a, const object_info& b) { return a.key < b.key; });
+  co_return out;
+}
+
+std::unique_ptr<detail::file_source> client::open(object_info file) {
+  return std::make_unique<detail::file_source>(impl_, std::move(file));
+}
+
+}  // namespace massive::files

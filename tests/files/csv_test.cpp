@@ -1,0 +1,460 @@
+// The flat-file CSV decoder: the formats of API-NOTES ("Flat files": the headers of each dataset,
+// quoted condition lists, empty fields for absent values, nanosecond times), at every split of
+// the bytes, with columns reordered or added, filters applied while parsing, and bad input as
+// typed errors.
+#include <doctest/doctest.h>
+
+#include <charconv>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "allocation_counter.hpp"
+#include "expect_error.hpp"
+#include "massive/files/decoder.hpp"
+#include "row_text.hpp"
+
+namespace massive::files {
+namespace {
+
+constexpr std::string_view trades_csv =
+    "ticker,conditions,correction,exchange,id,participant_timestamp,price,sequence_number,sip_"
+    "timestamp,size,tape,"
+    "trf_id,trf_timestamp\n"
+    "A,\"12,37\",,4,71675,1712300400013154000,110.51,1250,1712300400013177600,1,1,,\n"
+    "A,,,11,2,1712325600000062000,110.76,1600,1712325600000345000,120,1,,\n"
+    "AAPL,\"14,41\",0,12,72815,1712325600010012000,169.5,4009408,1712325600010038000,100,3,201,"
+    "1712325600010020000\n"
+    "AAPL,37,,4,799,1712325600020000000,169.51,4009434,1712325600020017000,5.5,3,,\n";
+
+using test::expect_error;
+using test::text_of;
+
+/// Rows of every page, rendered, and the pages' summed stats.
+struct decoded {
+  std::vector<std::string> rows;
+  std::size_t pages = 0;
+  std::uint64_t filtered = 0;
+  std::uint64_t dropped = 0;
+};
+
+template <class Row>
+void drain(row_decoder<Row>& decoder, decoded& out) {
+  while (decoder.page_ready()) {
+    const row_page<Row> page = decoder.take();
+    ++out.pages;
+    out.filtered += page.stats().filtered_rows;
+    out.dropped += page.stats().dropped_rows;
+    for (const Row& r : page) out.rows.push_back(text_of(r));
+  }
+}
+
+/// Feeds `text` cut at `cuts` (ascending offsets), taking pages as they fill.
+template <class Row>
+decoded decode(std::string_view text, std::span<const std::size_t> cuts,
+               decode_options options = {}) {
+  row_decoder<Row> decoder(make_page_pool(), std::move(options));
+  decoded out;
+  std::size_t from = 0;
+  auto feed = [&](std::string_view piece) {
+    while (!piece.empty()) {
+      const std::size_t used = decoder.feed(piece);
+      piece.remove_prefix(used);
+      drain(decoder, out);
+    }
+  };
+  for (const std::size_t cut : cuts) {
+    feed(text.substr(from, cut - from));
+    from = cut;
+  }
+  feed(text.substr(from));
+  decoder.finish();
+  drain(decoder, out);
+  return out;
+}
+
+template <class Row>
+decoded decode_whole(std::string_view text, decode_options options = {}) {
+  return decode<Row>(text, {}, std::move(options));
+}
+
+TEST_CASE("csv: stock trades as API-NOTES shows them, values exact") {
+  row_decoder<stock_trade> decoder(make_page_pool());
+  CHECK(decoder.feed(trades_csv) == trades_csv.size());
+  decoder.finish();
+  const row_page<stock_trade> page = decoder.take();
+  REQUIRE(page.size() == 4);
+  const stock_trade& a = page[0];
+  CHECK(a.ticker == "A");
+  // Seen failing with quoted fields read as unquoted: "12 and 37" became two fields, the row's
+  // later columns shifted and two of four rows were dropped (REQUIRE 2 == 4 above).
+  REQUIRE(a.conditions.size() == 2);
+  CHECK(a.conditions[0] == 12);
+  CHECK(a.conditions[1] == 37);
+  CHECK_FALSE(a.correction.has_value());  // an empty field is absent, not 0
+  CHECK(a.exchange == 4);
+  CHECK(a.id == "71675");
+  CHECK(a.participant_timestamp.count() == 1712300400013154000);  // beyond 2^53: exact
+  CHECK(a.price == 110.51);
+  CHECK(a.sequence_number == 1250);
+  CHECK(a.sip_timestamp == timestamp_ns::from_count(1712300400013177600));
+  CHECK(a.size == 1);
+  CHECK(a.tape == 1);
+  CHECK_FALSE(a.trf_id.has_value());
+  CHECK_FALSE(a.trf_timestamp.has_value());
+  CHECK(page[1].conditions.empty());
+  CHECK(page[2].correction == 0);
+  CHECK(page[2].trf_id == 201);
+  CHECK(page[2].trf_timestamp == timestamp_ns::from_count(1712325600010020000));
+  REQUIRE(page[3].conditions.size() == 1);  // one condition, unquoted
+  CHECK(page[3].conditions[0] == 37);
+  CHECK(page[3].size == 5.5);
+  // One copy of each ticker in the arena: consecutive rows share it.
+  CHECK(page[2].ticker.data() == page[3].ticker.data());
+  // A file row is a REST row: code written for massive::trade takes it as it is.
+  const massive::trade& rest = page[2];
+  CHECK(rest.price == 169.5);
+  CHECK(page.stats().first_line == 2);
+  CHECK(page.stats().lines == 5);
+  CHECK(decoder.finished());
+}
+
+TEST_CASE("csv: every split of the bytes, and pages of every size, give the same rows") {
+  const decoded whole = decode_whole<stock_trade>(trades_csv);
+  REQUIRE(whole.rows.size() == 4);
+  for (const std::size_t per_page : {1, 3, 4, 100}) {
+    CAPTURE(per_page);
+    decode_options options;
+    options.rows_per_page = per_page;
+    for (std::size_t cut = 0; cut <= trades_csv.size(); ++cut) {
+      const std::size_t cuts[] = {cut};
+      const decoded split = decode<stock_trade>(trades_csv, cuts, options);
+      if (split.rows != whole.rows) FAIL_CHECK("split at " << cut);
+    }
+    for (std::size_t cut = 0; cut + 2 <= trades_csv.size(); cut += 5) {
+      const std::size_t cuts[] = {cut, cut + 1, cut + 2};
+      if (decode<stock_trade>(trades_csv, cuts, options).rows != whole.rows)
+        FAIL_CHECK("splits around " << cut);
+    }
+  }
+  // Byte by byte.
+  std::vector<std::size_t> every;
+  for (std::size_t i = 1; i < trades_csv.size(); ++i) every.push_back(i);
+  CHECK(decode<stock_trade>(trades_csv, every).rows == whole.rows);
+}
+
+TEST_CASE("csv: CRLF line ends, a last line without one, and blank lines") {
+  std::string crlf;
+  for (const char c : trades_csv) {
+    if (c == '\n') crlf += '\r';
+    crlf += c;
+  }
+  const decoded whole = decode_whole<stock_trade>(trades_csv);
+  // Seen failing with the '\r' strip removed: the rows differed here and at every split (the
+  // header's last column became "trf_timestamp\r", an unknown column).
+  CHECK(decode_whole<stock_trade>(crlf).rows == whole.rows);
+  for (std::size_t cut = 0; cut <= crlf.size(); ++cut) {
+    const std::size_t cuts[] = {cut};
+    if (decode<stock_trade>(crlf, cuts).rows != whole.rows) FAIL_CHECK("CRLF split at " << cut);
+  }
+  std::string unterminated(trades_csv.substr(0, trades_csv.size() - 1));
+  CHECK(decode_whole<stock_trade>(unterminated).rows == whole.rows);
+  CHECK(decode_whole<stock_trade>(std::string(trades_csv) + "\n\r\n").rows == whole.rows);
+}
+
+TEST_CASE("csv: columns are mapped by the header's names, reordered or added") {
+  const std::string reordered =
+      "size,price,extra_column,sip_timestamp,ticker,id,exchange,sequence_number,participant_"
+      "timestamp,conditions,"
+      "tape,future\n"
+      "100,169.5,\"x,y\",1712325600010038000,AAPL,72815,12,4009408,1712325600010012000,\"14,41\",3,"
+      "\n";
+  const decoded d = decode_whole<stock_trade>(reordered);
+  REQUIRE(d.rows.size() == 1);
+  CHECK(d.rows[0] ==
+        "AAPL|14;41;|-|12|72815|1712325600010012000|169.5|4009408|1712325600010038000|100|3|-|-|");
+}
+
+TEST_CASE("csv: a missing needed column is an error naming it") {
+  // Seen failing with the needed_in_header check removed: "no error" (the file decoded, its rows
+  // dropped for the fields they lack).
+  expect_error([] { decode_whole<stock_trade>("ticker,size,sip_timestamp\nA,1,2\n"); },
+               files_errc::missing_column, "'exchange'");
+  expect_error([] { decode_whole<aggregate>("ticker,volume,open,close,high,low\nA,1,2,3,4,5\n"); },
+               files_errc::missing_column, "needs the column 'window_start'");
+  expect_error([] { decode_whole<aggregate>(""); }, files_errc::malformed_header, "no header");
+  expect_error([] { decode_whole<aggregate>("\n"); }, files_errc::malformed_header,
+               "first line is empty");
+}
+
+constexpr std::string_view minute_aggs_csv =
+    "ticker,volume,open,close,high,low,window_start,transactions\n"
+    "A,4538,110.51,110.7,110.7,110.51,1712304000000000000,31\n"
+    "AAPL,2.5e3,169.5,169.52,169.6,169.45,1712325600000000000,\n"
+    "AAPL,1000,169.52,169.4,169.55,169.4,1712325660000000000,12\n"
+    "MSFT,800,420.1,420.2,420.3,420.0,1712325600000000000,9\n";
+
+TEST_CASE("csv: minute aggregates, window_start in nanoseconds") {
+  const decoded d = decode_whole<aggregate>(minute_aggs_csv);
+  REQUIRE(d.rows.size() == 4);
+  CHECK(d.rows[0] ==
+        "A|4538|110.51000000000001|110.7|110.7|110.51000000000001|1712304000000000000|31|");
+  CHECK(d.rows[1] ==
+        "AAPL|2500|169.5|169.52000000000001|169.59999999999999|169.44999999999999|"
+        "1712325600000000000|-|");
+}
+
+TEST_CASE("csv: prices are the doubles std::from_chars reads, bit for bit") {
+  // The decoder reads plain decimals by Clinger's fast path (an integer below 2^53 over an exact
+  // power of ten) and the rest with from_chars; both must give from_chars' double. Seen failing
+  // with the fast path multiplying by 10^-k instead of dividing by 10^k: "50.48 read as 50.48,
+  // from_chars 50.48" (one ulp apart), 3,315 of the 20,010 values.
+  std::string text = "ticker,volume,open,close,high,low,window_start\n";
+  std::vector<std::string> prices;
+  std::uint64_t state = 12345;
+  for (int i = 0; i < 20000; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const int digits = 1 + static_cast<int>((state >> 33) % 17);
+    std::string p = std::to_string((state >> 11) % 100000000000000000ULL)
+                        .substr(0, static_cast<std::size_t>(digits));
+    const std::size_t dot = (state >> 50) % (p.size() + 1);
+    if (dot < p.size()) p.insert(dot, ".");
+    if ((state >> 60) % 7 == 0) p.append("e-3");
+    prices.push_back(p);
+    text.append("T,1,").append(p).append(",1,1,1,0\n");
+  }
+  for (const char* odd : {"0.1", "0.3", "1e-5", "0.00001", "123456789012345.6", "9007199254740993",
+                          "1.", ".5", "1e308"}) {
+    prices.emplace_back(odd);
+    text.append("T,1,").append(odd).append(",1,1,1,0\n");
+  }
+  decode_options one_page;
+  one_page.rows_per_page = 100000;
+  row_decoder<aggregate> decoder(make_page_pool(), one_page);
+  decoder.feed(text);
+  decoder.finish();
+  const row_page<aggregate> page = decoder.take();
+  REQUIRE(page.size() == prices.size());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < prices.size(); ++i) {
+    double expected = 0;
+    std::from_chars(prices[i].data(), prices[i].data() + prices[i].size(), expected);
+    if (std::memcmp(&expected, &page[i].open, sizeof(double)) != 0) {
+      if (differ++ < 5)
+        FAIL_CHECK(prices[i] << " read as " << page[i].open << ", from_chars " << expected);
+    }
+  }
+  CHECK(differ == 0);
+}
+
+TEST_CASE("csv: the ticker filter and the time window skip rows while parsing") {
+  decode_options options;
+  options.filter.tickers = {"AAPL", "ZZZ"};
+  const decoded only_aapl = decode_whole<aggregate>(minute_aggs_csv, options);
+  // Seen failing with the filter's binary_search removed: REQUIRE( 4 == 2 ).
+  REQUIRE(only_aapl.rows.size() == 2);
+  CHECK(only_aapl.rows[0].starts_with("AAPL|"));
+  CHECK(only_aapl.filtered == 2);
+
+  options.filter.from = timestamp_ns::from_count(1712325600000000000);
+  options.filter.to = timestamp_ns::from_count(1712325660000000000);
+  const decoded window = decode_whole<aggregate>(minute_aggs_csv, options);
+  REQUIRE(window.rows.size() == 1);  // `to` is excluded
+  CHECK(window.rows[0].starts_with("AAPL|2500|"));
+  CHECK(window.filtered == 3);
+
+  // A filtered row leaves no trace in the arena: the next kept row's ticker is its own copy.
+  decode_options msft;
+  msft.filter.tickers = {"MSFT"};
+  row_decoder<aggregate> decoder(make_page_pool(), msft);
+  decoder.feed(minute_aggs_csv);
+  decoder.finish();
+  const row_page<aggregate> page = decoder.take();
+  REQUIRE(page.size() == 1);
+  CHECK(page[0].ticker == "MSFT");
+
+  decode_options no_time;
+  no_time.filter.from = timestamp_ns::from_count(0);
+  expect_error(
+      [&] {
+        row_decoder<option_trade> d(make_page_pool(), no_time);
+        d.feed(std::string_view("ticker,price,size\nO:X,1,1\n"));
+      },
+      files_errc::missing_column, "time window needs a time column (sip_timestamp)");
+}
+
+TEST_CASE(
+    "csv: a bad row is dropped and counted, or under strict an error naming line and column") {
+  const std::string bad = std::string(minute_aggs_csv) +
+                          "BAD,1,2,3,4,5,notatime,1\n"
+                          "BAD,1,,3,4,5,1712325600000000000,1\n"
+                          "BAD,1,2,3,4,5,1712325600000000000,1.5\n"
+                          "BAD,1,2,3,4,5\n"
+                          "BAD,1,2,3,4,5,1712325600000000000,\"1\n"
+                          "OK,1,2,3,4,5,1712325600000000000,99999999999\n";
+  const decoded d = decode_whole<aggregate>(bad);
+  CHECK(d.rows.size() == 5);
+  CHECK(d.dropped == 5);
+  CHECK(d.rows.back().starts_with("OK|"));
+  row_decoder<aggregate> lenient(make_page_pool());
+  lenient.feed(bad);
+  lenient.finish();
+  CHECK(lenient.take().stats().first_dropped_line == 6);
+
+  decode_options strict;
+  strict.policy = decode_policy::strict;
+  expect_error([&] { decode_whole<aggregate>(bad, strict); }, files_errc::malformed_row,
+               "line 6, column window_start");
+  try {
+    decode_whole<aggregate>(bad, strict);
+  } catch (const files_error& e) {
+    CHECK(e.line() == 6);
+  }
+}
+
+TEST_CASE("csv: a line longer than max_line_bytes is refused at every split") {
+  decode_options options;
+  options.max_line_bytes = 64;
+  const std::string text = std::string(minute_aggs_csv.substr(0, minute_aggs_csv.find('\n') + 1)) +
+                           "A," + std::string(100, '1') + "\nB\n";
+  for (std::size_t cut = 0; cut <= text.size(); ++cut) {
+    CAPTURE(cut);
+    const std::size_t cuts[] = {cut};
+    expect_error([&] { decode<aggregate>(text, cuts, options); }, files_errc::line_too_long,
+                 "line 2 is longer");
+  }
+}
+
+TEST_CASE("csv: a decoder that failed says so until reset(), then reads the next file") {
+  row_decoder<aggregate> decoder(make_page_pool());
+  CHECK_THROWS_AS(decoder.feed(std::string_view("ticker\nA\n")), files_error);
+  CHECK_THROWS_AS(decoder.feed(std::string_view("more")), files_error);
+  decoder.reset();
+  decoder.feed(minute_aggs_csv);
+  decoder.finish();
+  CHECK(decoder.take().size() == 4);
+  CHECK_THROWS_AS(decoder.take(), std::logic_error);
+}
+
+TEST_CASE("csv: quoted text with doubled quotes") {
+  const std::string text =
+      "ticker,conditions,exchange,id,participant_timestamp,price,size\n"
+      "X:BTCUSD,\"1\",1,\"a\"\"b,c\",1712325600000000000,65000.5,0.01\n"
+      "X:BTCUSD,,,,,65001,0.5\n";
+  row_decoder<crypto_trade> decoder(make_page_pool());
+  decoder.feed(text);
+  decoder.finish();
+  const row_page<crypto_trade> page = decoder.take();
+  REQUIRE(page.size() == 2);
+  CHECK(page[0].id == "a\"b,c");
+  CHECK(page[0].price == 65000.5);
+  CHECK(page[0].participant_timestamp == timestamp_ns::from_count(1712325600000000000));
+  CHECK_FALSE(page[1].id.has_value());
+  CHECK_FALSE(page[1].exchange.has_value());
+  CHECK(page[1].size == 0.5);
+}
+
+TEST_CASE("csv: every market's rows read their files' headers") {
+  SUBCASE("options trades") {
+    row_decoder<option_trade> d(make_page_pool());
+    d.feed(std::string_view(
+        "ticker,conditions,correction,exchange,participant_timestamp,price,sip_timestamp,size\n"
+        "O:SPY241220P00720000,209,,312,1712325600000000000,1.25,1712325600000100000,3\n"));
+    d.finish();
+    const auto p = d.take();
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].ticker == "O:SPY241220P00720000");
+    CHECK(p[0].price == 1.25);
+    CHECK(p[0].exchange == 312);
+    CHECK(p[0].sip_timestamp == timestamp_ns::from_count(1712325600000100000));
+  }
+  SUBCASE("options quotes") {
+    row_decoder<option_quote> d(make_page_pool());
+    d.feed(std::string_view(
+        "ticker,ask_exchange,ask_price,ask_size,bid_exchange,bid_price,bid_size,sequence_number,"
+        "sip_timestamp\n"
+        "O:SPY241220P00720000,300,1.3,10,301,1.2,,77,1712325600000100000\n"));
+    d.finish();
+    const auto p = d.take();
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].ask_price == 1.3);
+    CHECK_FALSE(p[0].bid_size.has_value());
+    CHECK(p[0].sequence_number == 77);
+  }
+  SUBCASE("stock quotes") {
+    row_decoder<stock_quote> d(make_page_pool());
+    d.feed(std::string_view(
+        "ticker,ask_exchange,ask_price,ask_size,bid_exchange,bid_price,bid_size,conditions,"
+        "indicators,participant_timestamp,sequence_number,sip_timestamp,tape,trf_timestamp\n"
+        "AAPL,11,169.6,2,12,169.5,3,1,\"604,605\",1712325600000000000,5,1712325600000000100,3,\n"));
+    d.finish();
+    const auto p = d.take();
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].bid_price == 169.5);
+    REQUIRE(p[0].indicators.size() == 2);
+    CHECK(p[0].indicators[1] == 605);
+    CHECK(p[0].conditions.size() == 1);
+    CHECK(p[0].sequence_number == 5);
+  }
+  SUBCASE("forex quotes") {
+    row_decoder<forex_quote> d(make_page_pool());
+    d.feed(std::string_view(
+        "ticker,ask_exchange,ask_price,bid_exchange,bid_price,participant_timestamp\n"
+        "C:EUR-USD,48,1.0841,48,1.084,1712325600000000000\n"));
+    d.finish();
+    const auto p = d.take();
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].ticker == "C:EUR-USD");
+    CHECK(p[0].bid_price == 1.084);
+  }
+}
+
+TEST_CASE("csv: nothing is allocated per row, and pages come back to the pool") {
+  std::string big = "ticker,volume,open,close,high,low,window_start,transactions\n";
+  for (int i = 0; i < 20000; ++i) {
+    // Appended piece by piece: g++ 12 reports a false -Wrestrict on "T" + std::to_string(i).
+    if (i % 100 == 0) {
+      big.append("T").append(std::to_string(i));
+    } else {
+      big.append("AAPL");
+    }
+    big.append(",100,1.5,1.6,1.7,1.4,")
+        .append(std::to_string(1712325600000000000 + i))
+        .append(",\"3\"\n");
+  }
+  auto pool = make_page_pool();
+  decode_options options;
+  options.rows_per_page = 4096;
+  row_decoder<aggregate> decoder(pool, options);
+  auto run = [&](std::string_view text) {
+    decoder.reset();
+    std::size_t rows = 0;
+    while (!text.empty()) {
+      text.remove_prefix(decoder.feed(text.substr(0, 1000)));
+      while (decoder.page_ready()) rows += decoder.take().size();
+    }
+    decoder.finish();
+    rows += decoder.take().size();
+    return rows;
+  };
+  CHECK(run(big) == 20000);  // warms the decoder's line buffer and the pool
+  const std::string small = big.substr(0, big.find('\n', 200000) + 1);
+  massive::test::allocation_scope few;
+  const std::size_t few_rows = run(small);
+  const auto few_calls = few.calls();
+  massive::test::allocation_scope many;
+  CHECK(run(big) == 20000);
+  if (massive::test::counting_enabled) {
+    // Seen failing with the ticker copied through a std::string per row: "20003 for 20000"
+    // (CHECK 20000 <= 4084).
+    CHECK(few_rows > 1000);
+    CHECK(many.calls() <= few_calls + 4);
+    MESSAGE("allocations: " << few_calls << " for " << few_rows << " rows, " << many.calls()
+                            << " for 20000");
+  }
+  CHECK(pool->stats().regions_mapped <= 4);
+}
+
+}  // namespace
+}  // namespace massive::files
