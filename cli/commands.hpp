@@ -4,6 +4,7 @@
 #pragma once
 
 #include <massive/reflection/operation_table.hpp>
+#include <ostream>
 
 #include <span>
 #include <string_view>
@@ -31,6 +32,9 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
 int completion_command(std::span<const std::string_view> words);
 /// `massive stream <market> <topics> [flag]...` (stream_command.cpp).
 int stream_command(std::span<const std::string_view> words);
+/// The completion scripts' shell functions for the words after `massive stream`: markets,
+/// their topic prefixes, the stream's flags (stream_command.cpp).
+void stream_completion(std::ostream& out);
 
 /// Another command besides the groups: `massive <name> ...`.
 struct command {

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The command-line tool's output speed (issue 34, item 3): `massive stocks trades --all-pages`
+# over a multi-page trades traversal served by nginx over loopback HTTPS, written to /dev/null as
+# CSV (times as ISO 8601) and as JSON Lines, against the SDK's own traversal of the same pages
+# (bench/e2e/sdk_client.cpp, which decodes and drops the rows). Prints rows a second of each and
+# the tool's time over the SDK's (docs/maintainers/performance-cli.md).
+#
+#   scripts/bench-cli.sh            10 pages x 50,000 trades, the best of RUNS (default 3) runs
+#   scripts/bench-cli.sh --smoke    3 pages x 2,000 trades, one run, each format's output checked
+#
+# --smoke is the ctest `bench_cli_smoke` (optimised build): it writes the output to files and
+# holds each one to the digest the fixture writer computed from the text it wrote
+# (bench/e2e/cli_check.cpp parses the CSV and the JSON Lines back), so that a fast tool that
+# prints wrong rows fails. Its timings mean nothing.
+#
+# Environment: CLI (the massive binary; default $BUILD_DIR/cli/massive), E2E_BIN (the directory
+# of massive_e2e_fixtures, massive_e2e_sdk and massive_e2e_cli_check; default $BUILD_DIR/bench/e2e),
+# BUILD_DIR (default build), RUNS. Nothing is built here. nginx runs as an unprivileged-port
+# instance on 127.0.0.1 with its own config and certificate in a temporary directory, stopped on
+# exit.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${BUILD_DIR:-$root/build}"
+cli="${CLI:-$build/cli/massive}"
+bin="${E2E_BIN:-$build/bench/e2e}"
+smoke=0
+[ "${1:-}" = "--smoke" ] && smoke=1
+if [ "$smoke" = 1 ]; then pages=3 rows=2000 runs=1; else pages=10 rows=50000 runs="${RUNS:-3}"; fi
+
+nginx="$(command -v nginx || echo /usr/sbin/nginx)"
+for tool in "$nginx" openssl curl python3 "$cli" "$bin/massive_e2e_fixtures" "$bin/massive_e2e_sdk" \
+  "$bin/massive_e2e_cli_check"; do
+  command -v "$tool" >/dev/null || { echo "bench-cli: $tool not found" >&2; exit 1; }
+done
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/massive-bench-cli.XXXXXX")"
+nginx_pid=""
+cleanup() {
+  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then kill -TERM "$nginx_pid"; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap "exit 130" INT TERM
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+origin="https://127.0.0.1:$port"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=127.0.0.1" \
+  -addext "subjectAltName=IP:127.0.0.1" -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+"$bin/massive_e2e_fixtures" "$work" "$origin" 1 "$pages" "$rows" >/dev/null
+chmod a+x "$work"
+chmod -R a+rX "$work/www"
+mkdir -p "$work/temp"
+# As scripts/bench-e2e.sh serves them: pages share their path and differ by ?cursor=.
+cat >"$work/nginx.conf" <<EOF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/error.log warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $work/temp/body;
+  proxy_temp_path $work/temp/proxy;
+  fastcgi_temp_path $work/temp/fastcgi;
+  uwsgi_temp_path $work/temp/uwsgi;
+  scgi_temp_path $work/temp/scgi;
+  types {}
+  default_type application/json;
+  keepalive_requests 100000;
+  map \$arg_cursor \$page { "" first; "~^[A-Za-z0-9_-]+\$" \$arg_cursor; default invalid; }
+  server {
+    listen 127.0.0.1:$port ssl;
+    ssl_certificate $work/cert.pem;
+    ssl_certificate_key $work/key.pem;
+    root $work/www;
+    gzip_static on;
+    location / { try_files \$uri/\$page.json =404; }
+  }
+}
+EOF
+"$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
+for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
+nginx_pid="$(cat "$work/nginx.pid")"
+for _ in $(seq 50); do
+  curl -s --fail --cacert "$work/cert.pem" -o /dev/null "$origin/v3/trades/AAPL" && break
+  sleep 0.1
+done
+
+expected_rows="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trades"]["rows"])' "$work/manifest.json")"
+expected_hash="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trades"]["hash"])' "$work/manifest.json")"
+first_target="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trades"]["first_target"])' "$work/manifest.json")"
+
+# The best wall time of `runs` runs of "$@", in seconds.
+best_of() {
+  local best="" start end s
+  for _ in $(seq "$runs"); do
+    start=$(date +%s%N)
+    "$@" >/dev/null
+    end=$(date +%s%N)
+    s=$(python3 -c "print(($end - $start) / 1e9)")
+    if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if $s < $best else 1)"; then best=$s; fi
+  done
+  echo "$best"
+}
+
+export MASSIVE_API_KEY=bench
+massive_trades() {
+  "$cli" stocks trades -p stockTicker=AAPL -p "limit=$rows" --all-pages --max-pages "$pages" \
+    --base-url "$origin" --ca-file "$work/cert.pem" "$@"
+}
+
+if [ "$smoke" = 1 ]; then
+  status=0
+  for format in csv jsonl; do
+    massive_trades -f "$format" -o "$work/out.$format"
+    got="$("$bin/massive_e2e_cli_check" "$format" "$work/out.$format")"
+    if [ "$got" != "rows=$expected_rows hash=$expected_hash" ]; then
+      echo "bench-cli: the $format output reads back as '$got', the fixtures hold rows=$expected_rows hash=$expected_hash" >&2
+      status=1
+    else
+      echo "bench-cli: $format: $got, as the fixtures"
+    fi
+  done
+  exit "$status"
+fi
+
+sdk=$(best_of "$bin/massive_e2e_sdk" trades "$origin" "$work/cert.pem" "$first_target" 0)
+csv=$(best_of massive_trades -f csv -o /dev/null)
+jsonl=$(best_of massive_trades -f jsonl -o /dev/null)
+python3 - "$expected_rows" "$sdk" "$csv" "$jsonl" <<'PY'
+import sys
+rows, sdk, csv, jsonl = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+print(f"{rows:,} trades, best wall time of the whole process (start-up and TLS handshake included)")
+print(f"{'client':<28}{'seconds':>9}{'rows/s':>14}{'x SDK':>8}")
+for name, s in (("SDK traversal (decode only)", sdk), ("massive -f csv > /dev/null", csv), ("massive -f jsonl > /dev/null", jsonl)):
+    print(f"{name:<28}{s:>9.3f}{rows / s:>14,.0f}{s / sdk:>8.2f}")
+PY
