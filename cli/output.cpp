@@ -19,9 +19,14 @@ using reflection::field_value;
 
 constexpr std::size_t flush_bytes = std::size_t{1} << 18;  // written out in between at 256 KiB
 
+/// `value`'s last `width` digits at `at`, zero-padded.
+void put_digits(char* at, unsigned long long value, int width) {
+  for (int i = width - 1; i >= 0; --i, value /= 10) at[i] = static_cast<char>('0' + value % 10);
+}
+
 void append_digits(std::string& out, unsigned long long value, int width) {
   char text[20];
-  for (int i = width - 1; i >= 0; --i, value /= 10) text[i] = static_cast<char>('0' + value % 10);
+  put_digits(text, value, width);
   out.append(text, static_cast<std::size_t>(width));
 }
 
@@ -35,28 +40,39 @@ void append_date(std::string& out, const std::chrono::year_month_day& date) {
   append_digits(out, unsigned{date.day()}, 2);
 }
 
-/// iso8601(), appended to `out` without a temporary.
-void append_iso8601(std::string& out, long long count, int digits) {
+/// The text of the last day iso8601 wrote: the times of a page mostly share their day.
+struct day_cache {
+  long long day_number = 0;
+  std::string text;  // "YYYY-MM-DD", or empty before the first
+};
+
+/// iso8601(), appended to `out` without a temporary: one append of a text built in place.
+void append_iso8601(std::string& out, long long count, int digits, day_cache& days_seen) {
   using namespace std::chrono;
-  long long per_second = 1;
-  for (int i = 0; i < digits; ++i) per_second *= 10;
+  static constexpr long long per_second_of[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000, 10'000'000,
+                                                100'000'000, 1'000'000'000};
+  const long long per_second = per_second_of[digits];
   long long seconds = count / per_second, fraction = count % per_second;
-  if (fraction < 0)
-    seconds -= 1, fraction += per_second;  // before 1970: the fraction counts forward
+  if (fraction < 0) seconds -= 1, fraction += per_second;  // before 1970: the fraction counts forward
   long long day_number = seconds / 86'400, in_day = seconds % 86'400;
   if (in_day < 0) day_number -= 1, in_day += 86'400;
-  append_date(out, year_month_day{sys_days{days{day_number}}});
-  out += 'T';
-  append_digits(out, static_cast<unsigned long long>(in_day / 3600), 2);
-  out += ':';
-  append_digits(out, static_cast<unsigned long long>(in_day / 60 % 60), 2);
-  out += ':';
-  append_digits(out, static_cast<unsigned long long>(in_day % 60), 2);
-  if (digits != 0) {
-    out += '.';
-    append_digits(out, static_cast<unsigned long long>(fraction), digits);
+  if (days_seen.text.empty() || days_seen.day_number != day_number) {
+    days_seen.text.clear();
+    append_date(days_seen.text, year_month_day{sys_days{days{day_number}}});
+    days_seen.day_number = day_number;
   }
-  out += 'Z';
+  char time[24] = "Thh:mm:ss.";  // then the fraction's digits and Z
+  put_digits(time + 1, static_cast<unsigned long long>(in_day / 3600), 2);
+  put_digits(time + 4, static_cast<unsigned long long>(in_day / 60 % 60), 2);
+  put_digits(time + 7, static_cast<unsigned long long>(in_day % 60), 2);
+  std::size_t length = 9;
+  if (digits != 0) {
+    put_digits(time + 10, static_cast<unsigned long long>(fraction), digits);
+    length = 10 + static_cast<std::size_t>(digits);
+  }
+  time[length++] = 'Z';
+  out += days_seen.text;
+  out.append(time, length);
 }
 
 /// terminal_safe(text), appended; text that is printable ASCII (most of it) is copied as it is.
@@ -81,7 +97,8 @@ void append_number(std::string& out, T value) {
 
 std::string iso8601(long long count, int digits) {
   std::string out;
-  append_iso8601(out, count, digits);
+  day_cache days_seen;
+  append_iso8601(out, count, digits, days_seen);
   return out;
 }
 
@@ -137,7 +154,7 @@ std::string terminal_safe(std::string_view text, std::size_t max_bytes) {
 namespace {
 
 /// The printed text of one scalar: the table's and CSV's cell, or one element of it.
-void append_value(std::string& out, const field_value& v, bool raw_times) {
+void append_value(std::string& out, const field_value& v, bool raw_times, day_cache& days_seen) {
   switch (v.type) {
     case field_value::kind::integer:
       append_number(out, v.integer);
@@ -156,7 +173,7 @@ void append_value(std::string& out, const field_value& v, bool raw_times) {
       if (raw_times || v.time_digits == 0) {
         append_number(out, v.integer);
       } else {
-        append_iso8601(out, v.integer, v.time_digits);
+        append_iso8601(out, v.integer, v.time_digits, days_seen);
       }
       break;
     case field_value::kind::date:
@@ -204,6 +221,7 @@ class cell_collector final : public reflection::field_visitor {
   void collect(const printable_row& r) {
     cells_.resize(columns_.size());
     filled_.assign(columns_.size(), 0);
+    quotable_.resize(columns_.size(), 0);
     position_ = 0;
     prefix_.clear();
     prefix_lengths_.clear();
@@ -215,6 +233,8 @@ class cell_collector final : public reflection::field_visitor {
   }
   std::size_t size() const { return filled_.size(); }
   bool filled(std::size_t i) const { return filled_[i] != 0; }
+  /// Whether cell i may hold a comma or a quote (a text, JSON, a list), which CSV must quote.
+  bool quotable(std::size_t i) const { return quotable_[i] != 0; }
   const std::string& cell(std::size_t i) const { return cells_[i]; }
 
  private:
@@ -230,12 +250,13 @@ class cell_collector final : public reflection::field_visitor {
     if (in_list_) {
       std::string& cell = cells_[list_column_];
       if (list_items_++ != 0) cell += ", ";
-      append_value(cell, v, raw_times_);
+      append_value(cell, v, raw_times_, days_seen_);
       return;
     }
     const std::size_t column = resolve(key, step_kind::value);
     std::string& cell = start(column);
-    append_value(cell, v, raw_times_);
+    quotable_[column] = v.type == field_value::kind::text || v.type == field_value::kind::json;
+    append_value(cell, v, raw_times_, days_seen_);
   }
   void on_absent(std::string_view key) override { resolve(key, step_kind::absent); }
   void on_begin_object(std::string_view key) override {
@@ -252,6 +273,7 @@ class cell_collector final : public reflection::field_visitor {
   void on_begin_list(std::string_view key) override {
     list_column_ = resolve(key, step_kind::list);
     start(list_column_);
+    quotable_[list_column_] = 1;
     in_list_ = true;
     list_items_ = 0;
   }
@@ -262,12 +284,16 @@ class cell_collector final : public reflection::field_visitor {
     if (column >= cells_.size()) {
       cells_.resize(column + 1);
       filled_.resize(column + 1, 0);
+      quotable_.resize(column + 1, 0);
     }
     filled_[column] = 1;
     cells_[column].clear();
     return cells_[column];
   }
-  void set(std::size_t column, std::string_view text) { append_safe(start(column), text); }
+  void set(std::size_t column, std::string_view text) {
+    append_safe(start(column), text);
+    quotable_[column] = 1;
+  }
 
   std::size_t resolve(std::string_view key, step_kind kind) {
     if (position_ < trace_.size()) {
@@ -293,8 +319,10 @@ class cell_collector final : public reflection::field_visitor {
 
   column_set& columns_;
   bool raw_times_;
+  day_cache days_seen_;
   std::vector<std::string> cells_;
   std::vector<char> filled_;
+  std::vector<char> quotable_;
   std::vector<step> trace_;
   std::size_t position_ = 0;
   std::string prefix_;  // the dotted names of the objects the visit is in, each with its '.'
@@ -349,7 +377,8 @@ class json_printer final : public row_printer {
 };
 
 void append_csv_cell(std::string& out, std::string_view text) {
-  if (text.find_first_of(",\"") == std::string_view::npos) {
+  // Not find_first_of: libstdc++ calls memchr over the set for every byte of the text.
+  if (std::none_of(text.begin(), text.end(), [](char c) { return c == ',' || c == '"'; })) {
     out += text;
     return;
   }
@@ -377,7 +406,12 @@ class csv_printer final : public row_printer {
     }
     for (std::size_t i = 0; i < printed_; ++i) {
       if (i != 0) text_ += ',';
-      if (i < cells_.size() && cells_.filled(i)) append_csv_cell(text_, cells_.cell(i));
+      if (i >= cells_.size() || !cells_.filled(i)) continue;
+      if (cells_.quotable(i)) {
+        append_csv_cell(text_, cells_.cell(i));
+      } else {
+        text_ += cells_.cell(i);
+      }
     }
     text_ += '\n';
     drain(out_, text_, false);

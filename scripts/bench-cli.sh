@@ -2,8 +2,8 @@
 # The command-line tool's output speed (issue 34, item 3): `massive stocks trades --all-pages`
 # over a multi-page trades traversal served by nginx over loopback HTTPS, written to /dev/null as
 # CSV (times as ISO 8601) and as JSON Lines, against the SDK's own traversal of the same pages
-# (bench/e2e/sdk_client.cpp, which decodes and drops the rows). Prints rows a second of each and
-# the tool's time over the SDK's (docs/maintainers/performance-cli.md).
+# (bench/e2e/sdk_client.cpp, which decodes and drops the rows), both asking for gzip. Prints rows
+# a second of each and the tool's time over the SDK's (docs/maintainers/performance-cli.md).
 #
 #   scripts/bench-cli.sh            10 pages x 50,000 trades, the best of RUNS (default 3) runs
 #   scripts/bench-cli.sh --smoke    3 pages x 2,000 trades, one run, each format's output checked
@@ -124,7 +124,8 @@ if [ "$smoke" = 1 ]; then
   exit "$status"
 fi
 
-sdk=$(best_of "$bin/massive_e2e_sdk" trades "$origin" "$work/cert.pem" "$first_target" 0)
+# Both ask for gzip (the tool's default, as the SDK's): nginx sends the .gz beside each page.
+sdk=$(best_of "$bin/massive_e2e_sdk" trades "$origin" "$work/cert.pem" "$first_target" 1)
 csv=$(best_of massive_trades -f csv -o /dev/null)
 jsonl=$(best_of massive_trades -f jsonl -o /dev/null)
 python3 - "$expected_rows" "$sdk" "$csv" "$jsonl" <<'PY'
