@@ -295,6 +295,8 @@ class cell_collector final : public reflection::field_visitor {
     quotable_[column] = 1;
   }
 
+  /// Column of the step `key`, `kind` (SIZE_MAX for an object's begin or end): the trace's when
+  /// this step is the one the row before took here, else found by name.
   std::size_t resolve(std::string_view key, step_kind kind) {
     if (position_ < trace_.size()) {
       // A field present in one row and absent in the next keeps its column: only the steps
@@ -307,11 +309,17 @@ class cell_collector final : public reflection::field_visitor {
         ++position_;
         return known.column;
       }
-      trace_.resize(position_);
     }
+    return resolve_by_name(key, kind);
+  }
+
+  /// The slow path, kept out of line so that resolve() inlines into every visitor call.
+  [[gnu::noinline]] std::size_t resolve_by_name(std::string_view key, step_kind kind) {
+    trace_.resize(position_);
     std::size_t column = SIZE_MAX;
-    if (kind != step_kind::begin && kind != step_kind::end)
+    if (kind != step_kind::begin && kind != step_kind::end) {
       column = columns_.find_or_add(prefix_ + std::string(key));
+    }
     trace_.push_back({key.data(), key.size(), kind, column});
     ++position_;
     return column;

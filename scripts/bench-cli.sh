@@ -15,12 +15,12 @@
 #
 # Environment: CLI (the massive binary; default $BUILD_DIR/cli/massive), E2E_BIN (the directory
 # of massive_e2e_fixtures, massive_e2e_sdk and massive_e2e_cli_check; default $BUILD_DIR/bench/e2e),
-# BUILD_DIR (default build), RUNS. Nothing is built here. nginx runs as an unprivileged-port
-# instance on 127.0.0.1 with its own config and certificate in a temporary directory, stopped on
-# exit.
+# BUILD_DIR (default build), RUNS. Nothing is built here. nginx serves the pages as it does for
+# scripts/bench-e2e.sh (scripts/lib/fixture-nginx.sh), stopped on exit.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib/fixture-nginx.sh"
 build="${BUILD_DIR:-$root/build}"
 cli="${CLI:-$build/cli/massive}"
 bin="${E2E_BIN:-$build/bench/e2e}"
@@ -45,42 +45,9 @@ trap "exit 130" INT TERM
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 origin="https://127.0.0.1:$port"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=127.0.0.1" \
-  -addext "subjectAltName=IP:127.0.0.1" -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+fixture_certificate "$work"
 "$bin/massive_e2e_fixtures" "$work" "$origin" 1 "$pages" "$rows" >/dev/null
-chmod a+x "$work"
-chmod -R a+rX "$work/www"
-mkdir -p "$work/temp"
-# As scripts/bench-e2e.sh serves them: pages share their path and differ by ?cursor=.
-cat >"$work/nginx.conf" <<EOF
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path $work/temp/body;
-  proxy_temp_path $work/temp/proxy;
-  fastcgi_temp_path $work/temp/fastcgi;
-  uwsgi_temp_path $work/temp/uwsgi;
-  scgi_temp_path $work/temp/scgi;
-  types {}
-  default_type application/json;
-  keepalive_requests 100000;
-  map \$arg_cursor \$page { "" first; "~^[A-Za-z0-9_-]+\$" \$arg_cursor; default invalid; }
-  server {
-    listen 127.0.0.1:$port ssl;
-    ssl_certificate $work/cert.pem;
-    ssl_certificate_key $work/key.pem;
-    root $work/www;
-    gzip_static on;
-    location / { try_files \$uri/\$page.json =404; }
-  }
-}
-EOF
-"$nginx" -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
-for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
-nginx_pid="$(cat "$work/nginx.pid")"
+fixture_nginx "$nginx" "$work" "$port"
 for _ in $(seq 50); do
   curl -s --fail --cacert "$work/cert.pem" -o /dev/null "$origin/v3/trades/AAPL" && break
   sleep 0.1

@@ -4,10 +4,12 @@
 // wrote: the check is independent of the tool's decoder and of its printers.
 //
 //   massive_e2e_cli_check <csv|jsonl> <file>
+#include "csv_cells.hpp"
 #include "digest.hpp"
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
@@ -21,6 +23,7 @@
 namespace {
 
 namespace e2e = massive::bench::e2e;
+using massive::test::csv_cells;
 
 template <class T>
 T number(std::string_view text, std::string_view what) {
@@ -46,25 +49,6 @@ std::int64_t iso_nanoseconds(std::string_view text) {
                                number<std::int64_t>(text.substr(14, 2), "minute") * 60 +
                                number<std::int64_t>(text.substr(17, 2), "second");
   return seconds * 1'000'000'000 + number<std::int64_t>(text.substr(20, 9), "fraction");
-}
-
-/// The cells of a CSV line (RFC 4180 quoting, no line breaks inside cells).
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      out.back() += '"', ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      out.emplace_back();
-    } else {
-      out.back() += c;
-    }
-  }
-  return out;
 }
 
 e2e::digest read_csv(std::ifstream& in) {

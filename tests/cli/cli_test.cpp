@@ -1,6 +1,7 @@
 // The command-line tool as a user runs it: each documented exit code (0, 2, 3, 4, 5) from a
 // case that must produce it, together with what it printed; every row of every page with
 // --all-pages, counted against the mock's own totals; the output formats.
+#include "csv_cells.hpp"
 #include "run_cli.hpp"
 
 #include <massive/mock/api.hpp>
@@ -24,6 +25,7 @@
 
 namespace {
 
+using massive::test::csv_cells;
 using massive::test::lines_of;
 using massive::test::run_cli;
 using massive::test::run_result;
@@ -519,25 +521,6 @@ std::string expected_iso(long long count, int digits) {
   std::string frac = std::to_string(fraction);
   frac.insert(0, static_cast<std::size_t>(digits) - frac.size(), '0');
   return out.insert(out.size() - 1, "." + frac);
-}
-
-/// The cells of a CSV line (RFC 4180 quoting; no line breaks inside cells).
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      out.back() += '"', ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      out.emplace_back();
-    } else {
-      out.back() += c;
-    }
-  }
-  return out;
 }
 
 /// The text of `key`'s number in a compact JSON row.
