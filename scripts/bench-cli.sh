@@ -5,7 +5,7 @@
 # (bench/e2e/sdk_client.cpp, which decodes and drops the rows), both asking for gzip. Prints rows
 # a second of each and the tool's time over the SDK's (docs/maintainers/performance-cli.md).
 #
-#   scripts/bench-cli.sh            10 pages x 50,000 trades, the best of RUNS (default 3) runs
+#   scripts/bench-cli.sh            10 pages x 50,000 trades, RUNS (default 3) interleaved rounds
 #   scripts/bench-cli.sh --smoke    3 pages x 2,000 trades, one run, each format's output checked
 #
 # --smoke is the ctest `bench_cli_smoke` (optimised build): it writes the output to files and
@@ -57,17 +57,13 @@ expected_rows="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])
 expected_hash="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trades"]["hash"])' "$work/manifest.json")"
 first_target="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trades"]["first_target"])' "$work/manifest.json")"
 
-# The best wall time of `runs` runs of "$@", in seconds.
-best_of() {
-  local best="" start end s
-  for _ in $(seq "$runs"); do
-    start=$(date +%s%N)
-    "$@" >/dev/null
-    end=$(date +%s%N)
-    s=$(python3 -c "print(($end - $start) / 1e9)")
-    if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if $s < $best else 1)"; then best=$s; fi
-  done
-  echo "$best"
+# The wall time of "$@", in seconds.
+wall() {
+  local start end
+  start=$(date +%s%N)
+  "$@" >/dev/null
+  end=$(date +%s%N)
+  python3 -c "print(($end - $start) / 1e9)"
 }
 
 export MASSIVE_API_KEY=bench
@@ -91,15 +87,23 @@ if [ "$smoke" = 1 ]; then
   exit "$status"
 fi
 
-# Both ask for gzip (the tool's default, as the SDK's): nginx sends the .gz beside each page.
-sdk=$(best_of "$bin/massive_e2e_sdk" trades "$origin" "$work/cert.pem" "$first_target" 1)
-csv=$(best_of massive_trades -f csv -o /dev/null)
-jsonl=$(best_of massive_trades -f jsonl -o /dev/null)
-python3 - "$expected_rows" "$sdk" "$csv" "$jsonl" <<'PY'
-import sys
-rows, sdk, csv, jsonl = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-print(f"{rows:,} trades, best wall time of the whole process (start-up and TLS handshake included)")
-print(f"{'client':<28}{'seconds':>9}{'rows/s':>14}{'x SDK':>8}")
-for name, s in (("SDK traversal (decode only)", sdk), ("massive -f csv > /dev/null", csv), ("massive -f jsonl > /dev/null", jsonl)):
-    print(f"{name:<28}{s:>9.3f}{rows / s:>14,.0f}{s / sdk:>8.2f}")
+# Rounds of the three, interleaved, so that a load from elsewhere on the machine falls on all
+# three alike; then the best time of each and the median of each round's ratio to the SDK.
+for _ in $(seq "$runs"); do
+  # Both ask for gzip (the tool's default, as the SDK's): nginx sends the .gz beside each page.
+  sdk=$(wall "$bin/massive_e2e_sdk" trades "$origin" "$work/cert.pem" "$first_target" 1)
+  csv=$(wall massive_trades -f csv -o /dev/null)
+  jsonl=$(wall massive_trades -f jsonl -o /dev/null)
+  echo "$sdk $csv $jsonl"
+done >"$work/times"
+python3 - "$expected_rows" "$work/times" <<'PY'
+import statistics, sys
+rows = int(sys.argv[1])
+rounds = [tuple(map(float, line.split())) for line in open(sys.argv[2])]
+print(f"{rows:,} trades, {len(rounds)} interleaved rounds, wall time of the whole process (start-up and TLS included)")
+print(f"{'client':<30}{'best s':>8}{'best rows/s':>13}{'median x SDK':>14}")
+for i, name in enumerate(("SDK traversal (decode only)", "massive -f csv -o /dev/null", "massive -f jsonl -o /dev/null")):
+    best = min(r[i] for r in rounds)
+    ratio = statistics.median(r[i] / r[0] for r in rounds)
+    print(f"{name:<30}{best:>8.3f}{rows / best:>13,.0f}{ratio:>14.2f}")
 PY
