@@ -4,8 +4,8 @@
 #pragma once
 
 #include <massive/reflection/operation_table.hpp>
-#include <ostream>
 
+#include <ostream>
 #include <span>
 #include <string_view>
 
@@ -30,11 +30,11 @@ enum exit_code : int {
 int call_command(const operation_entry& operation, std::span<const std::string_view> words);
 /// `massive completion bash|zsh`.
 int completion_command(std::span<const std::string_view> words);
-/// `massive stream <market> <topics> [flag]...` (stream_command.cpp).
-int stream_command(std::span<const std::string_view> words);
 /// The completion scripts' shell functions for the words after `massive stream`: markets,
 /// their topic prefixes, the stream's flags (stream_command.cpp).
 void stream_completion(std::ostream& out);
+/// `massive stream <market> <topics> [flag]...` (stream_command.cpp).
+int stream_command(std::span<const std::string_view> words);
 
 /// Another command besides the groups: `massive <name> ...`.
 struct command {

@@ -49,7 +49,7 @@ constexpr command command_table[] = {
     {"completion", "a completion script: massive completion bash|zsh", &completion_command},
     {"--list", "every operation, one per line: group, name, route, flags", &list_command},
     {"--version", "the SDK's version", &version_command},
-    {"stream", "stream a market's events: massive stream stocks T.AAPL,Q.* (massive stream --help)", &stream_command},
+    {"stream", "stream a market: massive stream stocks T.AAPL,Q.* [--count N] [--format F] [--mock]", &stream_command},
 };
 
 bool is_help(std::string_view word) { return word == "--help" || word == "-h" || word == "help"; }

@@ -302,6 +302,10 @@ void stream_completion(std::ostream& out) {
 }
 
 int stream_command(std::span<const std::string_view> words) {
+#ifdef MASSIVE_CLI_WITH_RELAY
+  // --via: the relay's JetStream stream instead of Massive's (relay_command.cpp).
+  if (std::find(words.begin(), words.end(), "--via") != words.end()) return stream_via_relay(words);
+#endif
   if (!words.empty() && (words[0] == "--help" || words[0] == "-h" || words[0] == "help")) {
     print_stream_help(std::cout);
     return exit_done;
