@@ -80,6 +80,10 @@ constexpr flag flags[] = {
        }
        throw usage_error("--format is one of json, jsonl, csv, table; not '" + std::string(f) + "'");
      }},
+    {"--envelope", "", "", {},
+     "each page whole, as the API's object (status, request_id, count, next_url, results with the "
+     "indicators' underlying), one JSON object per line",
+     [](call_settings& s, std::string_view) { s.envelope = true; }},
     {"--raw-times", "", "", {}, "table and CSV: timestamps as the wire's integers instead of ISO 8601",
      [](call_settings& s, std::string_view) { s.raw_times = true; }},
     {"--output", "-o", "FILE", {}, "write the rows to FILE (progress stays on the terminal)",
@@ -124,46 +128,25 @@ constexpr flag flags[] = {
      [](call_settings& s, std::string_view) { s.help = true; }},
 };
 
-const flag* find_flag(std::string_view name) {
-  for (const flag& f : flags) {
-    if (name == f.name || (!f.short_name.empty() && name == f.short_name)) return &f;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 std::span<const flag> call_flags() { return flags; }
 
+const flag* find_call_flag(std::string_view name) {
+  for (const flag& f : flags) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
 call_settings parse_call(std::span<const std::string_view> words) {
   call_settings settings;
   settings.run.traversal.max_pages = default_page_cap;
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    std::string_view word = words[i];
-    std::optional<std::string_view> attached;
-    if (const auto eq = word.find('='); word.starts_with("--") && eq != std::string_view::npos) {
-      attached = word.substr(eq + 1);
-      word = word.substr(0, eq);
-    }
-    const flag* f = find_flag(word);
-    if (f == nullptr) {
-      std::vector<std::string_view> names;
-      for (const flag& known : flags) names.push_back(known.name);
-      std::string message = "unknown flag '" + std::string(word) + "'";
-      if (const auto near = reflection::nearest_name(word, names)) message += " (did you mean " + std::string(*near) + "?)";
-      throw usage_error(message);
-    }
-    if (f->value.empty()) {
-      if (attached) throw usage_error(std::string(f->name) + " takes no value");
-      f->apply(settings, "");
-      continue;
-    }
-    if (!attached && i + 1 == words.size()) {
-      throw usage_error(std::string(f->name) + " needs a value (" + std::string(f->value) + ")");
-    }
-    f->apply(settings, attached ? *attached : words[++i]);
-  }
+  parse_flags(words, call_flags(), settings);
   settings.run.page_cap_is_error = !settings.pages_capped_by_user;
+  if (settings.envelope && (settings.format == output_format::csv || settings.format == output_format::table)) {
+    throw usage_error("--envelope prints JSON objects: it takes no --format csv or table");
+  }
   return settings;
 }
 

@@ -94,8 +94,8 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
     if (!file) return fail(exit_usage, "cannot write " + settings.output_path);
   }
   std::ostream& rows_out = settings.output_path.empty() ? std::cout : file;
-  std::vector<column> columns;
-  for (const column_info& c : operation.columns) columns.push_back({std::string(c.name), c.timestamp_digits});
+  std::vector<std::string> columns;
+  for (const column_info& c : operation.columns) columns.emplace_back(c.name);
   const auto printer = make_printer(settings.format, rows_out, std::move(columns), settings.raw_times);
   progress_line progress(progress_line::shown_for(!settings.output_path.empty()));
   settings.client.trace = [&progress, user = std::move(settings.client.trace)](const trace_event& event) {
@@ -105,6 +105,7 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
 
   std::size_t pages = 0;
   std::size_t lossy_pages = 0;
+  bool told_of_extra = false;  // of results.underlying, which only --envelope prints
   const char* key_from_environment = std::getenv("MASSIVE_API_KEY");
   const std::string api_key = !settings.client.api_key.empty() ? settings.client.api_key
                               : key_from_environment != nullptr ? std::string(key_from_environment)
@@ -115,8 +116,18 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
     auto done = boost::asio::co_spawn(
         io,
         operation.run(client, target, operation.shape, operation.paginated, settings.run,
-                      [&](const json_page& page) {
-                        printer->page(page.rows_json);
+                      [&](const row_page& page) {
+                        if (settings.envelope) {
+                          print_envelope(rows_out, page, operation.shape);
+                        } else {
+                          for (std::size_t i = 0; i < page.rows; ++i) printer->row({page.data(), i, &page.functions(), {}, {}});
+                          printer->end_page();
+                          if (!page.envelope.results_extra_json.empty() && !told_of_extra) {
+                            told_of_extra = true;
+                            std::cerr << "massive: the pages carry more than their rows (results.underlying); "
+                                         "--envelope prints them whole\n";
+                          }
+                        }
                         progress.page(page.rows);
                         ++pages;
                         report_leniency(pages, page.envelope.leniency, api_key);
@@ -125,7 +136,7 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
         boost::asio::use_future);
     io.run();
     done.get();
-    printer->finish();
+    if (!settings.envelope) printer->finish();
     progress.finish();
   } catch (const api_error& e) {
     progress.finish();

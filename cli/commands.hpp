@@ -5,6 +5,7 @@
 
 #include <massive/reflection/operation_table.hpp>
 
+#include <ostream>
 #include <span>
 #include <string_view>
 
@@ -29,6 +30,9 @@ enum exit_code : int {
 int call_command(const operation_entry& operation, std::span<const std::string_view> words);
 /// `massive completion bash|zsh`.
 int completion_command(std::span<const std::string_view> words);
+/// The completion scripts' shell functions for the words after `massive stream`: markets,
+/// their topic prefixes, the stream's flags (stream_command.cpp).
+void stream_completion(std::ostream& out);
 /// `massive stream <market> <topics> [flag]...` (stream_command.cpp).
 int stream_command(std::span<const std::string_view> words);
 

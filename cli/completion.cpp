@@ -70,6 +70,8 @@ void shared_functions(std::ostream& out) {
   }
   out << "  esac\n}\n\n";
 
+  stream_completion(out);
+
   // The words so far (the last one being completed) in, the candidates for the last one out,
   // unfiltered; status 2 asks for file names. Plain sh, so that bash and zsh share it.
   out << "# Candidates for the last of the words given (\"massive\" first), unfiltered; status 2: file\n"
@@ -85,6 +87,10 @@ void shared_functions(std::ostream& out) {
          "  if [ $n -eq 1 ]; then\n"
          "    echo \"" << words(groups) << " " << words(command_names) << " --help\"\n"
          "    return 0\n"
+         "  fi\n"
+         "  if [ \"$group\" = stream ]; then\n"
+         "    _massive_stream_candidates $n \"$operation\" \"$prev\" \"$cur\"\n"
+         "    return $?\n"
          "  fi\n"
          "  if [ \"$group\" = completion ]; then\n"
          "    [ $n -eq 2 ] && echo \"bash zsh\"\n"
@@ -139,7 +145,7 @@ void bash_completion(std::ostream& out) {
          "  fi\n"
          "  COMPREPLY=($(compgen -P \"$prefix\" -W \"$candidates\" -- \"$cur\"))\n"
          "  # Outside a completion (a script calling _massive) compopt fails: harmless.\n"
-         "  [[ ${COMPREPLY[0]} == *= ]] && { compopt -o nospace 2>/dev/null || :; }\n"
+         "  [[ ${COMPREPLY[0]} == *[=.] ]] && { compopt -o nospace 2>/dev/null || :; }\n"
          "  return 0\n"
          "}\n"
          "complete -F _massive massive\n";
@@ -149,7 +155,7 @@ void bash_completion(std::ostream& out) {
 void zsh_completion(std::ostream& out) {
   out << "_massive() {\n"
          "  local candidates c\n"
-         "  local -a names values\n"
+         "  local -a names values prefixes\n"
          "  candidates=$(_massive_candidates \"${(@)words[1,CURRENT]}\")\n"
          "  if (( $? == 2 )); then\n"
          "    _files\n"
@@ -157,10 +163,12 @@ void zsh_completion(std::ostream& out) {
          "  fi\n"
          "  [[ $PREFIX == *=* ]] && compset -P '*='\n"
          "  for c in ${=candidates}; do\n"
-         "    if [[ $c == *= ]]; then names+=(${c%=}); else values+=($c); fi\n"
+         "    if [[ $c == *= ]]; then names+=(${c%=}); elif [[ $c == *. ]]; then prefixes+=($c); "
+         "else values+=($c); fi\n"
          "  done\n"
          "  (( ${#names} )) && compadd -S '=' -- $names\n"
          "  (( ${#values} )) && compadd -- $values\n"
+         "  (( ${#prefixes} )) && compadd -S '' -- $prefixes\n"
          "  return 0\n"
          "}\n"
          "compdef _massive massive\n";

@@ -141,6 +141,25 @@ std::string column_list(const operation_entry& e) {
   return out;
 }
 
+/// A required parameter's value in the example line: the description's example, else its
+/// first value, else a placeholder.
+std::string_view example_value(const parameter_info& p) {
+  if (!p.example.empty()) return p.example;
+  if (!p.values.empty()) return p.values.front();
+  return "...";
+}
+
+/// `word` as a shell reads it back: single-quoted unless it is plain.
+std::string shell_word(const std::string& word) {
+  const bool plain = std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("._:,/=+-").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace
 
 bool is_group(std::string_view group) {
@@ -237,7 +256,7 @@ void print_operation(std::ostream& out, const operation_entry& e) {
   out << "\ncolumns of -f csv and -f table:\n" << wrapped(column_list(e), 2);
   out << "\nexample:\n  massive " << e.group << " " << e.name;
   for (const parameter_info& p : e.parameters) {
-    if (p.required) out << " -p " << p.wire << "=" << (p.values.empty() ? "..." : std::string(p.values.front()));
+    if (p.required) out << " -p " << shell_word(std::string(p.wire) + "=" + std::string(example_value(p)));
   }
   out << (e.paginated ? " --all-pages" : "") << " -f table\n\nmassive --help lists the flags.\n";
 }

@@ -1,34 +1,105 @@
 #include "output.hpp"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <cstdio>
+#include <cmath>
+#include <cstdint>
+#include <massive/json_writer.hpp>
+#include <massive/reflection/field_visitor.hpp>
 #include <optional>
-#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 
 namespace massive::cli {
 
-namespace ondemand = simdjson::ondemand;
+namespace {
 
-std::string iso8601(long long count, int digits) {
+using reflection::field_value;
+
+constexpr std::size_t flush_bytes = std::size_t{1} << 18;  // written out in between at 256 KiB
+
+/// `value`'s last `width` digits at `at`, zero-padded.
+void put_digits(char* at, unsigned long long value, int width) {
+  for (int i = width - 1; i >= 0; --i, value /= 10) at[i] = static_cast<char>('0' + value % 10);
+}
+
+void append_digits(std::string& out, unsigned long long value, int width) {
+  char text[20];
+  put_digits(text, value, width);
+  out.append(text, static_cast<std::size_t>(width));
+}
+
+void append_date(std::string& out, const std::chrono::year_month_day& date) {
+  const int year = int{date.year()};
+  if (year < 0) out += '-';
+  append_digits(out, static_cast<unsigned long long>(year < 0 ? -year : year), 4);
+  out += '-';
+  append_digits(out, unsigned{date.month()}, 2);
+  out += '-';
+  append_digits(out, unsigned{date.day()}, 2);
+}
+
+/// The text of the last day iso8601 wrote: the times of a page mostly share their day.
+struct day_cache {
+  long long day_number = 0;
+  std::string text;  // "YYYY-MM-DD", or empty before the first
+};
+
+/// iso8601(), appended to `out` without a temporary: one append of a text built in place.
+void append_iso8601(std::string& out, long long count, int digits, day_cache& days_seen) {
   using namespace std::chrono;
-  long long per_second = 1;
-  for (int i = 0; i < digits; ++i) per_second *= 10;
+  static constexpr long long per_second_of[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000, 10'000'000,
+                                                100'000'000, 1'000'000'000};
+  const long long per_second = per_second_of[digits];
   long long seconds = count / per_second, fraction = count % per_second;
   if (fraction < 0) seconds -= 1, fraction += per_second;  // before 1970: the fraction counts forward
-  const sys_days day = floor<days>(sys_seconds{std::chrono::seconds{seconds}});
-  const year_month_day date{day};
-  const long long in_day = seconds - duration_cast<std::chrono::seconds>(day.time_since_epoch()).count();
-  char text[64];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02lld:%02lld:%02lld.%0*lldZ", int{date.year()},
-                unsigned{date.month()}, unsigned{date.day()}, in_day / 3600, in_day / 60 % 60, in_day % 60, digits,
-                fraction);
-  return text;
+  long long day_number = seconds / 86'400, in_day = seconds % 86'400;
+  if (in_day < 0) day_number -= 1, in_day += 86'400;
+  if (days_seen.text.empty() || days_seen.day_number != day_number) {
+    days_seen.text.clear();
+    append_date(days_seen.text, year_month_day{sys_days{days{day_number}}});
+    days_seen.day_number = day_number;
+  }
+  char time[24] = "Thh:mm:ss.";  // then the fraction's digits and Z
+  put_digits(time + 1, static_cast<unsigned long long>(in_day / 3600), 2);
+  put_digits(time + 4, static_cast<unsigned long long>(in_day / 60 % 60), 2);
+  put_digits(time + 7, static_cast<unsigned long long>(in_day % 60), 2);
+  std::size_t length = 9;
+  if (digits != 0) {
+    put_digits(time + 10, static_cast<unsigned long long>(fraction), digits);
+    length = 10 + static_cast<std::size_t>(digits);
+  }
+  time[length++] = 'Z';
+  out += days_seen.text;
+  out.append(time, length);
+}
+
+/// terminal_safe(text), appended; text that is printable ASCII (most of it) is copied as it is.
+void append_safe(std::string& out, std::string_view text) {
+  const bool plain =
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
+  if (plain) {
+    out += text;
+  } else {
+    out += terminal_safe(text);
+  }
+}
+
+template <class T>
+void append_number(std::string& out, T value) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  out.append(text, end);
+}
+
+}  // namespace
+
+std::string iso8601(long long count, int digits) {
+  std::string out;
+  day_cache days_seen;
+  append_iso8601(out, count, digits, days_seen);
+  return out;
 }
 
 std::string terminal_safe(std::string_view text, std::size_t max_bytes) {
@@ -58,7 +129,8 @@ std::string terminal_safe(std::string_view text, std::size_t max_bytes) {
     }
     if (valid && length == 4) {
       const unsigned char next = byte(i + 1);
-      valid = !(c == 0xF0 && next < 0x90) && !(c == 0xF4 && next >= 0x90);  // overlong, beyond U+10FFFF
+      valid =
+          !(c == 0xF0 && next < 0x90) && !(c == 0xF4 && next >= 0x90);  // overlong, beyond U+10FFFF
     }
     if (!valid) length = 1;
     const bool c0_or_del = length == 1 && (c < 0x20 || c == 0x7F);
@@ -81,217 +153,299 @@ std::string terminal_safe(std::string_view text, std::size_t max_bytes) {
 
 namespace {
 
-std::string_view text_of(simdjson::simdjson_result<std::string_view> r, const char* what) {
-  std::string_view v;
-  if (std::move(r).get(v) != simdjson::SUCCESS) throw output_error(std::string("rows are not JSON: bad ") + what);
-  return v;
+/// The printed text of one scalar: the table's and CSV's cell, or one element of it.
+void append_value(std::string& out, const field_value& v, bool raw_times, day_cache& days_seen) {
+  switch (v.type) {
+    case field_value::kind::integer:
+      append_number(out, v.integer);
+      break;
+    case field_value::kind::number:
+      if (std::isfinite(v.number)) append_number(out, v.number);  // JSON's null: an empty cell
+      break;
+    case field_value::kind::boolean:
+      out += v.integer != 0 ? "true" : "false";
+      break;
+    case field_value::kind::text:
+    case field_value::kind::json:
+      append_safe(out, v.text);
+      break;
+    case field_value::kind::time:
+      if (raw_times || v.time_digits == 0) {
+        append_number(out, v.integer);
+      } else {
+        append_iso8601(out, v.integer, v.time_digits, days_seen);
+      }
+      break;
+    case field_value::kind::date:
+      append_date(out, v.date);
+      break;
+    case field_value::kind::exact: {
+      char text[decimal::max_chars];
+      const auto [end, ec] = v.exact.to_chars(text, text + sizeof text);
+      out.append(text, end);
+      break;
+    }
+  }
 }
 
-/// The columns in print order, by name, growing when a row has a value none of them holds.
+/// The columns in print order, by name, growing when a row has a field none of them holds.
 class column_set {
  public:
-  explicit column_set(std::vector<column> columns) : columns_(std::move(columns)) {
-    for (std::size_t i = 0; i < columns_.size(); ++i) index_.emplace(columns_[i].name, i);
+  explicit column_set(std::vector<std::string> names) : names_(std::move(names)) {
+    for (std::size_t i = 0; i < names_.size(); ++i) index_.emplace(names_[i], i);
   }
-  std::size_t size() const { return columns_.size(); }
-  const column& operator[](std::size_t i) const { return columns_[i]; }
-  std::optional<std::size_t> find(const std::string& name) const {
+  std::size_t size() const { return names_.size(); }
+  const std::string& operator[](std::size_t i) const { return names_[i]; }
+  std::size_t find_or_add(const std::string& name) {
     const auto it = index_.find(name);
-    if (it == index_.end()) return std::nullopt;
-    return it->second;
-  }
-  std::size_t add(const std::string& name) {
-    if (const auto at = find(name)) return *at;
-    index_.emplace(name, columns_.size());
-    columns_.push_back({name, 0});
-    return columns_.size() - 1;
+    if (it != index_.end()) return it->second;
+    index_.emplace(name, names_.size());
+    names_.push_back(name);
+    return names_.size() - 1;
   }
 
  private:
-  std::vector<column> columns_;
+  std::vector<std::string> names_;
   std::unordered_map<std::string, std::size_t> index_;
 };
 
-/// One row's cells by column; absent cells are nullopt.
-using cells = std::vector<std::optional<std::string>>;
-
-/// Turns a row object into cells: nested objects become dotted columns unless the object is a
-/// column itself (a map or a free-form JSON field), arrays their elements joined by ", ".
-class flattener {
+/// One row's cells by column, from visiting it. A field is matched to its column by its dotted
+/// name once; after that, by the position of its call in the row's visit and its key's address
+/// (the generated visitors pass string literals), so that a run of rows of one model costs no
+/// name lookups: the first step that differs from the row before resolves by name again.
+class cell_collector final : public reflection::field_visitor {
  public:
-  flattener(column_set& columns, bool raw_times) : columns_(columns), raw_times_(raw_times) {}
+  cell_collector(column_set& columns, bool raw_times) : columns_(columns), raw_times_(raw_times) {}
 
-  void row(ondemand::object object, cells& out) {
-    out.assign(columns_.size(), std::nullopt);
-    fields(object, "", out);
+  /// Visits `r`; its cells are then cell(i) where filled(i).
+  void collect(const printable_row& r) {
+    cells_.resize(columns_.size());
+    filled_.assign(columns_.size(), 0);
+    quotable_.resize(columns_.size(), 0);
+    position_ = 0;
+    prefix_.clear();
+    prefix_lengths_.clear();
+    if (!r.ev.empty()) set(resolve("ev", step_kind::value), r.ev);
+    // The prefix is a step of its own: rows of another event type take another trace.
+    resolve(r.column_prefix, step_kind::begin);
+    prefix_ = r.column_prefix;
+    r.functions->visit(*this, r.rows, r.index);
   }
+  std::size_t size() const { return filled_.size(); }
+  bool filled(std::size_t i) const { return filled_[i] != 0; }
+  /// Whether cell i may hold a comma or a quote (a text, JSON, a list), which CSV must quote.
+  bool quotable(std::size_t i) const { return quotable_[i] != 0; }
+  const std::string& cell(std::size_t i) const { return cells_[i]; }
 
  private:
-  void fields(ondemand::object object, const std::string& prefix, cells& out) {
-    for (auto field : object) {
-      std::string_view key;
-      if (field.unescaped_key().get(key) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad key");
-      // A map's keys are data: a column named after one is the wire's text too.
-      const std::string name = prefix + terminal_safe(key);
-      ondemand::value value = field.value();
-      ondemand::json_type type;
-      if (value.type().get(type) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad value");
-      const auto known = columns_.find(name);
-      if (type == ondemand::json_type::object && !known) {
-        fields(value.get_object().value(), name + ".", out);
-        continue;
-      }
-      const std::size_t at = known ? *known : columns_.add(name);
-      if (out.size() < columns_.size()) out.resize(columns_.size());
-      out[at] = text(value, type, columns_[at].timestamp_digits);
+  enum class step_kind : std::uint8_t { value, absent, begin, end, list };
+  struct step {
+    const char* key;
+    std::size_t key_size;
+    step_kind kind;
+    std::size_t column;
+  };
+
+  void on_value(std::string_view key, const field_value& v) override {
+    if (in_list_) {
+      std::string& cell = cells_[list_column_];
+      if (list_items_++ != 0) cell += ", ";
+      append_value(cell, v, raw_times_, days_seen_);
+      return;
     }
+    const std::size_t column = resolve(key, step_kind::value);
+    std::string& cell = start(column);
+    quotable_[column] = v.type == field_value::kind::text || v.type == field_value::kind::json;
+    append_value(cell, v, raw_times_, days_seen_);
+  }
+  void on_absent(std::string_view key) override { resolve(key, step_kind::absent); }
+  void on_begin_object(std::string_view key) override {
+    resolve(key, step_kind::begin);
+    prefix_lengths_.push_back(prefix_.size());
+    prefix_ += key;
+    prefix_ += '.';
+  }
+  void on_end_object() override {
+    resolve({}, step_kind::end);
+    prefix_.resize(prefix_lengths_.back());
+    prefix_lengths_.pop_back();
+  }
+  void on_begin_list(std::string_view key) override {
+    list_column_ = resolve(key, step_kind::list);
+    start(list_column_);
+    quotable_[list_column_] = 1;
+    in_list_ = true;
+    list_items_ = 0;
+  }
+  void on_end_list() override { in_list_ = false; }
+
+  /// Column `column`'s cell, emptied and marked filled.
+  std::string& start(std::size_t column) {
+    if (column >= cells_.size()) {
+      cells_.resize(column + 1);
+      filled_.resize(column + 1, 0);
+      quotable_.resize(column + 1, 0);
+    }
+    filled_[column] = 1;
+    cells_[column].clear();
+    return cells_[column];
+  }
+  void set(std::size_t column, std::string_view text) {
+    append_safe(start(column), text);
+    quotable_[column] = 1;
   }
 
-  std::string scalar(ondemand::value value, ondemand::json_type type, int digits) {
-    switch (type) {
-      case ondemand::json_type::string: return terminal_safe(text_of(value.get_string(), "string"));
-      case ondemand::json_type::number: {
-        const std::string_view number = value.raw_json_token();
-        long long count = 0;
-        if (digits == 0 || raw_times_ ||
-            std::from_chars(number.data(), number.data() + number.size(), count).ptr != number.data() + number.size()) {
-          return std::string(number);
-        }
-        return iso8601(count, digits);
-      }
-      case ondemand::json_type::boolean: return std::string(value.raw_json_token());
-      case ondemand::json_type::null: return "";
-      case ondemand::json_type::object: {
-        ondemand::object object;
-        if (value.get_object().get(object) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad object");
-        return terminal_safe(text_of(object.raw_json(), "object"));
-      }
-      case ondemand::json_type::array: {
-        ondemand::array array;
-        if (value.get_array().get(array) != simdjson::SUCCESS) throw output_error("rows are not JSON: bad array");
-        return terminal_safe(text_of(array.raw_json(), "array"));
+  /// Column of the step `key`, `kind` (SIZE_MAX for an object's begin or end): the trace's when
+  /// this step is the one the row before took here, else found by name.
+  std::size_t resolve(std::string_view key, step_kind kind) {
+    if (position_ < trace_.size()) {
+      // A field present in one row and absent in the next keeps its column: only the steps
+      // that change the path (objects) must match in kind.
+      const step& known = trace_[position_];
+      const bool structural = kind == step_kind::begin || kind == step_kind::end;
+      const bool known_structural = known.kind == step_kind::begin || known.kind == step_kind::end;
+      if (known.key == key.data() && known.key_size == key.size() && structural == known_structural &&
+          (!structural || known.kind == kind)) {
+        ++position_;
+        return known.column;
       }
     }
-    return "";
+    return resolve_by_name(key, kind);
   }
 
-  std::string text(ondemand::value value, ondemand::json_type type, int digits) {
-    if (type != ondemand::json_type::array) return scalar(value, type, digits);
-    std::string out;
-    bool first = true;
-    for (auto element : value.get_array()) {
-      ondemand::value item = element.value();
-      out += first ? "" : ", ";
-      first = false;
-      out += scalar(item, item.type().value(), digits);
+  /// The slow path, kept out of line so that resolve() inlines into every visitor call.
+  [[gnu::noinline]] std::size_t resolve_by_name(std::string_view key, step_kind kind) {
+    trace_.resize(position_);
+    std::size_t column = SIZE_MAX;
+    if (kind != step_kind::begin && kind != step_kind::end) {
+      column = columns_.find_or_add(prefix_ + std::string(key));
     }
-    return out;
+    trace_.push_back({key.data(), key.size(), kind, column});
+    ++position_;
+    return column;
   }
 
   column_set& columns_;
   bool raw_times_;
+  day_cache days_seen_;
+  std::vector<std::string> cells_;
+  std::vector<char> filled_;
+  std::vector<char> quotable_;
+  std::vector<step> trace_;
+  std::size_t position_ = 0;
+  std::string prefix_;  // the dotted names of the objects the visit is in, each with its '.'
+  std::vector<std::size_t> prefix_lengths_;
+  bool in_list_ = false;
+  std::size_t list_column_ = 0, list_items_ = 0;
 };
 
-/// Iterates a page's rows as objects.
-template <class Each>
-void for_each_row(ondemand::parser& parser, simdjson::padded_string& buffer, std::string_view rows_json, Each&& each) {
-  buffer = simdjson::padded_string(rows_json);
-  ondemand::document doc;
-  ondemand::array rows;
-  if (parser.iterate(buffer).get(doc) != simdjson::SUCCESS || doc.get_array().get(rows) != simdjson::SUCCESS) {
-    throw output_error("rows are not a JSON array");
-  }
-  try {
-    for (auto element : rows) {
-      ondemand::object row;
-      if (element.get_object().get(row) != simdjson::SUCCESS) throw output_error("a row is not a JSON object");
-      each(row);
-    }
-  } catch (const simdjson::simdjson_error& e) {  // from the value() of a nested element
-    throw output_error(std::string("rows are not JSON: ") + e.what());
-  }
+/// Writes `text` out when it has grown past flush_bytes, or always with `now`.
+void drain(std::ostream& out, std::string& text, bool now) {
+  if (text.empty() || (!now && text.size() < flush_bytes)) return;
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  text.clear();
+  if (now) out.flush();
 }
 
-/// JSON (one array, as before) and JSON Lines: each row's text as the SDK wrote it.
+/// Row `r` as a JSON object, with its `ev` first when it is a stream event.
+void append_json(std::string& out, const printable_row& r) {
+  const std::size_t start = out.size();
+  json_writer w(out);
+  r.functions->write_json(w, r.rows, r.index);
+  if (r.ev.empty()) return;
+  std::string ev = "\"ev\":";
+  json_writer(ev).value(r.ev);
+  if (out.size() - start > 2) ev += ',';
+  out.insert(start + 1, ev);
+}
+
+/// JSON (one array) and JSON Lines.
 class json_printer final : public row_printer {
  public:
   json_printer(std::ostream& out, bool lines) : out_(out), lines_(lines) {}
 
-  void page(std::string_view rows_json) override {
-    for_each_row(parser_, buffer_, rows_json, [&](ondemand::object row) {
-      const std::string_view text = text_of(row.raw_json(), "row");
-      if (lines_) {
-        out_ << text << '\n';
-      } else {
-        out_ << (first_ ? "[" : ",\n") << text;
-      }
-      first_ = false;
-    });
-    out_.flush();
+  void row(const printable_row& r) override {
+    if (!lines_) text_ += first_ ? "[" : ",\n";
+    first_ = false;
+    append_json(text_, r);
+    if (lines_) text_ += '\n';
+    drain(out_, text_, false);
   }
-
+  void end_page() override { drain(out_, text_, true); }
   void finish() override {
-    if (!lines_) out_ << (first_ ? "[]\n" : "]\n");
-    out_.flush();
+    if (!lines_) text_ += first_ ? "[]\n" : "]\n";
+    drain(out_, text_, true);
   }
 
  private:
   std::ostream& out_;
   bool lines_;
   bool first_ = true;
-  ondemand::parser parser_;
-  simdjson::padded_string buffer_;
+  std::string text_;
 };
 
-std::string csv_quoted(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
+void append_csv_cell(std::string& out, std::string_view text) {
+  // Not find_first_of: libstdc++ calls memchr over the set for every byte of the text.
+  if (std::none_of(text.begin(), text.end(), [](char c) { return c == ',' || c == '"'; })) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
 }
 
 /// CSV: a header of every column, then one line per row.
 class csv_printer final : public row_printer {
  public:
-  csv_printer(std::ostream& out, std::vector<column> columns, bool raw_times)
-      : out_(out), columns_(std::move(columns)), flatten_(columns_, raw_times), header_fixed_(columns_.size() > 0) {}
+  csv_printer(std::ostream& out, std::vector<std::string> columns, bool raw_times)
+      : out_(out), columns_(std::move(columns)), cells_(columns_, raw_times) {}
 
-  void page(std::string_view rows_json) override {
-    std::vector<cells> rows;
-    for_each_row(parser_, buffer_, rows_json, [&](ondemand::object row) { flatten_.row(row, rows.emplace_back()); });
-    if (!rows.empty() || header_fixed_) header();
-    for (cells& row : rows) {
-      if (row.size() > printed_) {
-        throw output_error("a row has the column '" + columns_[printed_].name +
-                                 "', which the CSV header printed before lacks (use --format jsonl)");
-      }
-      row.resize(printed_);
-      for (std::size_t i = 0; i < row.size(); ++i) out_ << (i ? "," : "") << csv_quoted(row[i].value_or(""));
-      out_ << '\n';
+  void row(const printable_row& r) override {
+    header();
+    cells_.collect(r);
+    for (std::size_t extra = printed_; extra < cells_.size(); ++extra) {
+      if (!cells_.filled(extra)) continue;
+      throw output_error("a row has the column '" + columns_[extra] +
+                         "', which the CSV header printed before lacks (use --format jsonl)");
     }
-    out_.flush();
+    for (std::size_t i = 0; i < printed_; ++i) {
+      if (i != 0) text_ += ',';
+      if (i >= cells_.size() || !cells_.filled(i)) continue;
+      if (cells_.quotable(i)) {
+        append_csv_cell(text_, cells_.cell(i));
+      } else {
+        text_ += cells_.cell(i);
+      }
+    }
+    text_ += '\n';
+    drain(out_, text_, false);
   }
-
+  void end_page() override { drain(out_, text_, true); }
   void finish() override {
-    if (header_fixed_) header();
-    out_.flush();
+    header();
+    drain(out_, text_, true);
   }
 
  private:
   void header() {
     if (printed_ != 0 || columns_.size() == 0) return;
     printed_ = columns_.size();
-    for (std::size_t i = 0; i < printed_; ++i) out_ << (i ? "," : "") << csv_quoted(columns_[i].name);
-    out_ << '\n';
+    for (std::size_t i = 0; i < printed_; ++i) {
+      if (i != 0) text_ += ',';
+      append_csv_cell(text_, columns_[i]);
+    }
+    text_ += '\n';
   }
 
   std::ostream& out_;
   column_set columns_;
-  flattener flatten_;
-  bool header_fixed_;
+  cell_collector cells_;
   std::size_t printed_ = 0;
-  ondemand::parser parser_;
-  simdjson::padded_string buffer_;
+  std::string text_;
 };
 
 /// A cell that is a number (-12, 3.5, 2.4e+06): the table right-aligns it.
@@ -308,76 +462,181 @@ bool is_number(std::string_view text) {
 /// its header too, so that digits line up.
 class table_printer final : public row_printer {
  public:
-  table_printer(std::ostream& out, std::vector<column> columns, bool raw_times)
-      : out_(out), columns_(std::move(columns)), flatten_(columns_, raw_times) {}
+  table_printer(std::ostream& out, std::vector<std::string> columns, bool raw_times)
+      : out_(out), columns_(std::move(columns)), cells_(columns_, raw_times) {}
 
-  void page(std::string_view rows_json) override {
-    std::vector<cells> rows;
-    for_each_row(parser_, buffer_, rows_json, [&](ondemand::object row) { flatten_.row(row, rows.emplace_back()); });
-    for (cells& row : rows) row.resize(columns_.size());
+  void row(const printable_row& r) override {
+    cells_.collect(r);
+    auto& row = rows_.emplace_back(cells_.size());
+    for (std::size_t i = 0; i < cells_.size(); ++i) {
+      if (cells_.filled(i)) row[i] = cells_.cell(i);
+    }
+  }
+
+  void end_page() override {
+    for (auto& row : rows_) row.resize(columns_.size());
     width_.resize(columns_.size(), 0);
     numeric_.resize(columns_.size(), false);
     bool shown_more = false;
     for (std::size_t i = 0; i < columns_.size(); ++i) {
       if (width_[i] != 0) continue;
       bool numbers = true;
-      for (const cells& row : rows) {
+      for (const auto& row : rows_) {
         if (!row[i] || row[i]->empty()) continue;
-        width_[i] = std::max({width_[i], columns_[i].name.size(), row[i]->size()});
+        width_[i] = std::max({width_[i], columns_[i].size(), row[i]->size()});
         numbers = numbers && is_number(*row[i]);
       }
       numeric_[i] = numbers;
       shown_more = shown_more || width_[i] != 0;
     }
-    if (shown_more) header();
-    for (const cells& row : rows) line([&](std::size_t i) { return row[i] ? std::string_view(*row[i]) : std::string_view(); });
-    out_.flush();
+    if (shown_more) line([&](std::size_t i) -> std::string_view { return columns_[i]; });
+    for (const auto& row : rows_) {
+      line([&](std::size_t i) { return row[i] ? std::string_view(*row[i]) : std::string_view(); });
+    }
+    rows_.clear();
+    drain(out_, text_, true);
   }
 
-  void finish() override { out_.flush(); }
+  void finish() override {
+    if (!rows_.empty()) end_page();
+    drain(out_, text_, true);
+  }
 
  private:
   /// One line of the shown columns, two spaces apart; `cell(i)` is column i's text.
   template <class Cell>
   void line(Cell&& cell) {
-    std::string text;
+    const std::size_t start = text_.size();
     for (std::size_t i = 0; i < width_.size(); ++i) {
       if (width_[i] == 0) continue;
-      if (!text.empty()) text += "  ";
+      if (text_.size() != start) text_ += "  ";
       const std::string_view value = cell(i);
       const std::size_t pad = width_[i] > value.size() ? width_[i] - value.size() : 0;
-      if (numeric_[i]) text.append(pad, ' ');
-      text += value;
-      if (!numeric_[i]) text.append(pad, ' ');
+      if (numeric_[i]) text_.append(pad, ' ');
+      text_ += value;
+      if (!numeric_[i]) text_.append(pad, ' ');
     }
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    out_ << text << '\n';
-  }
-
-  void header() {
-    line([&](std::size_t i) -> std::string_view { return columns_[i].name; });
+    while (text_.size() > start && text_.back() == ' ') text_.pop_back();
+    text_ += '\n';
   }
 
   std::ostream& out_;
   column_set columns_;
-  flattener flatten_;
+  cell_collector cells_;
+  std::vector<std::vector<std::optional<std::string>>> rows_;  // the page's, by column
   std::vector<std::size_t> width_;  // by column; 0 for a column not shown (yet)
   std::vector<bool> numeric_;       // by column: right-aligned
-  ondemand::parser parser_;
-  simdjson::padded_string buffer_;
+  std::string text_;
+};
+
+/// The dotted names of a row's fields, in the order visited.
+class column_finder final : public reflection::field_visitor {
+ public:
+  std::vector<std::string> names;
+
+ private:
+  void add(std::string_view key) {
+    const std::string name = prefix_ + std::string(key);
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  void on_value(std::string_view key, const field_value&) override {
+    if (!in_list_) add(key);
+  }
+  void on_absent(std::string_view key) override { add(key); }
+  void on_begin_object(std::string_view key) override {
+    lengths_.push_back(prefix_.size());
+    prefix_ += std::string(key) + ".";
+  }
+  void on_end_object() override {
+    prefix_.resize(lengths_.back());
+    lengths_.pop_back();
+  }
+  void on_begin_list(std::string_view key) override {
+    add(key);
+    in_list_ = true;
+  }
+  void on_end_list() override { in_list_ = false; }
+
+  std::string prefix_;
+  std::vector<std::size_t> lengths_;
+  bool in_list_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<row_printer> make_printer(output_format format, std::ostream& out, std::vector<column> columns,
-                                          bool raw_times) {
+std::unique_ptr<row_printer> make_printer(output_format format, std::ostream& out,
+                                          std::vector<std::string> columns, bool raw_times) {
   switch (format) {
-    case output_format::json: return std::make_unique<json_printer>(out, false);
-    case output_format::jsonl: return std::make_unique<json_printer>(out, true);
-    case output_format::csv: return std::make_unique<csv_printer>(out, std::move(columns), raw_times);
-    case output_format::table: return std::make_unique<table_printer>(out, std::move(columns), raw_times);
+    case output_format::json:
+      return std::make_unique<json_printer>(out, false);
+    case output_format::jsonl:
+      return std::make_unique<json_printer>(out, true);
+    case output_format::csv:
+      return std::make_unique<csv_printer>(out, std::move(columns), raw_times);
+    case output_format::table:
+      return std::make_unique<table_printer>(out, std::move(columns), raw_times);
   }
   return nullptr;
+}
+
+std::vector<std::string> columns_of(const reflection::row_functions& functions, const void* row) {
+  column_finder finder;
+  functions.visit(finder, row, 0);
+  return std::move(finder.names);
+}
+
+void print_envelope(std::ostream& out, const reflection::row_page& page, payload_shape shape) {
+  std::string text;
+  json_writer w(text);
+  const auto rows = [&] {
+    w.begin_array();
+    for (std::size_t i = 0; i < page.rows; ++i) page.write_row(w, i);
+    w.end_array();
+  };
+  if (shape == payload_shape::document) {
+    if (page.rows == 0) {
+      w.value(nullptr);
+    } else {
+      page.write_row(w, 0);
+    }
+  } else if (shape == payload_shape::top_level_array) {
+    rows();
+  } else {
+    // The envelope's members in the order the API usually sends them (alphabetical).
+    const page_envelope& e = page.envelope;
+    w.begin_object();
+    w.field("adjusted", e.adjusted);
+    w.field("count", e.count);
+    if (!e.next_url.empty()) w.field("next_url", e.next_url);
+    w.field("queryCount", e.query_count);
+    if (!e.request_id.empty()) w.field("request_id", e.request_id);
+    if (shape == payload_shape::results_array) {
+      w.key("results");
+      rows();
+    } else if (shape == payload_shape::results_object && page.rows != 0) {
+      w.key("results");
+      page.write_row(w, 0);
+    } else if (shape == payload_shape::results_values) {
+      w.key("results");
+      w.begin_object();
+      std::string underlying;
+      json_writer u(underlying);
+      if (page.write_underlying(u)) {
+        w.key("underlying");
+        w.value(json_value(underlying));
+      }
+      w.key("values");
+      rows();
+      w.end_object();
+    }
+    w.field("resultsCount", e.results_count);
+    if (!e.status.empty()) w.field("status", e.status);
+    if (!e.ticker.empty()) w.field("ticker", e.ticker);
+    w.end_object();
+  }
+  text += '\n';
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.flush();
 }
 
 }  // namespace massive::cli

@@ -1,13 +1,15 @@
-// Rows for people and for programs. JSON is one array, as the SDK's writers print it; JSON
-// Lines one row per line; CSV and the table flatten nested objects into dotted columns
-// (`day.close`), write arrays as their elements joined by ", ", and show timestamps as
-// ISO 8601 in UTC with the digits of their unit. Every format streams page by page: the
-// table's columns and widths are fixed by the first page.
+// Rows for people and for programs, printed straight from the typed rows (the reflection
+// table's row functions: each row written by its generated JSON writer or visited field by
+// field), never written to JSON and parsed again. JSON is one array, JSON Lines one row per
+// line; CSV and the table flatten nested objects into dotted columns (`day.close`), write an
+// array of scalars as its elements joined by ", " and a map or an array of objects as its
+// JSON, and show timestamps as ISO 8601 in UTC with the digits of their unit. Every format
+// streams page by page: output is written when a page ends (and in between when it grows),
+// the table's columns and widths are fixed by the first page.
 #pragma once
 
-#include "arguments.hpp"
-
 #include <cstddef>
+#include <massive/reflection/model_table.hpp>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
@@ -15,16 +17,11 @@
 #include <string_view>
 #include <vector>
 
+#include "arguments.hpp"
+
 namespace massive::cli {
 
-/// A column of CSV and the table, flattened (`lastQuote.P`).
-struct column {
-  std::string name;
-  /// For integer timestamps, the digits of their unit (3: ms, 6: us, 9: ns); else 0.
-  int timestamp_digits = 0;
-};
-
-/// "2024-01-10T14:59:58.830123456Z": `count` units of 10^-digits s (digits 3, 6 or 9) since
+/// "2024-01-10T14:59:58.830123456Z": `count` units of 10^-digits s (digits 0, 3, 6 or 9) since
 /// the Unix epoch, with `digits` fraction digits.
 std::string iso8601(long long count, int digits);
 
@@ -41,27 +38,50 @@ std::string terminal_safe(std::string_view text, std::size_t max_bytes = std::st
 inline constexpr std::size_t max_message_bytes = 1024;
 inline constexpr std::size_t max_path_bytes = 256;
 
-/// Rows that cannot be printed: not a JSON array of objects, or (CSV) a column after the header.
+/// Rows that cannot be printed: (CSV) a column the header printed before lacks.
 class output_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-/// Prints pages of rows (each a JSON array, as json_page::rows_json) in one format.
+/// One row to print: row `index` of the array `rows` of the model `functions` describes.
+struct printable_row {
+  const void* rows = nullptr;
+  std::size_t index = 0;
+  const reflection::row_functions* functions = nullptr;
+  /// A stream event's `ev` (its channel's prefix, "T"), printed first; empty for REST rows.
+  std::string_view ev;
+  /// CSV and the table: put before each of the row's column names ("T." when a stream's
+  /// several event types share the columns, so that no column holds two meanings).
+  std::string_view column_prefix;
+};
+
+/// Prints rows in one format.
 class row_printer {
  public:
   virtual ~row_printer() = default;
-  /// One page's rows. Throws output_error.
-  virtual void page(std::string_view rows_json) = 0;
+  /// One row. Throws output_error.
+  virtual void row(const printable_row& r) = 0;
+  /// The end of a page (or a stream's batch): what it printed is written out.
+  virtual void end_page() = 0;
   /// After the last page.
   virtual void finish() = 0;
 };
 
-/// A printer of `format` onto `out`. CSV and the table print `columns` (every column the
-/// operation's rows can have, in order; the table only those that the first page fills);
-/// when `columns` is empty they take the first page's. `raw_times` keeps timestamps as
-/// integers.
-std::unique_ptr<row_printer> make_printer(output_format format, std::ostream& out, std::vector<column> columns,
-                                          bool raw_times);
+/// A printer of `format` onto `out`. CSV and the table print `columns` (every column the rows
+/// can have, in order; the table only those that the first page fills). `raw_times` keeps
+/// timestamps as integers.
+std::unique_ptr<row_printer> make_printer(output_format format, std::ostream& out,
+                                          std::vector<std::string> columns, bool raw_times);
+
+/// The columns of a row of the model `functions` describes, flattened as CSV and the table
+/// print them, found by visiting `row` (a value of that model): every field it has, and the
+/// keys of the nested objects it has.
+std::vector<std::string> columns_of(const reflection::row_functions& functions, const void* row);
+
+/// --envelope: each page as the API's object, one per line: the envelope's fields, then the
+/// rows where the body has them (`results`, `results.values`, the body itself), and the
+/// indicators' `results.underlying` decoded.
+void print_envelope(std::ostream& out, const reflection::row_page& page, payload_shape shape);
 
 }  // namespace massive::cli

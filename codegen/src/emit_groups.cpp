@@ -311,6 +311,7 @@ std::string parameter_table(const operation& o) {
            ",\n     .in_path = " + (p->in_path ? "true" : "false") + ",\n     .required = " +
            (p->required ? "true" : "false") + ",\n     .filter = parameter_filter::" + parameter_filter_name(p->filter) +
            ",\n     .values = " + values + ",\n     .default_value = " + quoted(p->default_value) +
+           ",\n     .example = " + quoted(p->example) +
            ",\n     .description = " + quoted(p->description) + "},\n";
   }
   return out + "};\n";

@@ -218,7 +218,9 @@ std::string header(const model& m) {
   if (span) out += "#include <span>\n";
   if (strings) out += "#include <string_view>\n";
   if (m.row) out += "#include <type_traits>\n";
-  out += "\nnamespace massive {\n\nclass json_writer;\n";
+  out +=
+      "\nnamespace massive {\n\nclass json_writer;\n\nnamespace reflection {\nclass "
+      "field_visitor;\n}\n";
   if (m.row) out += "\nnamespace detail {\nstruct row_codec;\n}\n";
   std::string doc = m.doc.empty() ? "One " + m.name + " object." : m.doc;
   if (has_views(m)) {
@@ -246,7 +248,12 @@ std::string header(const model& m) {
     out += "const detail::row_codec& row_codec_for(std::type_identity<" + m.name + ">) noexcept;\n";
   }
   out += "/// Writes one " + m.name + " as a JSON object with its wire keys; absent fields are left out.\n";
-  out += "void write_json(json_writer& w, const " + m.name + "& row);\n\n}  // namespace massive\n";
+  out += "void write_json(json_writer& w, const " + m.name + "& row);\n";
+  out += "/// Hands each field of one " + m.name +
+         " to `v` with its wire key, in write_json's order\n"
+         "/// (massive/reflection/field_visitor.hpp).\n";
+  out += "void visit_fields(reflection::field_visitor& v, const " + m.name +
+         "& row);\n\n}  // namespace massive\n";
   return out;
 }
 
@@ -484,7 +491,8 @@ std::string owned_definition(const model& m) {
 
 std::string source(const model& m) {
   std::string out = text::banner() + "#include \"massive/models/" + m.name + ".hpp\"\n\n";
-  out += "#include \"massive/json_writer.hpp\"\n#include \"massive/owned/" + m.name + ".hpp\"\n";
+  out += "#include \"massive/json_writer.hpp\"\n#include \"massive/owned/" + m.name +
+         ".hpp\"\n#include \"massive/reflection/field_visitor.hpp\"\n";
   if (m.row) out += "#include \"models/" + m.name + "_decode.hpp\"\n";
   out += "\nnamespace massive {\n\n";
   if (m.row) {
@@ -500,7 +508,12 @@ std::string source(const model& m) {
   }
   out += "void write_json(json_writer& w, const " + m.name + "& row) {\n  w.begin_object();\n";
   for (const field& f : m.fields) out += "  w.field(\"" + text::literal(f.key) + "\", row." + f.name + ");\n";
-  out += "  w.end_object();\n}\n\n" + owned_definition(m) + "}  // namespace massive\n";
+  out += "  w.end_object();\n}\n\n";
+  out += "void visit_fields(reflection::field_visitor& v, const " + m.name + "& row) {\n";
+  for (const field& f : m.fields)
+    out += "  v.field(\"" + text::literal(f.key) + "\", row." + f.name + ");\n";
+  if (m.fields.empty()) out += "  static_cast<void>(v);\n  static_cast<void>(row);\n";
+  out += "}\n\n" + owned_definition(m) + "}  // namespace massive\n";
   return out;
 }
 

@@ -20,7 +20,8 @@ std::string market_value(const stream_event& e) {
 std::string events_header(const stream_api& s) {
   std::string out = text::banner();
   out += "// The stream's event types (one per channel of the stream description, the futures events\n"
-         "// of the map, and status events): their kinds, how to visit one, and the topic helpers.\n";
+         "// of the map, and status events): their kinds, how to visit one, the channels of each market\n"
+         "// and the topic helpers.\n";
   out += "#pragma once\n\n";
   for (const auto& m : s.models) out += "#include \"massive/models/" + m->name + ".hpp\"\n";
   out += "#include \"massive/stream/topic.hpp\"\n\n#include <cstddef>\n#include <cstdint>\n#include <string_view>\n"
@@ -44,6 +45,25 @@ std::string events_header(const stream_api& s) {
            " return std::forward<F>(f)(*static_cast<const " + m.name + "*>(event));\n";
   }
   out += "  }\n}\n";
+
+  out += "\n/// One channel of a market, as the stream description has it: the prefix a topic names\n"
+         "/// (T in T.AAPL), the smallest channel set that carries it (stream_config::channels), the\n"
+         "/// event it carries and that event's description.\nstruct channel_info {\n"
+         "  stream::market market;     ///< the market whose connection carries it\n"
+         "  std::string_view prefix;   ///< the topic prefix\n"
+         "  channel_set channels;      ///< market, business (fair market value) or launchpad\n"
+         "  event_kind kind;           ///< the event it carries\n"
+         "  std::string_view summary;  ///< the event's description, its first sentence\n};\n\n"
+         "/// Every channel of every market, by market in the description's order.\n"
+         "inline constexpr channel_info channel_table[] = {\n";
+  for (const stream_event& e : s.events) {
+    if (e.market.empty()) continue;
+    std::string summary = e.event->doc;
+    if (const auto end = summary.find(". "); end != std::string::npos) summary.resize(end + 1);
+    out += "    {market::" + e.market + ", \"" + text::literal(e.prefix) + "\", channel_set::" + e.feed +
+           ", event_kind::" + kind_of(*e.event) + ", \"" + text::literal(summary) + "\"},\n";
+  }
+  out += "};\n";
 
   std::map<std::string, std::vector<const stream_event*>> by_market;
   for (const stream_event& e : s.events) {

@@ -84,6 +84,7 @@ struct param {
   std::string doc;            // its first sentence
   std::string description;    // the description's whole text, on one line
   std::string default_value;  // the schema's default as text ("" when none)
+  std::string example;        // the description's example value as text ("" when none)
 };
 
 struct operation {

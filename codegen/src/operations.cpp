@@ -266,6 +266,15 @@ param builder::make_param(const operation& op, const json& p, const std::string&
                         : d->type() == json::kind::boolean ? (d->boolean() ? "true" : "false")
                                                            : d->number_text();
   }
+  // The example value, from the parameter or its schema, for help's example line.
+  const json* example = p.find("example");
+  if (example == nullptr && schema != nullptr) example = resolve(*schema).find("example");
+  if (example != nullptr) {
+    out.example = example->is_string()                     ? example->string()
+                  : example->type() == json::kind::boolean ? (example->boolean() ? "true" : "false")
+                  : example->type() == json::kind::number  ? example->number_text()
+                                                           : "";
+  }
   if (values == nullptr && m.items != nullptr) values = resolve(*m.items).find("enum");
   if (values != nullptr && m.type != "array" && m.type != "integer") {
     out.type.what = param_type::kind::enumeration;

@@ -209,7 +209,10 @@ struct stream_server::impl {
           const std::string topic = params.substr(from, comma - from);
           from = comma + 1;
           const std::string prefix = topic.substr(0, topic.find('.'));
-          if (channel_of(market, prefix) == nullptr) continue;  // an unknown prefix: dropped silently
+          // An unknown prefix, or one not served here: dropped silently, as the server does.
+          if (channel_of(market, prefix) == nullptr) continue;
+          const auto& unserved = options.unserved_prefixes;
+          if (std::find(unserved.begin(), unserved.end(), prefix) != unserved.end()) continue;
           const auto at = std::find(state->topics.begin(), state->topics.end(), topic);
           if (action == "subscribe") {
             if (at == state->topics.end()) state->topics.push_back(topic);

@@ -7,6 +7,7 @@
 # Usage: readme_examples.sh <path of the built massive>
 set -euo pipefail
 cli=$(realpath "$1")
+self=$(realpath "${BASH_SOURCE[0]}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -49,6 +50,21 @@ grep -q '^us_stocks_sip/trades_v1/2024/01/2024-01-12.csv.gz ' printed || fail "f
   fail "files get wrote no trades file"
 [ "$(wc -l <aapl.csv)" -eq 801 ] || fail "aapl.csv has $(wc -l <aapl.csv) lines, not a header and 4 days of 200 trades"
 : >printed
+
+# A stream's events, each with its type (the mock's stream prints exactly this):
+massive stream stocks T.AAPL,Q.AAPL --mock --count 2 --format csv
+# ev,T.c,T.i,T.p,T.q,T.s,T.sym,T.t,T.trfi,T.trft,T.x,T.z,Q.ap,Q.as,Q.ax,Q.bp,Q.bs,Q.bx,Q.c,Q.i,Q.q,Q.sym,Q.t,Q.z
+# T,"0, 12",x0,100.25,100,100,AAPL,2023-11-14T22:13:20.000Z,100,2023-11-14T22:13:20.000Z,100,100,,,,,,,,,,,,
+# Q,,,,,,,,,,,,100.5,101,101,100.5,101,101,101,"1, 12",101,AAPL,2023-11-14T22:13:20.001Z,101
+
+# Each page whole, as the API's object (with an indicator's underlying bars when asked for):
+massive stocks sma --mock -p stockTicker=AAPL -p expand_underlying=true -p limit=2 --envelope
+
+# The comment lines above are what the stream printed, verbatim.
+diff <(head -n 3 printed) <(sed -n 's/^# \(ev,T\.c.*\|[TQ],.*\)$/\1/p' "$self") >&2 ||
+  fail "the stream printed other lines than the README shows"
+grep -q '^{"count":2,"next_url":"https://127.0.0.1:[0-9]*/v1/indicators/sma/AAPL?cursor=[^"]*","request_id":"[0-9a-f]*","results":{"underlying":{"url":' printed ||
+  fail "--envelope printed no page object with its underlying"
 
 # Completion for bash (zsh: massive completion zsh).
 source <(massive completion bash)

@@ -136,8 +136,8 @@ TEST_CASE("decode only: every operation's rows decode through the model table, i
     const auto decode = [&](std::span<const std::span<const char>> chunks) {
       std::string json;
       std::size_t rows = 0;
-      model->decode(pool, chunks, e.shape, {}, [&](const massive::reflection::json_page& p) {
-        json = p.rows_json;
+      model->decode(pool, chunks, e.shape, {}, [&](const massive::reflection::row_page& p) {
+        json = p.rows_json();
         rows = p.rows;
       });
       return std::pair(json, rows);

@@ -252,8 +252,8 @@ std::vector<std::string> decode_differences(const massive::reflection::operation
   std::string written;
   std::size_t rows = 0;
   auto done = asio::co_spawn(io, entry.run(client, target, entry.shape, entry.paginated, {},
-                                          [&](const massive::reflection::json_page& p) {
-                                            written = std::string(p.rows_json);
+                                          [&](const massive::reflection::row_page& p) {
+                                            written = std::string(p.rows_json());
                                             rows = p.rows;
                                           }),
                              asio::use_future);

@@ -56,8 +56,8 @@ void check_every_operation(bool prefetch) {
       }
       massive::reflection::run_options run{.all_pages = true, .traversal = {.max_pages = 3, .prefetch = prefetch}};
       auto done = asio::co_spawn(io, entry.run(client, target, entry.shape, entry.paginated, run,
-                                              [&](const massive::reflection::json_page& p) {
-                                                pages.push_back({std::string(p.rows_json), p.rows});
+                                              [&](const massive::reflection::row_page& p) {
+                                                pages.push_back({std::string(p.rows_json()), p.rows});
                                               }),
                                  asio::use_future);
       io.restart();
@@ -142,7 +142,7 @@ TEST_CASE("a traversal through the table with prefetch delivers a refused next_u
   std::vector<std::size_t> rows;
   const massive::reflection::run_options run{.all_pages = true, .traversal = {.prefetch = true}};
   auto done = asio::co_spawn(io, trades->run(client, "/v3/trades/AAPL", trades->shape, trades->paginated, run,
-                                             [&](const massive::reflection::json_page& p) { rows.push_back(p.rows); }),
+                                             [&](const massive::reflection::row_page& p) { rows.push_back(p.rows); }),
                              asio::use_future);
   io.run();
   std::optional<boost::system::error_code> code;

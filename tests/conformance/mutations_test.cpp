@@ -280,8 +280,8 @@ TEST_CASE("every operation decodes every variant of its body like a DOM parse, b
   const auto run = [&](const massive::reflection::operation_entry& entry, const std::string& target) {
     decoded out;
     auto done = asio::co_spawn(io, entry.run(client, target, entry.shape, entry.paginated, {},
-                                            [&](const massive::reflection::json_page& p) {
-                                              out.rows_json = std::string(p.rows_json);
+                                            [&](const massive::reflection::row_page& p) {
+                                              out.rows_json = std::string(p.rows_json());
                                               out.rows = p.rows;
                                               out.dropped_rows = p.envelope.leniency.dropped_rows;
                                               out.first = std::string(p.envelope.leniency.first);

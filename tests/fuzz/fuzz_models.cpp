@@ -28,10 +28,10 @@ outcome decode(const massive::reflection::model_entry& model, std::span<const st
   static const std::shared_ptr<page_pool> pool = make_page_pool();
   std::uint64_t digest = 0;
   try {
-    model.decode(pool, chunks, shape, limits, [&](const massive::reflection::json_page& p) {
+    model.decode(pool, chunks, shape, limits, [&](const massive::reflection::row_page& p) {
       test::row_hasher h;
       h.add(std::uint64_t{p.rows});
-      h.add(p.rows_json);
+      h.add(p.rows_json());
       test::add_envelope(h, p.envelope);
       digest = h.value();
     });

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/additional_underlying.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -13,6 +14,12 @@ void write_json(json_writer& w, const additional_underlying& row) {
   w.field("type", row.type);
   w.field("underlying", row.underlying);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const additional_underlying& row) {
+  v.field("amount", row.amount);
+  v.field("type", row.type);
+  v.field("underlying", row.underlying);
 }
 
 owned::additional_underlying to_owned(const additional_underlying& row) {

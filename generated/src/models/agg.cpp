@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/agg.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/agg_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,18 @@ void write_json(json_writer& w, const agg& row) {
   w.field("n", row.transactions);
   w.field("otc", row.otc);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const agg& row) {
+  v.field("o", row.open);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("c", row.close);
+  v.field("v", row.volume);
+  v.field("vw", row.vwap);
+  v.field("t", row.timestamp);
+  v.field("n", row.transactions);
+  v.field("otc", row.otc);
 }
 
 owned::agg to_owned(const agg& row) {

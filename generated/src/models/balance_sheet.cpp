@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/balance_sheet.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/balance_sheet_decode.hpp"
 
 namespace massive {
@@ -54,6 +55,47 @@ void write_json(json_writer& w, const balance_sheet& row) {
   w.field("total_liabilities_and_equity", row.total_liabilities_and_equity);
   w.field("treasury_stock", row.treasury_stock);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const balance_sheet& row) {
+  v.field("accounts_payable", row.accounts_payable);
+  v.field("accrued_and_other_current_liabilities", row.accrued_and_other_current_liabilities);
+  v.field("accumulated_other_comprehensive_income", row.accumulated_other_comprehensive_income);
+  v.field("additional_paid_in_capital", row.additional_paid_in_capital);
+  v.field("cash_and_equivalents", row.cash_and_equivalents);
+  v.field("cik", row.cik);
+  v.field("commitments_and_contingencies", row.commitments_and_contingencies);
+  v.field("common_stock", row.common_stock);
+  v.field("debt_current", row.debt_current);
+  v.field("deferred_revenue_current", row.deferred_revenue_current);
+  v.field("filing_date", row.filing_date);
+  v.field("fiscal_quarter", row.fiscal_quarter);
+  v.field("fiscal_year", row.fiscal_year);
+  v.field("goodwill", row.goodwill);
+  v.field("intangible_assets_net", row.intangible_assets_net);
+  v.field("inventories", row.inventories);
+  v.field("long_term_debt_and_capital_lease_obligations", row.long_term_debt_and_capital_lease_obligations);
+  v.field("noncontrolling_interest", row.noncontrolling_interest);
+  v.field("other_assets", row.other_assets);
+  v.field("other_current_assets", row.other_current_assets);
+  v.field("other_equity", row.other_equity);
+  v.field("other_noncurrent_liabilities", row.other_noncurrent_liabilities);
+  v.field("period_end", row.period_end);
+  v.field("preferred_stock", row.preferred_stock);
+  v.field("property_plant_equipment_net", row.property_plant_equipment_net);
+  v.field("receivables", row.receivables);
+  v.field("retained_earnings_deficit", row.retained_earnings_deficit);
+  v.field("short_term_investments", row.short_term_investments);
+  v.field("tickers", row.tickers);
+  v.field("timeframe", row.timeframe);
+  v.field("total_assets", row.total_assets);
+  v.field("total_current_assets", row.total_current_assets);
+  v.field("total_current_liabilities", row.total_current_liabilities);
+  v.field("total_equity", row.total_equity);
+  v.field("total_equity_attributable_to_parent", row.total_equity_attributable_to_parent);
+  v.field("total_liabilities", row.total_liabilities);
+  v.field("total_liabilities_and_equity", row.total_liabilities_and_equity);
+  v.field("treasury_stock", row.treasury_stock);
 }
 
 owned::balance_sheet to_owned(const balance_sheet& row) {

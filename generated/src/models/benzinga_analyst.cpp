@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/benzinga_analyst.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/benzinga_analyst_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,20 @@ void write_json(json_writer& w, const benzinga_analyst& row) {
   w.field("total_ratings", row.total_ratings);
   w.field("total_ratings_percentile", row.total_ratings_percentile);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const benzinga_analyst& row) {
+  v.field("benzinga_firm_id", row.benzinga_firm_id);
+  v.field("benzinga_id", row.benzinga_id);
+  v.field("firm_name", row.firm_name);
+  v.field("full_name", row.full_name);
+  v.field("last_updated", row.last_updated);
+  v.field("overall_avg_return", row.overall_avg_return);
+  v.field("overall_avg_return_percentile", row.overall_avg_return_percentile);
+  v.field("overall_success_rate", row.overall_success_rate);
+  v.field("smart_score", row.smart_score);
+  v.field("total_ratings", row.total_ratings);
+  v.field("total_ratings_percentile", row.total_ratings_percentile);
 }
 
 owned::benzinga_analyst to_owned(const benzinga_analyst& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/benzinga_analyst_insight.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/benzinga_analyst_insight_decode.hpp"
 
 namespace massive {
@@ -28,6 +29,21 @@ void write_json(json_writer& w, const benzinga_analyst_insight& row) {
   w.field("rating_action", row.rating_action);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const benzinga_analyst_insight& row) {
+  v.field("benzinga_firm_id", row.benzinga_firm_id);
+  v.field("benzinga_id", row.benzinga_id);
+  v.field("benzinga_rating_id", row.benzinga_rating_id);
+  v.field("company_name", row.company_name);
+  v.field("date", row.date);
+  v.field("firm", row.firm);
+  v.field("insight", row.insight);
+  v.field("last_updated", row.last_updated);
+  v.field("price_target", row.price_target);
+  v.field("rating", row.rating);
+  v.field("rating_action", row.rating_action);
+  v.field("ticker", row.ticker);
 }
 
 owned::benzinga_analyst_insight to_owned(const benzinga_analyst_insight& row) {

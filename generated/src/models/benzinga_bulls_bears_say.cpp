@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/benzinga_bulls_bears_say.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/benzinga_bulls_bears_say_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,14 @@ void write_json(json_writer& w, const benzinga_bulls_bears_say& row) {
   w.field("last_updated", row.last_updated);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const benzinga_bulls_bears_say& row) {
+  v.field("bear_case", row.bear_case);
+  v.field("benzinga_id", row.benzinga_id);
+  v.field("bull_case", row.bull_case);
+  v.field("last_updated", row.last_updated);
+  v.field("ticker", row.ticker);
 }
 
 owned::benzinga_bulls_bears_say to_owned(const benzinga_bulls_bears_say& row) {

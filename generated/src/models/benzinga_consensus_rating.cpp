@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/benzinga_consensus_rating.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/benzinga_consensus_rating_decode.hpp"
 
 namespace massive {
@@ -29,6 +30,22 @@ void write_json(json_writer& w, const benzinga_consensus_rating& row) {
   w.field("strong_sell_ratings", row.strong_sell_ratings);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const benzinga_consensus_rating& row) {
+  v.field("buy_ratings", row.buy_ratings);
+  v.field("consensus_price_target", row.consensus_price_target);
+  v.field("consensus_rating", row.consensus_rating);
+  v.field("consensus_rating_value", row.consensus_rating_value);
+  v.field("high_price_target", row.high_price_target);
+  v.field("hold_ratings", row.hold_ratings);
+  v.field("low_price_target", row.low_price_target);
+  v.field("price_target_contributors", row.price_target_contributors);
+  v.field("ratings_contributors", row.ratings_contributors);
+  v.field("sell_ratings", row.sell_ratings);
+  v.field("strong_buy_ratings", row.strong_buy_ratings);
+  v.field("strong_sell_ratings", row.strong_sell_ratings);
+  v.field("ticker", row.ticker);
 }
 
 owned::benzinga_consensus_rating to_owned(const benzinga_consensus_rating& row) {

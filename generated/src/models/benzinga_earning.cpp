@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/benzinga_earning.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/benzinga_earning_decode.hpp"
 
 namespace massive {
@@ -40,6 +41,33 @@ void write_json(json_writer& w, const benzinga_earning& row) {
   w.field("ticker", row.ticker);
   w.field("time", row.time);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const benzinga_earning& row) {
+  v.field("actual_eps", row.actual_eps);
+  v.field("actual_revenue", row.actual_revenue);
+  v.field("benzinga_id", row.benzinga_id);
+  v.field("company_name", row.company_name);
+  v.field("currency", row.currency);
+  v.field("date", row.date);
+  v.field("date_status", row.date_status);
+  v.field("eps_method", row.eps_method);
+  v.field("eps_surprise", row.eps_surprise);
+  v.field("eps_surprise_percent", row.eps_surprise_percent);
+  v.field("estimated_eps", row.estimated_eps);
+  v.field("estimated_revenue", row.estimated_revenue);
+  v.field("fiscal_period", row.fiscal_period);
+  v.field("fiscal_year", row.fiscal_year);
+  v.field("importance", row.importance);
+  v.field("last_updated", row.last_updated);
+  v.field("notes", row.notes);
+  v.field("previous_eps", row.previous_eps);
+  v.field("previous_revenue", row.previous_revenue);
+  v.field("revenue_method", row.revenue_method);
+  v.field("revenue_surprise", row.revenue_surprise);
+  v.field("revenue_surprise_percent", row.revenue_surprise_percent);
+  v.field("ticker", row.ticker);
+  v.field("time", row.time);
 }
 
 owned::benzinga_earning to_owned(const benzinga_earning& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/benzinga_firm.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/benzinga_firm_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,13 @@ void write_json(json_writer& w, const benzinga_firm& row) {
   w.field("last_updated", row.last_updated);
   w.field("name", row.name);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const benzinga_firm& row) {
+  v.field("benzinga_id", row.benzinga_id);
+  v.field("currency", row.currency);
+  v.field("last_updated", row.last_updated);
+  v.field("name", row.name);
 }
 
 owned::benzinga_firm to_owned(const benzinga_firm& row) {

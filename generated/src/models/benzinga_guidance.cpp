@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/benzinga_guidance.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/benzinga_guidance_decode.hpp"
 
 namespace massive {
@@ -41,6 +42,34 @@ void write_json(json_writer& w, const benzinga_guidance& row) {
   w.field("ticker", row.ticker);
   w.field("time", row.time);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const benzinga_guidance& row) {
+  v.field("benzinga_id", row.benzinga_id);
+  v.field("company_name", row.company_name);
+  v.field("currency", row.currency);
+  v.field("date", row.date);
+  v.field("eps_method", row.eps_method);
+  v.field("estimated_eps_guidance", row.estimated_eps_guidance);
+  v.field("estimated_revenue_guidance", row.estimated_revenue_guidance);
+  v.field("fiscal_period", row.fiscal_period);
+  v.field("fiscal_year", row.fiscal_year);
+  v.field("importance", row.importance);
+  v.field("last_updated", row.last_updated);
+  v.field("max_eps_guidance", row.max_eps_guidance);
+  v.field("max_revenue_guidance", row.max_revenue_guidance);
+  v.field("min_eps_guidance", row.min_eps_guidance);
+  v.field("min_revenue_guidance", row.min_revenue_guidance);
+  v.field("notes", row.notes);
+  v.field("positioning", row.positioning);
+  v.field("previous_max_eps_guidance", row.previous_max_eps_guidance);
+  v.field("previous_max_revenue_guidance", row.previous_max_revenue_guidance);
+  v.field("previous_min_eps_guidance", row.previous_min_eps_guidance);
+  v.field("previous_min_revenue_guidance", row.previous_min_revenue_guidance);
+  v.field("release_type", row.release_type);
+  v.field("revenue_method", row.revenue_method);
+  v.field("ticker", row.ticker);
+  v.field("time", row.time);
 }
 
 owned::benzinga_guidance to_owned(const benzinga_guidance& row) {

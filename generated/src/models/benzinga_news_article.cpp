@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/benzinga_news_article.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/benzinga_news_article_decode.hpp"
 
 namespace massive {
@@ -28,6 +29,21 @@ void write_json(json_writer& w, const benzinga_news_article& row) {
   w.field("title", row.title);
   w.field("url", row.url);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const benzinga_news_article& row) {
+  v.field("author", row.author);
+  v.field("benzinga_id", row.benzinga_id);
+  v.field("body", row.body);
+  v.field("channels", row.channels);
+  v.field("images", row.images);
+  v.field("last_updated", row.last_updated);
+  v.field("published", row.published);
+  v.field("tags", row.tags);
+  v.field("teaser", row.teaser);
+  v.field("tickers", row.tickers);
+  v.field("title", row.title);
+  v.field("url", row.url);
 }
 
 owned::benzinga_news_article to_owned(const benzinga_news_article& row) {

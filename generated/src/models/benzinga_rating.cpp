@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/benzinga_rating.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/benzinga_rating_decode.hpp"
 
 namespace massive {
@@ -40,6 +41,33 @@ void write_json(json_writer& w, const benzinga_rating& row) {
   w.field("ticker", row.ticker);
   w.field("time", row.time);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const benzinga_rating& row) {
+  v.field("adjusted_price_target", row.adjusted_price_target);
+  v.field("analyst", row.analyst);
+  v.field("benzinga_analyst_id", row.benzinga_analyst_id);
+  v.field("benzinga_calendar_url", row.benzinga_calendar_url);
+  v.field("benzinga_firm_id", row.benzinga_firm_id);
+  v.field("benzinga_id", row.benzinga_id);
+  v.field("benzinga_news_url", row.benzinga_news_url);
+  v.field("company_name", row.company_name);
+  v.field("currency", row.currency);
+  v.field("date", row.date);
+  v.field("firm", row.firm);
+  v.field("importance", row.importance);
+  v.field("last_updated", row.last_updated);
+  v.field("notes", row.notes);
+  v.field("previous_adjusted_price_target", row.previous_adjusted_price_target);
+  v.field("previous_price_target", row.previous_price_target);
+  v.field("previous_rating", row.previous_rating);
+  v.field("price_percent_change", row.price_percent_change);
+  v.field("price_target", row.price_target);
+  v.field("price_target_action", row.price_target_action);
+  v.field("rating", row.rating);
+  v.field("rating_action", row.rating_action);
+  v.field("ticker", row.ticker);
+  v.field("time", row.time);
 }
 
 owned::benzinga_rating to_owned(const benzinga_rating& row) {

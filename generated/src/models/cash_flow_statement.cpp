@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/cash_flow_statement.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/cash_flow_statement_decode.hpp"
 
 namespace massive {
@@ -48,6 +49,41 @@ void write_json(json_writer& w, const cash_flow_statement& row) {
   w.field("tickers", row.tickers);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const cash_flow_statement& row) {
+  v.field("cash_from_operating_activities_continuing_operations", row.cash_from_operating_activities_continuing_operations);
+  v.field("change_in_cash_and_equivalents", row.change_in_cash_and_equivalents);
+  v.field("change_in_other_operating_assets_and_liabilities_net", row.change_in_other_operating_assets_and_liabilities_net);
+  v.field("cik", row.cik);
+  v.field("depreciation_depletion_and_amortization", row.depreciation_depletion_and_amortization);
+  v.field("dividends", row.dividends);
+  v.field("effect_of_currency_exchange_rate", row.effect_of_currency_exchange_rate);
+  v.field("filing_date", row.filing_date);
+  v.field("fiscal_quarter", row.fiscal_quarter);
+  v.field("fiscal_year", row.fiscal_year);
+  v.field("income_loss_from_discontinued_operations", row.income_loss_from_discontinued_operations);
+  v.field("long_term_debt_issuances_repayments", row.long_term_debt_issuances_repayments);
+  v.field("net_cash_from_financing_activities", row.net_cash_from_financing_activities);
+  v.field("net_cash_from_financing_activities_continuing_operations", row.net_cash_from_financing_activities_continuing_operations);
+  v.field("net_cash_from_financing_activities_discontinued_operations", row.net_cash_from_financing_activities_discontinued_operations);
+  v.field("net_cash_from_investing_activities", row.net_cash_from_investing_activities);
+  v.field("net_cash_from_investing_activities_continuing_operations", row.net_cash_from_investing_activities_continuing_operations);
+  v.field("net_cash_from_investing_activities_discontinued_operations", row.net_cash_from_investing_activities_discontinued_operations);
+  v.field("net_cash_from_operating_activities", row.net_cash_from_operating_activities);
+  v.field("net_cash_from_operating_activities_discontinued_operations", row.net_cash_from_operating_activities_discontinued_operations);
+  v.field("net_income", row.net_income);
+  v.field("noncontrolling_interests", row.noncontrolling_interests);
+  v.field("other_cash_adjustments", row.other_cash_adjustments);
+  v.field("other_financing_activities", row.other_financing_activities);
+  v.field("other_investing_activities", row.other_investing_activities);
+  v.field("other_operating_activities", row.other_operating_activities);
+  v.field("period_end", row.period_end);
+  v.field("purchase_of_property_plant_and_equipment", row.purchase_of_property_plant_and_equipment);
+  v.field("sale_of_property_plant_and_equipment", row.sale_of_property_plant_and_equipment);
+  v.field("short_term_debt_issuances_repayments", row.short_term_debt_issuances_repayments);
+  v.field("tickers", row.tickers);
+  v.field("timeframe", row.timeframe);
 }
 
 owned::cash_flow_statement to_owned(const cash_flow_statement& row) {

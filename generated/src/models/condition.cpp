@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/condition.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/condition_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,20 @@ void write_json(json_writer& w, const condition& row) {
   w.field("type", row.type);
   w.field("update_rules", row.update_rules);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const condition& row) {
+  v.field("abbreviation", row.abbreviation);
+  v.field("asset_class", row.asset_class);
+  v.field("data_types", row.data_types);
+  v.field("description", row.description);
+  v.field("exchange", row.exchange);
+  v.field("id", row.id);
+  v.field("legacy", row.legacy);
+  v.field("name", row.name);
+  v.field("sip_mapping", row.sip_mapping);
+  v.field("type", row.type);
+  v.field("update_rules", row.update_rules);
 }
 
 owned::condition to_owned(const condition& row) {

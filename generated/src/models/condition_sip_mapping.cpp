@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/condition_sip_mapping.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -13,6 +14,12 @@ void write_json(json_writer& w, const condition_sip_mapping& row) {
   w.field("OPRA", row.opra);
   w.field("UTP", row.utp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const condition_sip_mapping& row) {
+  v.field("CTA", row.cta);
+  v.field("OPRA", row.opra);
+  v.field("UTP", row.utp);
 }
 
 owned::condition_sip_mapping to_owned(const condition_sip_mapping& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/condition_update_rule.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -13,6 +14,12 @@ void write_json(json_writer& w, const condition_update_rule& row) {
   w.field("updates_open_close", row.updates_open_close);
   w.field("updates_volume", row.updates_volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const condition_update_rule& row) {
+  v.field("updates_high_low", row.updates_high_low);
+  v.field("updates_open_close", row.updates_open_close);
+  v.field("updates_volume", row.updates_volume);
 }
 
 owned::condition_update_rule to_owned(const condition_update_rule& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/condition_update_rules.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -12,6 +13,11 @@ void write_json(json_writer& w, const condition_update_rules& row) {
   w.field("consolidated", row.consolidated);
   w.field("market_center", row.market_center);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const condition_update_rules& row) {
+  v.field("consolidated", row.consolidated);
+  v.field("market_center", row.market_center);
 }
 
 owned::condition_update_rules to_owned(const condition_update_rules& row) {

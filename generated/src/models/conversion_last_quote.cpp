@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/conversion_last_quote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -14,6 +15,13 @@ void write_json(json_writer& w, const conversion_last_quote& row) {
   w.field("exchange", row.exchange);
   w.field("timestamp", row.timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const conversion_last_quote& row) {
+  v.field("ask", row.ask);
+  v.field("bid", row.bid);
+  v.field("exchange", row.exchange);
+  v.field("timestamp", row.timestamp);
 }
 
 owned::conversion_last_quote to_owned(const conversion_last_quote& row) {

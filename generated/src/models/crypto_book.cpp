@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_book.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/crypto_book_decode.hpp"
 
 namespace massive {
@@ -18,6 +19,11 @@ void write_json(json_writer& w, const crypto_book& row) {
   w.field("data", row.data);
   w.field("status", row.status);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_book& row) {
+  v.field("data", row.data);
+  v.field("status", row.status);
 }
 
 owned::crypto_book to_owned(const crypto_book& row) {

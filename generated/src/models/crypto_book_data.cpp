@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_book_data.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const crypto_book_data& row) {
   w.field("ticker", row.ticker);
   w.field("updated", row.updated);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_book_data& row) {
+  v.field("askCount", row.ask_count);
+  v.field("asks", row.asks);
+  v.field("bidCount", row.bid_count);
+  v.field("bids", row.bids);
+  v.field("spread", row.spread);
+  v.field("ticker", row.ticker);
+  v.field("updated", row.updated);
 }
 
 owned::crypto_book_data to_owned(const crypto_book_data& row) {

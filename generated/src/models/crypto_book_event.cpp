@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_book_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -16,6 +17,15 @@ void write_json(json_writer& w, const crypto_book_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_book_event& row) {
+  v.field("a", row.asks);
+  v.field("b", row.bids);
+  v.field("pair", row.pair);
+  v.field("r", row.received_timestamp);
+  v.field("t", row.timestamp);
+  v.field("x", row.exchange);
 }
 
 owned::crypto_book_event to_owned(const crypto_book_event& row) {

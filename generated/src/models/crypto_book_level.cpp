@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_book_level.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -12,6 +13,11 @@ void write_json(json_writer& w, const crypto_book_level& row) {
   w.field("p", row.price);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_book_level& row) {
+  v.field("p", row.price);
+  v.field("x", row.exchange);
 }
 
 owned::crypto_book_level to_owned(const crypto_book_level& row) {

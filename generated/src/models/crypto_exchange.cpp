@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_exchange.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/crypto_exchange_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,13 @@ void write_json(json_writer& w, const crypto_exchange& row) {
   w.field("type", row.type);
   w.field("url", row.url);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_exchange& row) {
+  v.field("id", row.id);
+  v.field("name", row.name);
+  v.field("type", row.type);
+  v.field("url", row.url);
 }
 
 owned::crypto_exchange to_owned(const crypto_exchange& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_minute_agg_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -20,6 +21,19 @@ void write_json(json_writer& w, const crypto_minute_agg_event& row) {
   w.field("vw", row.vwap);
   w.field("z", row.average_size);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_minute_agg_event& row) {
+  v.field("c", row.close);
+  v.field("e", row.end);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("o", row.open);
+  v.field("pair", row.pair);
+  v.field("s", row.start);
+  v.field("v", row.volume);
+  v.field("vw", row.vwap);
+  v.field("z", row.average_size);
 }
 
 owned::crypto_minute_agg_event to_owned(const crypto_minute_agg_event& row) {

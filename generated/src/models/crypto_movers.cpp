@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_movers.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/crypto_movers_decode.hpp"
 
 namespace massive {
@@ -18,6 +19,11 @@ void write_json(json_writer& w, const crypto_movers& row) {
   w.field("tickers", row.tickers);
   w.field("status", row.status);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_movers& row) {
+  v.field("tickers", row.tickers);
+  v.field("status", row.status);
 }
 
 owned::crypto_movers to_owned(const crypto_movers& row) {

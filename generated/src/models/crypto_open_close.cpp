@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_open_close.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/crypto_open_close_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const crypto_open_close& row) {
   w.field("openTrades", row.open_trades);
   w.field("symbol", row.symbol);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_open_close& row) {
+  v.field("close", row.close);
+  v.field("closingTrades", row.closing_trades);
+  v.field("day", row.day);
+  v.field("isUTC", row.is_utc);
+  v.field("open", row.open);
+  v.field("openTrades", row.open_trades);
+  v.field("symbol", row.symbol);
 }
 
 owned::crypto_open_close to_owned(const crypto_open_close& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_quote_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -18,6 +19,17 @@ void write_json(json_writer& w, const crypto_quote_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_quote_event& row) {
+  v.field("ap", row.ask_price);
+  v.field("as", row.ask_size);
+  v.field("bp", row.bid_price);
+  v.field("bs", row.bid_size);
+  v.field("pair", row.pair);
+  v.field("r", row.received_timestamp);
+  v.field("t", row.timestamp);
+  v.field("x", row.exchange);
 }
 
 owned::crypto_quote_event to_owned(const crypto_quote_event& row) {

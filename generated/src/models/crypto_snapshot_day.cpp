@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_snapshot_day.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -16,6 +17,15 @@ void write_json(json_writer& w, const crypto_snapshot_day& row) {
   w.field("v", row.volume);
   w.field("vw", row.vw);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_snapshot_day& row) {
+  v.field("c", row.close);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("o", row.open);
+  v.field("v", row.volume);
+  v.field("vw", row.vw);
 }
 
 owned::crypto_snapshot_day to_owned(const crypto_snapshot_day& row) {

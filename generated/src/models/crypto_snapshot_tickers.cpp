@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_snapshot_tickers.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/crypto_snapshot_tickers_decode.hpp"
 
 namespace massive {
@@ -18,6 +19,11 @@ void write_json(json_writer& w, const crypto_snapshot_tickers& row) {
   w.field("status", row.status);
   w.field("tickers", row.tickers);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_snapshot_tickers& row) {
+  v.field("status", row.status);
+  v.field("tickers", row.tickers);
 }
 
 owned::crypto_snapshot_tickers to_owned(const crypto_snapshot_tickers& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/crypto_trade_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const crypto_trade& row) {
   w.field("received_timestamp", row.received_timestamp);
   w.field("size", row.size);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_trade& row) {
+  v.field("conditions", row.conditions);
+  v.field("exchange", row.exchange);
+  v.field("id", row.id);
+  v.field("participant_timestamp", row.participant_timestamp);
+  v.field("price", row.price);
+  v.field("received_timestamp", row.received_timestamp);
+  v.field("size", row.size);
 }
 
 owned::crypto_trade to_owned(const crypto_trade& row) {

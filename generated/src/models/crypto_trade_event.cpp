@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/crypto_trade_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -18,6 +19,17 @@ void write_json(json_writer& w, const crypto_trade_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const crypto_trade_event& row) {
+  v.field("c", row.conditions);
+  v.field("i", row.id);
+  v.field("p", row.price);
+  v.field("pair", row.pair);
+  v.field("r", row.received_timestamp);
+  v.field("s", row.size);
+  v.field("t", row.timestamp);
+  v.field("x", row.exchange);
 }
 
 owned::crypto_trade_event to_owned(const crypto_trade_event& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/currency_conversion.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/currency_conversion_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,17 @@ void write_json(json_writer& w, const currency_conversion& row) {
   w.field("symbol", row.symbol);
   w.field("to", row.to);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const currency_conversion& row) {
+  v.field("converted", row.converted);
+  v.field("from", row.from);
+  v.field("initialAmount", row.initial_amount);
+  v.field("last", row.last);
+  v.field("request_id", row.request_id);
+  v.field("status", row.status);
+  v.field("symbol", row.symbol);
+  v.field("to", row.to);
 }
 
 owned::currency_conversion to_owned(const currency_conversion& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/dev_trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/dev_trade_decode.hpp"
 
 namespace massive {
@@ -30,6 +31,23 @@ void write_json(json_writer& w, const dev_trade& row) {
   w.field("trf_id", row.trf_id);
   w.field("trf_timestamp", row.trf_timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const dev_trade& row) {
+  v.field("conditions", row.conditions);
+  v.field("correction", row.correction);
+  v.field("exchange", row.exchange);
+  v.field("id", row.id);
+  v.field("participant_timestamp", row.participant_timestamp);
+  v.field("price", row.price);
+  v.field("sequence_number", row.sequence_number);
+  v.field("sip_timestamp", row.sip_timestamp);
+  v.field("size", row.size);
+  v.field("size_fraction", row.size_fraction);
+  v.field("tape", row.tape);
+  v.field("ticker", row.ticker);
+  v.field("trf_id", row.trf_id);
+  v.field("trf_timestamp", row.trf_timestamp);
 }
 
 owned::dev_trade to_owned(const dev_trade& row) {

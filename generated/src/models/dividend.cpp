@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/dividend.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/dividend_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,19 @@ void write_json(json_writer& w, const dividend& row) {
   w.field("record_date", row.record_date);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const dividend& row) {
+  v.field("cash_amount", row.cash_amount);
+  v.field("currency", row.currency);
+  v.field("declaration_date", row.declaration_date);
+  v.field("dividend_type", row.dividend_type);
+  v.field("ex_dividend_date", row.ex_dividend_date);
+  v.field("frequency", row.frequency);
+  v.field("id", row.id);
+  v.field("pay_date", row.pay_date);
+  v.field("record_date", row.record_date);
+  v.field("ticker", row.ticker);
 }
 
 owned::dividend to_owned(const dividend& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/etf_analytics.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/etf_analytics_decode.hpp"
 
 namespace massive {
@@ -50,6 +51,43 @@ void write_json(json_writer& w, const etf_analytics& row) {
   w.field("risk_total_score", row.risk_total_score);
   w.field("risk_volatility", row.risk_volatility);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const etf_analytics& row) {
+  v.field("composite_ticker", row.composite_ticker);
+  v.field("effective_date", row.effective_date);
+  v.field("processed_date", row.processed_date);
+  v.field("quant_composite_behavioral", row.quant_composite_behavioral);
+  v.field("quant_composite_fundamental", row.quant_composite_fundamental);
+  v.field("quant_composite_global", row.quant_composite_global);
+  v.field("quant_composite_quality", row.quant_composite_quality);
+  v.field("quant_composite_sentiment", row.quant_composite_sentiment);
+  v.field("quant_composite_technical", row.quant_composite_technical);
+  v.field("quant_fundamental_div", row.quant_fundamental_div);
+  v.field("quant_fundamental_pb", row.quant_fundamental_pb);
+  v.field("quant_fundamental_pcf", row.quant_fundamental_pcf);
+  v.field("quant_fundamental_pe", row.quant_fundamental_pe);
+  v.field("quant_global_country", row.quant_global_country);
+  v.field("quant_global_sector", row.quant_global_sector);
+  v.field("quant_grade", row.quant_grade);
+  v.field("quant_quality_diversification", row.quant_quality_diversification);
+  v.field("quant_quality_firm", row.quant_quality_firm);
+  v.field("quant_quality_liquidity", row.quant_quality_liquidity);
+  v.field("quant_sentiment_iv", row.quant_sentiment_iv);
+  v.field("quant_sentiment_pc", row.quant_sentiment_pc);
+  v.field("quant_sentiment_si", row.quant_sentiment_si);
+  v.field("quant_technical_it", row.quant_technical_it);
+  v.field("quant_technical_lt", row.quant_technical_lt);
+  v.field("quant_technical_st", row.quant_technical_st);
+  v.field("quant_total_score", row.quant_total_score);
+  v.field("reward_score", row.reward_score);
+  v.field("risk_country", row.risk_country);
+  v.field("risk_deviation", row.risk_deviation);
+  v.field("risk_efficiency", row.risk_efficiency);
+  v.field("risk_liquidity", row.risk_liquidity);
+  v.field("risk_structure", row.risk_structure);
+  v.field("risk_total_score", row.risk_total_score);
+  v.field("risk_volatility", row.risk_volatility);
 }
 
 owned::etf_analytics to_owned(const etf_analytics& row) {

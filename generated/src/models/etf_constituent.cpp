@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/etf_constituent.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/etf_constituent_decode.hpp"
 
 namespace massive {
@@ -34,6 +35,27 @@ void write_json(json_writer& w, const etf_constituent& row) {
   w.field("us_code", row.us_code);
   w.field("weight", row.weight);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const etf_constituent& row) {
+  v.field("asset_class", row.asset_class);
+  v.field("composite_ticker", row.composite_ticker);
+  v.field("constituent_name", row.constituent_name);
+  v.field("constituent_rank", row.constituent_rank);
+  v.field("constituent_ticker", row.constituent_ticker);
+  v.field("country_of_exchange", row.country_of_exchange);
+  v.field("currency_traded", row.currency_traded);
+  v.field("effective_date", row.effective_date);
+  v.field("exchange", row.exchange);
+  v.field("figi", row.figi);
+  v.field("isin", row.isin);
+  v.field("market_value", row.market_value);
+  v.field("processed_date", row.processed_date);
+  v.field("security_type", row.security_type);
+  v.field("sedol", row.sedol);
+  v.field("shares_held", row.shares_held);
+  v.field("us_code", row.us_code);
+  v.field("weight", row.weight);
 }
 
 owned::etf_constituent to_owned(const etf_constituent& row) {

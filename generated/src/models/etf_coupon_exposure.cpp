@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/etf_coupon_exposure.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -12,6 +13,11 @@ void write_json(json_writer& w, const etf_coupon_exposure& row) {
   w.field("key", row.key);
   w.field("value", row.value);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const etf_coupon_exposure& row) {
+  v.field("key", row.key);
+  v.field("value", row.value);
 }
 
 owned::etf_coupon_exposure to_owned(const etf_coupon_exposure& row) {

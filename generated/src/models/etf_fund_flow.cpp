@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/etf_fund_flow.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/etf_fund_flow_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,15 @@ void write_json(json_writer& w, const etf_fund_flow& row) {
   w.field("processed_date", row.processed_date);
   w.field("shares_outstanding", row.shares_outstanding);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const etf_fund_flow& row) {
+  v.field("composite_ticker", row.composite_ticker);
+  v.field("effective_date", row.effective_date);
+  v.field("fund_flow", row.fund_flow);
+  v.field("nav", row.nav);
+  v.field("processed_date", row.processed_date);
+  v.field("shares_outstanding", row.shares_outstanding);
 }
 
 owned::etf_fund_flow to_owned(const etf_fund_flow& row) {

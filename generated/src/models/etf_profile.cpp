@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/etf_profile.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/etf_profile_decode.hpp"
 
 namespace massive {
@@ -72,6 +73,65 @@ void write_json(json_writer& w, const etf_profile& row) {
   w.field("transfer_agent", row.transfer_agent);
   w.field("trustee", row.trustee);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const etf_profile& row) {
+  v.field("administrator", row.administrator);
+  v.field("advisor", row.advisor);
+  v.field("asset_class", row.asset_class);
+  v.field("aum", row.aum);
+  v.field("avg_daily_trading_volume", row.avg_daily_trading_volume);
+  v.field("bid_ask_spread", row.bid_ask_spread);
+  v.field("call_volume", row.call_volume);
+  v.field("category", row.category);
+  v.field("composite_ticker", row.composite_ticker);
+  v.field("coupon_exposure", row.coupon_exposure);
+  v.field("creation_fee", row.creation_fee);
+  v.field("creation_unit_size", row.creation_unit_size);
+  v.field("currency_exposure", row.currency_exposure);
+  v.field("custodian", row.custodian);
+  v.field("description", row.description);
+  v.field("development_class", row.development_class);
+  v.field("discount_premium", row.discount_premium);
+  v.field("distribution_frequency", row.distribution_frequency);
+  v.field("distributor", row.distributor);
+  v.field("effective_date", row.effective_date);
+  v.field("fee_waivers", row.fee_waivers);
+  v.field("fiscal_year_end", row.fiscal_year_end);
+  v.field("focus", row.focus);
+  v.field("futures_commission_merchant", row.futures_commission_merchant);
+  v.field("geographic_exposure", row.geographic_exposure);
+  v.field("inception_date", row.inception_date);
+  v.field("industry_exposure", row.industry_exposure);
+  v.field("industry_group_exposure", row.industry_group_exposure);
+  v.field("issuer", row.issuer);
+  v.field("lead_market_maker", row.lead_market_maker);
+  v.field("leverage_style", row.leverage_style);
+  v.field("levered_amount", row.levered_amount);
+  v.field("listing_exchange", row.listing_exchange);
+  v.field("management_classification", row.management_classification);
+  v.field("management_fee", row.management_fee);
+  v.field("maturity_exposure", row.maturity_exposure);
+  v.field("net_expenses", row.net_expenses);
+  v.field("num_holdings", row.num_holdings);
+  v.field("options_available", row.options_available);
+  v.field("options_volume", row.options_volume);
+  v.field("other_expenses", row.other_expenses);
+  v.field("portfolio_manager", row.portfolio_manager);
+  v.field("primary_benchmark", row.primary_benchmark);
+  v.field("processed_date", row.processed_date);
+  v.field("product_type", row.product_type);
+  v.field("put_call_ratio", row.put_call_ratio);
+  v.field("put_volume", row.put_volume);
+  v.field("region", row.region);
+  v.field("sector_exposure", row.sector_exposure);
+  v.field("short_interest", row.short_interest);
+  v.field("subadvisor", row.subadvisor);
+  v.field("subindustry_exposure", row.subindustry_exposure);
+  v.field("tax_classification", row.tax_classification);
+  v.field("total_expenses", row.total_expenses);
+  v.field("transfer_agent", row.transfer_agent);
+  v.field("trustee", row.trustee);
 }
 
 owned::etf_profile to_owned(const etf_profile& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/etf_taxonomy.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/etf_taxonomy_decode.hpp"
 
 namespace massive {
@@ -55,6 +56,48 @@ void write_json(json_writer& w, const etf_taxonomy& row) {
   w.field("us_code", row.us_code);
   w.field("weighting_methodology", row.weighting_methodology);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const etf_taxonomy& row) {
+  v.field("asset_class", row.asset_class);
+  v.field("category", row.category);
+  v.field("composite_ticker", row.composite_ticker);
+  v.field("country", row.country);
+  v.field("credit_quality_rating", row.credit_quality_rating);
+  v.field("description", row.description);
+  v.field("development_class", row.development_class);
+  v.field("duration", row.duration);
+  v.field("effective_date", row.effective_date);
+  v.field("esg", row.esg);
+  v.field("exposure_mechanism", row.exposure_mechanism);
+  v.field("factor", row.factor);
+  v.field("focus", row.focus);
+  v.field("hedge_reset", row.hedge_reset);
+  v.field("holdings_disclosure_frequency", row.holdings_disclosure_frequency);
+  v.field("inception_date", row.inception_date);
+  v.field("isin", row.isin);
+  v.field("issuer", row.issuer);
+  v.field("leverage_reset", row.leverage_reset);
+  v.field("leverage_style", row.leverage_style);
+  v.field("levered_amount", row.levered_amount);
+  v.field("management_classification", row.management_classification);
+  v.field("management_style", row.management_style);
+  v.field("maturity", row.maturity);
+  v.field("objective", row.objective);
+  v.field("primary_benchmark", row.primary_benchmark);
+  v.field("processed_date", row.processed_date);
+  v.field("product_type", row.product_type);
+  v.field("rebalance_frequency", row.rebalance_frequency);
+  v.field("reconstitution_frequency", row.reconstitution_frequency);
+  v.field("region", row.region);
+  v.field("secondary_objective", row.secondary_objective);
+  v.field("selection_methodology", row.selection_methodology);
+  v.field("selection_universe", row.selection_universe);
+  v.field("strategic_focus", row.strategic_focus);
+  v.field("targeted_focus", row.targeted_focus);
+  v.field("tax_classification", row.tax_classification);
+  v.field("us_code", row.us_code);
+  v.field("weighting_methodology", row.weighting_methodology);
 }
 
 owned::etf_taxonomy to_owned(const etf_taxonomy& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/eu_merchant_aggregate.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/eu_merchant_aggregate_decode.hpp"
 
 namespace massive {
@@ -41,6 +42,34 @@ void write_json(json_writer& w, const eu_merchant_aggregate& row) {
   w.field("type", row.type);
   w.field("user_country", row.user_country);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const eu_merchant_aggregate& row) {
+  v.field("channel", row.channel);
+  v.field("consumer_type", row.consumer_type);
+  v.field("eight_day_rolling_category_accounts", row.eight_day_rolling_category_accounts);
+  v.field("eight_day_rolling_total_accounts", row.eight_day_rolling_total_accounts);
+  v.field("mcc_group", row.mcc_group);
+  v.field("merchant_industry", row.merchant_industry);
+  v.field("merchant_ticker", row.merchant_ticker);
+  v.field("name", row.name);
+  v.field("parent_name", row.parent_name);
+  v.field("published_date", row.published_date);
+  v.field("spend_in_distinct_account_key_count", row.spend_in_distinct_account_key_count);
+  v.field("spend_in_spend", row.spend_in_spend);
+  v.field("spend_in_transaction_count", row.spend_in_transaction_count);
+  v.field("spend_out_distinct_account_key_count", row.spend_out_distinct_account_key_count);
+  v.field("spend_out_spend", row.spend_out_spend);
+  v.field("spend_out_transaction_count", row.spend_out_transaction_count);
+  v.field("total_accounts", row.total_accounts);
+  v.field("total_spend", row.total_spend);
+  v.field("total_transactions", row.total_transactions);
+  v.field("transaction_currency", row.transaction_currency);
+  v.field("transaction_date", row.transaction_date);
+  v.field("twenty_eight_day_rolling_category_accounts", row.twenty_eight_day_rolling_category_accounts);
+  v.field("twenty_eight_day_rolling_total_accounts", row.twenty_eight_day_rolling_total_accounts);
+  v.field("type", row.type);
+  v.field("user_country", row.user_country);
 }
 
 owned::eu_merchant_aggregate to_owned(const eu_merchant_aggregate& row) {

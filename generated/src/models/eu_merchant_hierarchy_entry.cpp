@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/eu_merchant_hierarchy_entry.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/eu_merchant_hierarchy_entry_decode.hpp"
 
 namespace massive {
@@ -33,6 +34,26 @@ void write_json(json_writer& w, const eu_merchant_hierarchy_entry& row) {
   w.field("sub_industry", row.sub_industry);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const eu_merchant_hierarchy_entry& row) {
+  v.field("active_from", row.active_from);
+  v.field("active_to", row.active_to);
+  v.field("category", row.category);
+  v.field("grandparent_name", row.grandparent_name);
+  v.field("grandparent_ticker", row.grandparent_ticker);
+  v.field("great_grandparent_name", row.great_grandparent_name);
+  v.field("great_grandparent_ticker", row.great_grandparent_ticker);
+  v.field("industry", row.industry);
+  v.field("industry_group", row.industry_group);
+  v.field("listing_status", row.listing_status);
+  v.field("lookup_name", row.lookup_name);
+  v.field("normalized_name", row.normalized_name);
+  v.field("parent_name", row.parent_name);
+  v.field("parent_ticker", row.parent_ticker);
+  v.field("sector", row.sector);
+  v.field("sub_industry", row.sub_industry);
+  v.field("ticker", row.ticker);
 }
 
 owned::eu_merchant_hierarchy_entry to_owned(const eu_merchant_hierarchy_entry& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/exchange.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/exchange_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,19 @@ void write_json(json_writer& w, const exchange& row) {
   w.field("type", row.type);
   w.field("url", row.url);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const exchange& row) {
+  v.field("acronym", row.acronym);
+  v.field("asset_class", row.asset_class);
+  v.field("id", row.id);
+  v.field("locale", row.locale);
+  v.field("mic", row.mic);
+  v.field("name", row.name);
+  v.field("operating_mic", row.operating_mic);
+  v.field("participant_id", row.participant_id);
+  v.field("type", row.type);
+  v.field("url", row.url);
 }
 
 owned::exchange to_owned(const exchange& row) {

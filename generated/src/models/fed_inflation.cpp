@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/fed_inflation.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/fed_inflation_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const fed_inflation& row) {
   w.field("pce_core", row.pce_core);
   w.field("pce_spending", row.pce_spending);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const fed_inflation& row) {
+  v.field("cpi", row.cpi);
+  v.field("cpi_core", row.cpi_core);
+  v.field("cpi_year_over_year", row.cpi_year_over_year);
+  v.field("date", row.date);
+  v.field("pce", row.pce);
+  v.field("pce_core", row.pce_core);
+  v.field("pce_spending", row.pce_spending);
 }
 
 owned::fed_inflation to_owned(const fed_inflation& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/fed_inflation_expectations.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/fed_inflation_expectations_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,17 @@ void write_json(json_writer& w, const fed_inflation_expectations& row) {
   w.field("model_30_year", row.model_30_year);
   w.field("model_5_year", row.model_5_year);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const fed_inflation_expectations& row) {
+  v.field("date", row.date);
+  v.field("forward_years_5_to_10", row.forward_years_5_to_10);
+  v.field("market_10_year", row.market_10_year);
+  v.field("market_5_year", row.market_5_year);
+  v.field("model_10_year", row.model_10_year);
+  v.field("model_1_year", row.model_1_year);
+  v.field("model_30_year", row.model_30_year);
+  v.field("model_5_year", row.model_5_year);
 }
 
 owned::fed_inflation_expectations to_owned(const fed_inflation_expectations& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/fed_labor_market.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/fed_labor_market_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,14 @@ void write_json(json_writer& w, const fed_labor_market& row) {
   w.field("labor_force_participation_rate", row.labor_force_participation_rate);
   w.field("unemployment_rate", row.unemployment_rate);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const fed_labor_market& row) {
+  v.field("avg_hourly_earnings", row.avg_hourly_earnings);
+  v.field("date", row.date);
+  v.field("job_openings", row.job_openings);
+  v.field("labor_force_participation_rate", row.labor_force_participation_rate);
+  v.field("unemployment_rate", row.unemployment_rate);
 }
 
 owned::fed_labor_market to_owned(const fed_labor_market& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/fed_treasury_yield.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/fed_treasury_yield_decode.hpp"
 
 namespace massive {
@@ -28,6 +29,21 @@ void write_json(json_writer& w, const fed_treasury_yield& row) {
   w.field("yield_6_month", row.yield_6_month);
   w.field("yield_7_year", row.yield_7_year);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const fed_treasury_yield& row) {
+  v.field("date", row.date);
+  v.field("yield_10_year", row.yield_10_year);
+  v.field("yield_1_month", row.yield_1_month);
+  v.field("yield_1_year", row.yield_1_year);
+  v.field("yield_20_year", row.yield_20_year);
+  v.field("yield_2_year", row.yield_2_year);
+  v.field("yield_30_year", row.yield_30_year);
+  v.field("yield_3_month", row.yield_3_month);
+  v.field("yield_3_year", row.yield_3_year);
+  v.field("yield_5_year", row.yield_5_year);
+  v.field("yield_6_month", row.yield_6_month);
+  v.field("yield_7_year", row.yield_7_year);
 }
 
 owned::fed_treasury_yield to_owned(const fed_treasury_yield& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/filing_10k_section.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/filing_10k_section_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const filing_10k_section& row) {
   w.field("text", row.text);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const filing_10k_section& row) {
+  v.field("cik", row.cik);
+  v.field("filing_date", row.filing_date);
+  v.field("filing_url", row.filing_url);
+  v.field("period_end", row.period_end);
+  v.field("section", row.section);
+  v.field("text", row.text);
+  v.field("ticker", row.ticker);
 }
 
 owned::filing_10k_section to_owned(const filing_10k_section& row) {

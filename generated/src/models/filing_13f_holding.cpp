@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/filing_13f_holding.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/filing_13f_holding_decode.hpp"
 
 namespace massive {
@@ -36,6 +37,29 @@ void write_json(json_writer& w, const filing_13f_holding& row) {
   w.field("voting_authority_shared", row.voting_authority_shared);
   w.field("voting_authority_sole", row.voting_authority_sole);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const filing_13f_holding& row) {
+  v.field("accession_number", row.accession_number);
+  v.field("cusip", row.cusip);
+  v.field("file_number", row.file_number);
+  v.field("filer_cik", row.filer_cik);
+  v.field("filing_date", row.filing_date);
+  v.field("filing_url", row.filing_url);
+  v.field("film_number", row.film_number);
+  v.field("form_type", row.form_type);
+  v.field("investment_discretion", row.investment_discretion);
+  v.field("issuer_name", row.issuer_name);
+  v.field("market_value", row.market_value);
+  v.field("other_managers", row.other_managers);
+  v.field("period", row.period);
+  v.field("put_call", row.put_call);
+  v.field("shares_or_principal_amount", row.shares_or_principal_amount);
+  v.field("shares_or_principal_type", row.shares_or_principal_type);
+  v.field("title_of_class", row.title_of_class);
+  v.field("voting_authority_none", row.voting_authority_none);
+  v.field("voting_authority_shared", row.voting_authority_shared);
+  v.field("voting_authority_sole", row.voting_authority_sole);
 }
 
 owned::filing_13f_holding to_owned(const filing_13f_holding& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/filing_8k_disclosure.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/filing_8k_disclosure_decode.hpp"
 
 namespace massive {
@@ -25,6 +26,18 @@ void write_json(json_writer& w, const filing_8k_disclosure& row) {
   w.field("tertiary_category", row.tertiary_category);
   w.field("tickers", row.tickers);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const filing_8k_disclosure& row) {
+  v.field("accession_number", row.accession_number);
+  v.field("cik", row.cik);
+  v.field("filing_date", row.filing_date);
+  v.field("filing_url", row.filing_url);
+  v.field("primary_category", row.primary_category);
+  v.field("secondary_category", row.secondary_category);
+  v.field("supporting_text", row.supporting_text);
+  v.field("tertiary_category", row.tertiary_category);
+  v.field("tickers", row.tickers);
 }
 
 owned::filing_8k_disclosure to_owned(const filing_8k_disclosure& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/filing_8k_text.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/filing_8k_text_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const filing_8k_text& row) {
   w.field("items_text", row.items_text);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const filing_8k_text& row) {
+  v.field("accession_number", row.accession_number);
+  v.field("cik", row.cik);
+  v.field("filing_date", row.filing_date);
+  v.field("filing_url", row.filing_url);
+  v.field("form_type", row.form_type);
+  v.field("items_text", row.items_text);
+  v.field("ticker", row.ticker);
 }
 
 owned::filing_8k_text to_owned(const filing_8k_text& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/filing_footnote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -12,6 +13,11 @@ void write_json(json_writer& w, const filing_footnote& row) {
   w.field("description", row.description);
   w.field("id", row.id);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const filing_footnote& row) {
+  v.field("description", row.description);
+  v.field("id", row.id);
 }
 
 owned::filing_footnote to_owned(const filing_footnote& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/filing_form3.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/filing_form3_decode.hpp"
 
 namespace massive {
@@ -45,6 +46,38 @@ void write_json(json_writer& w, const filing_form3& row) {
   w.field("underlying_security_shares", row.underlying_security_shares);
   w.field("underlying_security_title", row.underlying_security_title);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const filing_form3& row) {
+  v.field("accession_number", row.accession_number);
+  v.field("aff_10b5_one", row.aff_10b5_one);
+  v.field("date_of_original_submission", row.date_of_original_submission);
+  v.field("direct_or_indirect", row.direct_or_indirect);
+  v.field("exercise_date", row.exercise_date);
+  v.field("exercise_price", row.exercise_price);
+  v.field("filing_date", row.filing_date);
+  v.field("filing_url", row.filing_url);
+  v.field("footnotes", row.footnotes);
+  v.field("form_type", row.form_type);
+  v.field("is_director", row.is_director);
+  v.field("is_officer", row.is_officer);
+  v.field("is_other", row.is_other);
+  v.field("is_ten_percent_owner", row.is_ten_percent_owner);
+  v.field("issuer_cik", row.issuer_cik);
+  v.field("issuer_name", row.issuer_name);
+  v.field("nature_of_ownership", row.nature_of_ownership);
+  v.field("not_subject_to_section_16", row.not_subject_to_section_16);
+  v.field("officer_title", row.officer_title);
+  v.field("owner_cik", row.owner_cik);
+  v.field("owner_name", row.owner_name);
+  v.field("period_of_report", row.period_of_report);
+  v.field("remarks", row.remarks);
+  v.field("security_title", row.security_title);
+  v.field("security_type", row.security_type);
+  v.field("shares_owned", row.shares_owned);
+  v.field("tickers", row.tickers);
+  v.field("underlying_security_shares", row.underlying_security_shares);
+  v.field("underlying_security_title", row.underlying_security_title);
 }
 
 owned::filing_form3 to_owned(const filing_form3& row) {

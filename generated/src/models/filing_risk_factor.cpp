@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/filing_risk_factor.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/filing_risk_factor_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const filing_risk_factor& row) {
   w.field("tertiary_category", row.tertiary_category);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const filing_risk_factor& row) {
+  v.field("cik", row.cik);
+  v.field("filing_date", row.filing_date);
+  v.field("primary_category", row.primary_category);
+  v.field("secondary_category", row.secondary_category);
+  v.field("supporting_text", row.supporting_text);
+  v.field("tertiary_category", row.tertiary_category);
+  v.field("ticker", row.ticker);
 }
 
 owned::filing_risk_factor to_owned(const filing_risk_factor& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/financial_data_point.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -18,6 +19,17 @@ void write_json(json_writer& w, const financial_data_point& row) {
   w.field("value", row.value);
   w.field("xpath", row.xpath);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const financial_data_point& row) {
+  v.field("derived_from", row.derived_from);
+  v.field("formula", row.formula);
+  v.field("label", row.label);
+  v.field("order", row.order);
+  v.field("source", row.source);
+  v.field("unit", row.unit);
+  v.field("value", row.value);
+  v.field("xpath", row.xpath);
 }
 
 owned::financial_data_point to_owned(const financial_data_point& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/financial_ratios.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/financial_ratios_decode.hpp"
 
 namespace massive {
@@ -39,6 +40,32 @@ void write_json(json_writer& w, const financial_ratios& row) {
   w.field("return_on_equity", row.return_on_equity);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const financial_ratios& row) {
+  v.field("average_volume", row.average_volume);
+  v.field("cash", row.cash);
+  v.field("cik", row.cik);
+  v.field("current", row.current);
+  v.field("date", row.date);
+  v.field("debt_to_equity", row.debt_to_equity);
+  v.field("dividend_yield", row.dividend_yield);
+  v.field("earnings_per_share", row.earnings_per_share);
+  v.field("enterprise_value", row.enterprise_value);
+  v.field("ev_to_ebitda", row.ev_to_ebitda);
+  v.field("ev_to_sales", row.ev_to_sales);
+  v.field("free_cash_flow", row.free_cash_flow);
+  v.field("market_cap", row.market_cap);
+  v.field("price", row.price);
+  v.field("price_to_book", row.price_to_book);
+  v.field("price_to_cash_flow", row.price_to_cash_flow);
+  v.field("price_to_earnings", row.price_to_earnings);
+  v.field("price_to_free_cash_flow", row.price_to_free_cash_flow);
+  v.field("price_to_sales", row.price_to_sales);
+  v.field("quick", row.quick);
+  v.field("return_on_assets", row.return_on_assets);
+  v.field("return_on_equity", row.return_on_equity);
+  v.field("ticker", row.ticker);
 }
 
 owned::financial_ratios to_owned(const financial_ratios& row) {

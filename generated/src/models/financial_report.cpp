@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/financial_report.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/financial_report_decode.hpp"
 
 namespace massive {
@@ -30,6 +31,23 @@ void write_json(json_writer& w, const financial_report& row) {
   w.field("tickers", row.tickers);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const financial_report& row) {
+  v.field("acceptance_datetime", row.acceptance_datetime);
+  v.field("cik", row.cik);
+  v.field("company_name", row.company_name);
+  v.field("end_date", row.end_date);
+  v.field("filing_date", row.filing_date);
+  v.field("financials", row.financials);
+  v.field("fiscal_period", row.fiscal_period);
+  v.field("fiscal_year", row.fiscal_year);
+  v.field("sic", row.sic);
+  v.field("source_filing_file_url", row.source_filing_file_url);
+  v.field("source_filing_url", row.source_filing_url);
+  v.field("start_date", row.start_date);
+  v.field("tickers", row.tickers);
+  v.field("timeframe", row.timeframe);
 }
 
 owned::financial_report to_owned(const financial_report& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/financials.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -14,6 +15,13 @@ void write_json(json_writer& w, const financials& row) {
   w.field("comprehensive_income", row.comprehensive_income);
   w.field("income_statement", row.income_statement);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const financials& row) {
+  v.field("balance_sheet", row.balance_sheet);
+  v.field("cash_flow_statement", row.cash_flow_statement);
+  v.field("comprehensive_income", row.comprehensive_income);
+  v.field("income_statement", row.income_statement);
 }
 
 owned::financials to_owned(const financials& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/forex_exchange.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/forex_exchange_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,12 @@ void write_json(json_writer& w, const forex_exchange& row) {
   w.field("name", row.name);
   w.field("type", row.type);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const forex_exchange& row) {
+  v.field("id", row.id);
+  v.field("name", row.name);
+  v.field("type", row.type);
 }
 
 owned::forex_exchange to_owned(const forex_exchange& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/forex_fmv_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -13,6 +14,12 @@ void write_json(json_writer& w, const forex_fmv_event& row) {
   w.field("sym", row.ticker);
   w.field("t", row.timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const forex_fmv_event& row) {
+  v.field("fmv", row.fair_market_value);
+  v.field("sym", row.ticker);
+  v.field("t", row.timestamp);
 }
 
 owned::forex_fmv_event to_owned(const forex_fmv_event& row) {

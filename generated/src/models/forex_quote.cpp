@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/forex_quote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/forex_quote_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,14 @@ void write_json(json_writer& w, const forex_quote& row) {
   w.field("bid_price", row.bid_price);
   w.field("participant_timestamp", row.participant_timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const forex_quote& row) {
+  v.field("ask_exchange", row.ask_exchange);
+  v.field("ask_price", row.ask_price);
+  v.field("bid_exchange", row.bid_exchange);
+  v.field("bid_price", row.bid_price);
+  v.field("participant_timestamp", row.participant_timestamp);
 }
 
 owned::forex_quote to_owned(const forex_quote& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/forex_quote_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -15,6 +16,14 @@ void write_json(json_writer& w, const forex_quote_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const forex_quote_event& row) {
+  v.field("a", row.ask);
+  v.field("b", row.bid);
+  v.field("p", row.pair);
+  v.field("t", row.timestamp);
+  v.field("x", row.exchange);
 }
 
 owned::forex_quote_event to_owned(const forex_quote_event& row) {

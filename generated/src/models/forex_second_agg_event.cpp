@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/forex_second_agg_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -18,6 +19,17 @@ void write_json(json_writer& w, const forex_second_agg_event& row) {
   w.field("s", row.start);
   w.field("v", row.volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const forex_second_agg_event& row) {
+  v.field("c", row.close);
+  v.field("e", row.end);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("o", row.open);
+  v.field("pair", row.pair);
+  v.field("s", row.start);
+  v.field("v", row.volume);
 }
 
 owned::forex_second_agg_event to_owned(const forex_second_agg_event& row) {

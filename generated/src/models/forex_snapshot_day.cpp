@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/forex_snapshot_day.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -15,6 +16,14 @@ void write_json(json_writer& w, const forex_snapshot_day& row) {
   w.field("o", row.open);
   w.field("v", row.volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const forex_snapshot_day& row) {
+  v.field("c", row.close);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("o", row.open);
+  v.field("v", row.volume);
 }
 
 owned::forex_snapshot_day to_owned(const forex_snapshot_day& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/forex_snapshot_minute.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const forex_snapshot_minute& row) {
   w.field("o", row.open);
   w.field("v", row.volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const forex_snapshot_minute& row) {
+  v.field("t", row.timestamp);
+  v.field("c", row.close);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("n", row.transactions);
+  v.field("o", row.open);
+  v.field("v", row.volume);
 }
 
 owned::forex_snapshot_minute to_owned(const forex_snapshot_minute& row) {

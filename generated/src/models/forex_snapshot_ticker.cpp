@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/forex_snapshot_ticker.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -19,6 +20,18 @@ void write_json(json_writer& w, const forex_snapshot_ticker& row) {
   w.field("todaysChangePerc", row.todays_change_perc);
   w.field("updated", row.updated);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const forex_snapshot_ticker& row) {
+  v.field("day", row.day);
+  v.field("fmv", row.fmv);
+  v.field("lastQuote", row.last_quote);
+  v.field("min", row.min);
+  v.field("prevDay", row.prev_day);
+  v.field("ticker", row.ticker);
+  v.field("todaysChange", row.todays_change);
+  v.field("todaysChangePerc", row.todays_change_perc);
+  v.field("updated", row.updated);
 }
 
 owned::forex_snapshot_ticker to_owned(const forex_snapshot_ticker& row) {

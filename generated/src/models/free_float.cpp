@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/free_float.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/free_float_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,13 @@ void write_json(json_writer& w, const free_float& row) {
   w.field("free_float_percent", row.free_float_percent);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const free_float& row) {
+  v.field("effective_date", row.effective_date);
+  v.field("free_float", row.free_float);
+  v.field("free_float_percent", row.free_float_percent);
+  v.field("ticker", row.ticker);
 }
 
 owned::free_float to_owned(const free_float& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_agg.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/futures_agg_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,20 @@ void write_json(json_writer& w, const futures_agg& row) {
   w.field("volume", row.volume);
   w.field("window_start", row.window_start);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_agg& row) {
+  v.field("close", row.close);
+  v.field("dollar_volume", row.dollar_volume);
+  v.field("high", row.high);
+  v.field("low", row.low);
+  v.field("open", row.open);
+  v.field("session_end_date", row.session_end_date);
+  v.field("settlement_price", row.settlement_price);
+  v.field("ticker", row.ticker);
+  v.field("transactions", row.transactions);
+  v.field("volume", row.volume);
+  v.field("window_start", row.window_start);
 }
 
 owned::futures_agg to_owned(const futures_agg& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_contract.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/futures_contract_decode.hpp"
 
 namespace massive {
@@ -33,6 +34,26 @@ void write_json(json_writer& w, const futures_contract& row) {
   w.field("trading_venue", row.trading_venue);
   w.field("type", row.type);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_contract& row) {
+  v.field("active", row.active);
+  v.field("date", row.date);
+  v.field("days_to_maturity", row.days_to_maturity);
+  v.field("first_trade_date", row.first_trade_date);
+  v.field("group_code", row.group_code);
+  v.field("last_trade_date", row.last_trade_date);
+  v.field("max_order_quantity", row.max_order_quantity);
+  v.field("min_order_quantity", row.min_order_quantity);
+  v.field("name", row.name);
+  v.field("product_code", row.product_code);
+  v.field("settlement_date", row.settlement_date);
+  v.field("settlement_tick_size", row.settlement_tick_size);
+  v.field("spread_tick_size", row.spread_tick_size);
+  v.field("ticker", row.ticker);
+  v.field("trade_tick_size", row.trade_tick_size);
+  v.field("trading_venue", row.trading_venue);
+  v.field("type", row.type);
 }
 
 owned::futures_contract to_owned(const futures_contract& row) {

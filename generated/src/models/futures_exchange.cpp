@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_exchange.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/futures_exchange_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,17 @@ void write_json(json_writer& w, const futures_exchange& row) {
   w.field("type", row.type);
   w.field("url", row.url);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_exchange& row) {
+  v.field("acronym", row.acronym);
+  v.field("id", row.id);
+  v.field("locale", row.locale);
+  v.field("mic", row.mic);
+  v.field("name", row.name);
+  v.field("operating_mic", row.operating_mic);
+  v.field("type", row.type);
+  v.field("url", row.url);
 }
 
 owned::futures_exchange to_owned(const futures_exchange& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_minute_agg_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -20,6 +21,19 @@ void write_json(json_writer& w, const futures_minute_agg_event& row) {
   w.field("s", row.start);
   w.field("e", row.end);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_minute_agg_event& row) {
+  v.field("sym", row.ticker);
+  v.field("v", row.volume);
+  v.field("dv", row.total_value);
+  v.field("o", row.open);
+  v.field("c", row.close);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("n", row.transactions);
+  v.field("s", row.start);
+  v.field("e", row.end);
 }
 
 owned::futures_minute_agg_event to_owned(const futures_minute_agg_event& row) {

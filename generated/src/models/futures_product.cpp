@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_product.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/futures_product_decode.hpp"
 
 namespace massive {
@@ -33,6 +34,26 @@ void write_json(json_writer& w, const futures_product& row) {
   w.field("unit_of_measure", row.unit_of_measure);
   w.field("unit_of_measure_qty", row.unit_of_measure_qty);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_product& row) {
+  v.field("asset_class", row.asset_class);
+  v.field("asset_sub_class", row.asset_sub_class);
+  v.field("date", row.date);
+  v.field("last_updated", row.last_updated);
+  v.field("name", row.name);
+  v.field("price_quotation", row.price_quotation);
+  v.field("product_code", row.product_code);
+  v.field("sector", row.sector);
+  v.field("settlement_currency_code", row.settlement_currency_code);
+  v.field("settlement_method", row.settlement_method);
+  v.field("settlement_type", row.settlement_type);
+  v.field("sub_sector", row.sub_sector);
+  v.field("trade_currency_code", row.trade_currency_code);
+  v.field("trading_venue", row.trading_venue);
+  v.field("type", row.type);
+  v.field("unit_of_measure", row.unit_of_measure);
+  v.field("unit_of_measure_qty", row.unit_of_measure_qty);
 }
 
 owned::futures_product to_owned(const futures_product& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_quote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/futures_quote_decode.hpp"
 
 namespace massive {
@@ -28,6 +29,21 @@ void write_json(json_writer& w, const futures_quote& row) {
   w.field("ticker", row.ticker);
   w.field("timestamp", row.timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_quote& row) {
+  v.field("ask_price", row.ask_price);
+  v.field("ask_size", row.ask_size);
+  v.field("ask_timestamp", row.ask_timestamp);
+  v.field("bid_price", row.bid_price);
+  v.field("bid_size", row.bid_size);
+  v.field("bid_timestamp", row.bid_timestamp);
+  v.field("channel", row.channel);
+  v.field("report_sequence", row.report_sequence);
+  v.field("sequence_number", row.sequence_number);
+  v.field("session_end_date", row.session_end_date);
+  v.field("ticker", row.ticker);
+  v.field("timestamp", row.timestamp);
 }
 
 owned::futures_quote to_owned(const futures_quote& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_quote_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -18,6 +19,17 @@ void write_json(json_writer& w, const futures_quote_event& row) {
   w.field("at", row.ask_timestamp);
   w.field("t", row.timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_quote_event& row) {
+  v.field("sym", row.ticker);
+  v.field("bp", row.bid_price);
+  v.field("bs", row.bid_size);
+  v.field("bt", row.bid_timestamp);
+  v.field("ap", row.ask_price);
+  v.field("as", row.ask_size);
+  v.field("at", row.ask_timestamp);
+  v.field("t", row.timestamp);
 }
 
 owned::futures_quote_event to_owned(const futures_quote_event& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_schedule.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/futures_schedule_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,15 @@ void write_json(json_writer& w, const futures_schedule& row) {
   w.field("timestamp", row.timestamp);
   w.field("trading_venue", row.trading_venue);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_schedule& row) {
+  v.field("event", row.event);
+  v.field("product_code", row.product_code);
+  v.field("product_name", row.product_name);
+  v.field("session_end_date", row.session_end_date);
+  v.field("timestamp", row.timestamp);
+  v.field("trading_venue", row.trading_venue);
 }
 
 owned::futures_schedule to_owned(const futures_schedule& row) {

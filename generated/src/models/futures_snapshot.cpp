@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_snapshot.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/futures_snapshot_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const futures_snapshot& row) {
   w.field("product_code", row.product_code);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_snapshot& row) {
+  v.field("details", row.details);
+  v.field("last_minute", row.last_minute);
+  v.field("last_quote", row.last_quote);
+  v.field("last_trade", row.last_trade);
+  v.field("session", row.session);
+  v.field("product_code", row.product_code);
+  v.field("ticker", row.ticker);
 }
 
 owned::futures_snapshot to_owned(const futures_snapshot& row) {

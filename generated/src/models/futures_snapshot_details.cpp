@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_snapshot_details.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -13,6 +14,12 @@ void write_json(json_writer& w, const futures_snapshot_details& row) {
   w.field("settlement_date", row.settlement_date);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_snapshot_details& row) {
+  v.field("product_code", row.product_code);
+  v.field("settlement_date", row.settlement_date);
+  v.field("ticker", row.ticker);
 }
 
 owned::futures_snapshot_details to_owned(const futures_snapshot_details& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_snapshot_minute.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const futures_snapshot_minute& row) {
   w.field("timeframe", row.timeframe);
   w.field("volume", row.volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_snapshot_minute& row) {
+  v.field("close", row.close);
+  v.field("high", row.high);
+  v.field("last_updated", row.last_updated);
+  v.field("low", row.low);
+  v.field("open", row.open);
+  v.field("timeframe", row.timeframe);
+  v.field("volume", row.volume);
 }
 
 owned::futures_snapshot_minute to_owned(const futures_snapshot_minute& row) {

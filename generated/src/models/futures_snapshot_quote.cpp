@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_snapshot_quote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -18,6 +19,17 @@ void write_json(json_writer& w, const futures_snapshot_quote& row) {
   w.field("last_updated", row.last_updated);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_snapshot_quote& row) {
+  v.field("ask", row.ask);
+  v.field("ask_size", row.ask_size);
+  v.field("ask_timestamp", row.ask_timestamp);
+  v.field("bid", row.bid);
+  v.field("bid_size", row.bid_size);
+  v.field("bid_timestamp", row.bid_timestamp);
+  v.field("last_updated", row.last_updated);
+  v.field("timeframe", row.timeframe);
 }
 
 owned::futures_snapshot_quote to_owned(const futures_snapshot_quote& row) {

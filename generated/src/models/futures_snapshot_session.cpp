@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_snapshot_session.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -19,6 +20,18 @@ void write_json(json_writer& w, const futures_snapshot_session& row) {
   w.field("settlement_price", row.settlement_price);
   w.field("volume", row.volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_snapshot_session& row) {
+  v.field("change", row.change);
+  v.field("change_percent", row.change_percent);
+  v.field("close", row.close);
+  v.field("high", row.high);
+  v.field("low", row.low);
+  v.field("open", row.open);
+  v.field("previous_settlement", row.previous_settlement);
+  v.field("settlement_price", row.settlement_price);
+  v.field("volume", row.volume);
 }
 
 owned::futures_snapshot_session to_owned(const futures_snapshot_session& row) {

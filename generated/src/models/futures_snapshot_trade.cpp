@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_snapshot_trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -14,6 +15,13 @@ void write_json(json_writer& w, const futures_snapshot_trade& row) {
   w.field("size", row.size);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_snapshot_trade& row) {
+  v.field("last_updated", row.last_updated);
+  v.field("price", row.price);
+  v.field("size", row.size);
+  v.field("timeframe", row.timeframe);
 }
 
 owned::futures_snapshot_trade to_owned(const futures_snapshot_trade& row) {

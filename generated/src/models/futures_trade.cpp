@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/futures_trade_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,17 @@ void write_json(json_writer& w, const futures_trade& row) {
   w.field("ticker", row.ticker);
   w.field("timestamp", row.timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_trade& row) {
+  v.field("channel", row.channel);
+  v.field("price", row.price);
+  v.field("report_sequence", row.report_sequence);
+  v.field("sequence_number", row.sequence_number);
+  v.field("session_end_date", row.session_end_date);
+  v.field("size", row.size);
+  v.field("ticker", row.ticker);
+  v.field("timestamp", row.timestamp);
 }
 
 owned::futures_trade to_owned(const futures_trade& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/futures_trade_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -15,6 +16,14 @@ void write_json(json_writer& w, const futures_trade_event& row) {
   w.field("t", row.timestamp);
   w.field("q", row.sequence_number);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const futures_trade_event& row) {
+  v.field("sym", row.ticker);
+  v.field("p", row.price);
+  v.field("s", row.size);
+  v.field("t", row.timestamp);
+  v.field("q", row.sequence_number);
 }
 
 owned::futures_trade_event to_owned(const futures_trade_event& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/greeks.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -14,6 +15,13 @@ void write_json(json_writer& w, const greeks& row) {
   w.field("theta", row.theta);
   w.field("vega", row.vega);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const greeks& row) {
+  v.field("delta", row.delta);
+  v.field("gamma", row.gamma);
+  v.field("theta", row.theta);
+  v.field("vega", row.vega);
 }
 
 owned::greeks to_owned(const greeks& row) {

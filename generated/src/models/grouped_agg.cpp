@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/grouped_agg.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/grouped_agg_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,19 @@ void write_json(json_writer& w, const grouped_agg& row) {
   w.field("v", row.volume);
   w.field("vw", row.vw);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const grouped_agg& row) {
+  v.field("t", row.timestamp);
+  v.field("T", row.ticker);
+  v.field("c", row.close);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("n", row.transactions);
+  v.field("o", row.open);
+  v.field("otc", row.otc);
+  v.field("v", row.volume);
+  v.field("vw", row.vw);
 }
 
 owned::grouped_agg to_owned(const grouped_agg& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/historic_crypto_tick.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -16,6 +17,15 @@ void write_json(json_writer& w, const historic_crypto_tick& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const historic_crypto_tick& row) {
+  v.field("c", row.conditions);
+  v.field("i", row.id);
+  v.field("p", row.price);
+  v.field("s", row.size);
+  v.field("t", row.timestamp);
+  v.field("x", row.exchange);
 }
 
 owned::historic_crypto_tick to_owned(const historic_crypto_tick& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/historic_crypto_trades.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/historic_crypto_trades_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const historic_crypto_trades& row) {
   w.field("status", row.status);
   w.field("type", row.type);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const historic_crypto_trades& row) {
+  v.field("day", row.day);
+  v.field("map", row.map);
+  v.field("msLatency", row.ms_latency);
+  v.field("symbol", row.symbol);
+  v.field("ticks", row.ticks);
+  v.field("status", row.status);
+  v.field("type", row.type);
 }
 
 owned::historic_crypto_trades to_owned(const historic_crypto_trades& row) {

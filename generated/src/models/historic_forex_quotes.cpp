@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/historic_forex_quotes.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/historic_forex_quotes_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const historic_forex_quotes& row) {
   w.field("ticks", row.ticks);
   w.field("type", row.type);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const historic_forex_quotes& row) {
+  v.field("status", row.status);
+  v.field("day", row.day);
+  v.field("map", row.map);
+  v.field("msLatency", row.ms_latency);
+  v.field("pair", row.pair);
+  v.field("ticks", row.ticks);
+  v.field("type", row.type);
 }
 
 owned::historic_forex_quotes to_owned(const historic_forex_quotes& row) {

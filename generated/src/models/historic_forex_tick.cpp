@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/historic_forex_tick.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const historic_forex_tick& row) {
   w.field("bp", row.bp);
   w.field("i", row.id);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const historic_forex_tick& row) {
+  v.field("a", row.ask);
+  v.field("b", row.bid);
+  v.field("t", row.timestamp);
+  v.field("x", row.exchange);
+  v.field("ap", row.ap);
+  v.field("bp", row.bp);
+  v.field("i", row.id);
 }
 
 owned::historic_forex_tick to_owned(const historic_forex_tick& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/historic_stock_quote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/historic_stock_quote_decode.hpp"
 
 namespace massive {
@@ -30,6 +31,23 @@ void write_json(json_writer& w, const historic_stock_quote& row) {
   w.field("X", row.ask_exchange);
   w.field("z", row.tape);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const historic_stock_quote& row) {
+  v.field("c", row.conditions);
+  v.field("i", row.indicators);
+  v.field("p", row.bid_price);
+  v.field("s", row.bid_size);
+  v.field("x", row.bid_exchange);
+  v.field("t", row.sip_timestamp);
+  v.field("y", row.participant_timestamp);
+  v.field("f", row.trf_timestamp);
+  v.field("T", row.ticker);
+  v.field("q", row.sequence_number);
+  v.field("P", row.ask_price);
+  v.field("S", row.ask_size);
+  v.field("X", row.ask_exchange);
+  v.field("z", row.tape);
 }
 
 owned::historic_stock_quote to_owned(const historic_stock_quote& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/historic_stock_trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/historic_stock_trade_decode.hpp"
 
 namespace massive {
@@ -29,6 +30,22 @@ void write_json(json_writer& w, const historic_stock_trade& row) {
   w.field("x", row.exchange);
   w.field("z", row.tape);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const historic_stock_trade& row) {
+  v.field("c", row.conditions);
+  v.field("t", row.sip_timestamp);
+  v.field("y", row.participant_timestamp);
+  v.field("f", row.trf_timestamp);
+  v.field("T", row.ticker);
+  v.field("q", row.sequence_number);
+  v.field("e", row.correction);
+  v.field("i", row.id);
+  v.field("p", row.price);
+  v.field("r", row.trf_id);
+  v.field("s", row.size);
+  v.field("x", row.exchange);
+  v.field("z", row.tape);
 }
 
 owned::historic_stock_trade to_owned(const historic_stock_trade& row) {

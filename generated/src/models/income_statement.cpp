@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/income_statement.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/income_statement_decode.hpp"
 
 namespace massive {
@@ -50,6 +51,43 @@ void write_json(json_writer& w, const income_statement& row) {
   w.field("total_operating_expenses", row.total_operating_expenses);
   w.field("total_other_income_expense", row.total_other_income_expense);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const income_statement& row) {
+  v.field("basic_earnings_per_share", row.basic_earnings_per_share);
+  v.field("basic_shares_outstanding", row.basic_shares_outstanding);
+  v.field("cik", row.cik);
+  v.field("consolidated_net_income_loss", row.consolidated_net_income_loss);
+  v.field("cost_of_revenue", row.cost_of_revenue);
+  v.field("depreciation_depletion_amortization", row.depreciation_depletion_amortization);
+  v.field("diluted_earnings_per_share", row.diluted_earnings_per_share);
+  v.field("diluted_shares_outstanding", row.diluted_shares_outstanding);
+  v.field("discontinued_operations", row.discontinued_operations);
+  v.field("ebitda", row.ebitda);
+  v.field("equity_in_affiliates", row.equity_in_affiliates);
+  v.field("extraordinary_items", row.extraordinary_items);
+  v.field("filing_date", row.filing_date);
+  v.field("fiscal_quarter", row.fiscal_quarter);
+  v.field("fiscal_year", row.fiscal_year);
+  v.field("gross_profit", row.gross_profit);
+  v.field("income_before_income_taxes", row.income_before_income_taxes);
+  v.field("income_taxes", row.income_taxes);
+  v.field("interest_expense", row.interest_expense);
+  v.field("interest_income", row.interest_income);
+  v.field("net_income_loss_attributable_common_shareholders", row.net_income_loss_attributable_common_shareholders);
+  v.field("noncontrolling_interest", row.noncontrolling_interest);
+  v.field("operating_income", row.operating_income);
+  v.field("other_income_expense", row.other_income_expense);
+  v.field("other_operating_expenses", row.other_operating_expenses);
+  v.field("period_end", row.period_end);
+  v.field("preferred_stock_dividends_declared", row.preferred_stock_dividends_declared);
+  v.field("research_development", row.research_development);
+  v.field("revenue", row.revenue);
+  v.field("selling_general_administrative", row.selling_general_administrative);
+  v.field("tickers", row.tickers);
+  v.field("timeframe", row.timeframe);
+  v.field("total_operating_expenses", row.total_operating_expenses);
+  v.field("total_other_income_expense", row.total_other_income_expense);
 }
 
 owned::income_statement to_owned(const income_statement& row) {

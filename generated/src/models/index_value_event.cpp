@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/index_value_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -13,6 +14,12 @@ void write_json(json_writer& w, const index_value_event& row) {
   w.field("t", row.timestamp);
   w.field("val", row.value);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const index_value_event& row) {
+  v.field("T", row.ticker);
+  v.field("t", row.timestamp);
+  v.field("val", row.value);
 }
 
 owned::index_value_event to_owned(const index_value_event& row) {

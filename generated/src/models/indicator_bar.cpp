@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/indicator_bar.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/indicator_bar_decode.hpp"
 
 namespace massive {
@@ -25,6 +26,18 @@ void write_json(json_writer& w, const indicator_bar& row) {
   w.field("otc", row.otc);
   w.field("v", row.volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const indicator_bar& row) {
+  v.field("vw", row.vwap);
+  v.field("t", row.timestamp);
+  v.field("c", row.close);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("n", row.transactions);
+  v.field("o", row.open);
+  v.field("otc", row.otc);
+  v.field("v", row.volume);
 }
 
 owned::indicator_bar to_owned(const indicator_bar& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/indicator_value.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/indicator_value_decode.hpp"
 
 namespace massive {
@@ -18,6 +19,11 @@ void write_json(json_writer& w, const indicator_value& row) {
   w.field("timestamp", row.timestamp);
   w.field("value", row.value);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const indicator_value& row) {
+  v.field("timestamp", row.timestamp);
+  v.field("value", row.value);
 }
 
 owned::indicator_value to_owned(const indicator_value& row) {

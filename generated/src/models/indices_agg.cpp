@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/indices_agg.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/indices_agg_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,15 @@ void write_json(json_writer& w, const indices_agg& row) {
   w.field("o", row.open);
   w.field("T", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const indices_agg& row) {
+  v.field("t", row.timestamp);
+  v.field("c", row.close);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("o", row.open);
+  v.field("T", row.ticker);
 }
 
 owned::indices_agg to_owned(const indices_agg& row) {

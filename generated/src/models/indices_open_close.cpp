@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/indices_open_close.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/indices_open_close_decode.hpp"
 
 namespace massive {
@@ -25,6 +26,18 @@ void write_json(json_writer& w, const indices_open_close& row) {
   w.field("status", row.status);
   w.field("symbol", row.symbol);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const indices_open_close& row) {
+  v.field("afterHours", row.after_hours);
+  v.field("close", row.close);
+  v.field("from", row.from);
+  v.field("high", row.high);
+  v.field("low", row.low);
+  v.field("open", row.open);
+  v.field("preMarket", row.pre_market);
+  v.field("status", row.status);
+  v.field("symbol", row.symbol);
 }
 
 owned::indices_open_close to_owned(const indices_open_close& row) {

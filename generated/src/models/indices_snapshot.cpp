@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/indices_snapshot.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/indices_snapshot_decode.hpp"
 
 namespace massive {
@@ -26,6 +27,19 @@ void write_json(json_writer& w, const indices_snapshot& row) {
   w.field("type", row.type);
   w.field("value", row.value);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const indices_snapshot& row) {
+  v.field("error", row.error);
+  v.field("last_updated", row.last_updated);
+  v.field("market_status", row.market_status);
+  v.field("message", row.message);
+  v.field("name", row.name);
+  v.field("session", row.session);
+  v.field("ticker", row.ticker);
+  v.field("timeframe", row.timeframe);
+  v.field("type", row.type);
+  v.field("value", row.value);
 }
 
 owned::indices_snapshot to_owned(const indices_snapshot& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/indices_snapshot_session.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const indices_snapshot_session& row) {
   w.field("open", row.open);
   w.field("previous_close", row.previous_close);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const indices_snapshot_session& row) {
+  v.field("change", row.change);
+  v.field("change_percent", row.change_percent);
+  v.field("close", row.close);
+  v.field("high", row.high);
+  v.field("low", row.low);
+  v.field("open", row.open);
+  v.field("previous_close", row.previous_close);
 }
 
 owned::indices_snapshot_session to_owned(const indices_snapshot_session& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/ipo_v1.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/ipo_v1_decode.hpp"
 
 namespace massive {
@@ -36,6 +37,29 @@ void write_json(json_writer& w, const ipo_v1& row) {
   w.field("total_offer_size", row.total_offer_size);
   w.field("us_code", row.us_code);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const ipo_v1& row) {
+  v.field("announced_date", row.announced_date);
+  v.field("currency_code", row.currency_code);
+  v.field("final_issue_price", row.final_issue_price);
+  v.field("highest_offer_price", row.highest_offer_price);
+  v.field("ipo_status", row.ipo_status);
+  v.field("isin", row.isin);
+  v.field("issuer_name", row.issuer_name);
+  v.field("last_updated", row.last_updated);
+  v.field("listing_date", row.listing_date);
+  v.field("lot_size", row.lot_size);
+  v.field("lowest_offer_price", row.lowest_offer_price);
+  v.field("max_shares_offered", row.max_shares_offered);
+  v.field("min_shares_offered", row.min_shares_offered);
+  v.field("primary_exchange", row.primary_exchange);
+  v.field("security_description", row.security_description);
+  v.field("security_type", row.security_type);
+  v.field("shares_outstanding", row.shares_outstanding);
+  v.field("ticker", row.ticker);
+  v.field("total_offer_size", row.total_offer_size);
+  v.field("us_code", row.us_code);
 }
 
 owned::ipo_v1 to_owned(const ipo_v1& row) {

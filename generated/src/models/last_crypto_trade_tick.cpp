@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/last_crypto_trade_tick.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -15,6 +16,14 @@ void write_json(json_writer& w, const last_crypto_trade_tick& row) {
   w.field("size", row.size);
   w.field("timestamp", row.timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const last_crypto_trade_tick& row) {
+  v.field("conditions", row.conditions);
+  v.field("exchange", row.exchange);
+  v.field("price", row.price);
+  v.field("size", row.size);
+  v.field("timestamp", row.timestamp);
 }
 
 owned::last_crypto_trade_tick to_owned(const last_crypto_trade_tick& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/last_currency_quote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/last_currency_quote_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,13 @@ void write_json(json_writer& w, const last_currency_quote& row) {
   w.field("status", row.status);
   w.field("symbol", row.symbol);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const last_currency_quote& row) {
+  v.field("last", row.last);
+  v.field("request_id", row.request_id);
+  v.field("status", row.status);
+  v.field("symbol", row.symbol);
 }
 
 owned::last_currency_quote to_owned(const last_currency_quote& row) {

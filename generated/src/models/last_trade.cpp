@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/last_trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/last_trade_decode.hpp"
 
 namespace massive {
@@ -30,6 +31,23 @@ void write_json(json_writer& w, const last_trade& row) {
   w.field("x", row.exchange);
   w.field("z", row.tape);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const last_trade& row) {
+  v.field("c", row.conditions);
+  v.field("t", row.sip_timestamp);
+  v.field("y", row.participant_timestamp);
+  v.field("f", row.trf_timestamp);
+  v.field("T", row.ticker);
+  v.field("ds", row.ds);
+  v.field("e", row.correction);
+  v.field("i", row.id);
+  v.field("p", row.price);
+  v.field("q", row.sequence_number);
+  v.field("r", row.trf_id);
+  v.field("s", row.size);
+  v.field("x", row.exchange);
+  v.field("z", row.tape);
 }
 
 owned::last_trade to_owned(const last_trade& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/macd_value.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/macd_value_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,13 @@ void write_json(json_writer& w, const macd_value& row) {
   w.field("timestamp", row.timestamp);
   w.field("value", row.value);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const macd_value& row) {
+  v.field("histogram", row.histogram);
+  v.field("signal", row.signal);
+  v.field("timestamp", row.timestamp);
+  v.field("value", row.value);
 }
 
 owned::macd_value to_owned(const macd_value& row) {

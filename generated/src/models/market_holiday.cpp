@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/market_holiday.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/market_holiday_decode.hpp"
 
 namespace massive {
@@ -22,6 +23,15 @@ void write_json(json_writer& w, const market_holiday& row) {
   w.field("open", row.open);
   w.field("status", row.status);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const market_holiday& row) {
+  v.field("close", row.close);
+  v.field("date", row.date);
+  v.field("exchange", row.exchange);
+  v.field("name", row.name);
+  v.field("open", row.open);
+  v.field("status", row.status);
 }
 
 owned::market_holiday to_owned(const market_holiday& row) {

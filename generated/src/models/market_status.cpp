@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/market_status.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/market_status_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const market_status& row) {
   w.field("market", row.market);
   w.field("serverTime", row.server_time);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const market_status& row) {
+  v.field("afterHours", row.after_hours);
+  v.field("currencies", row.currencies);
+  v.field("earlyHours", row.early_hours);
+  v.field("exchanges", row.exchanges);
+  v.field("indicesGroups", row.indices_groups);
+  v.field("market", row.market);
+  v.field("serverTime", row.server_time);
 }
 
 owned::market_status to_owned(const market_status& row) {

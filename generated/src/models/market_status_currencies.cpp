@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/market_status_currencies.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -12,6 +13,11 @@ void write_json(json_writer& w, const market_status_currencies& row) {
   w.field("crypto", row.crypto);
   w.field("fx", row.fx);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const market_status_currencies& row) {
+  v.field("crypto", row.crypto);
+  v.field("fx", row.fx);
 }
 
 owned::market_status_currencies to_owned(const market_status_currencies& row) {

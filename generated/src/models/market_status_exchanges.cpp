@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/market_status_exchanges.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -13,6 +14,12 @@ void write_json(json_writer& w, const market_status_exchanges& row) {
   w.field("nyse", row.nyse);
   w.field("otc", row.otc);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const market_status_exchanges& row) {
+  v.field("nasdaq", row.nasdaq);
+  v.field("nyse", row.nyse);
+  v.field("otc", row.otc);
 }
 
 owned::market_status_exchanges to_owned(const market_status_exchanges& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/market_status_indices_groups.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -20,6 +21,19 @@ void write_json(json_writer& w, const market_status_indices_groups& row) {
   w.field("s_and_p", row.s_and_p);
   w.field("societe_generale", row.societe_generale);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const market_status_indices_groups& row) {
+  v.field("cccy", row.cccy);
+  v.field("cgi", row.cgi);
+  v.field("dow_jones", row.dow_jones);
+  v.field("ftse_russell", row.ftse_russell);
+  v.field("msci", row.msci);
+  v.field("mstar", row.mstar);
+  v.field("mstarc", row.mstarc);
+  v.field("nasdaq", row.nasdaq);
+  v.field("s_and_p", row.s_and_p);
+  v.field("societe_generale", row.societe_generale);
 }
 
 owned::market_status_indices_groups to_owned(const market_status_indices_groups& row) {

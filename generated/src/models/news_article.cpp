@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/news_article.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/news_article_decode.hpp"
 
 namespace massive {
@@ -28,6 +29,21 @@ void write_json(json_writer& w, const news_article& row) {
   w.field("tickers", row.tickers);
   w.field("title", row.title);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const news_article& row) {
+  v.field("amp_url", row.amp_url);
+  v.field("article_url", row.article_url);
+  v.field("author", row.author);
+  v.field("description", row.description);
+  v.field("id", row.id);
+  v.field("image_url", row.image_url);
+  v.field("insights", row.insights);
+  v.field("keywords", row.keywords);
+  v.field("published_utc", row.published_utc);
+  v.field("publisher", row.publisher);
+  v.field("tickers", row.tickers);
+  v.field("title", row.title);
 }
 
 owned::news_article to_owned(const news_article& row) {

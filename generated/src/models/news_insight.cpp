@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/news_insight.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -13,6 +14,12 @@ void write_json(json_writer& w, const news_insight& row) {
   w.field("sentiment_reasoning", row.sentiment_reasoning);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const news_insight& row) {
+  v.field("sentiment", row.sentiment);
+  v.field("sentiment_reasoning", row.sentiment_reasoning);
+  v.field("ticker", row.ticker);
 }
 
 owned::news_insight to_owned(const news_insight& row) {

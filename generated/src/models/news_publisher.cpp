@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/news_publisher.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -14,6 +15,13 @@ void write_json(json_writer& w, const news_publisher& row) {
   w.field("logo_url", row.logo_url);
   w.field("name", row.name);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const news_publisher& row) {
+  v.field("favicon_url", row.favicon_url);
+  v.field("homepage_url", row.homepage_url);
+  v.field("logo_url", row.logo_url);
+  v.field("name", row.name);
 }
 
 owned::news_publisher to_owned(const news_publisher& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/option_quote_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -19,6 +20,18 @@ void write_json(json_writer& w, const option_quote_event& row) {
   w.field("sym", row.ticker);
   w.field("t", row.timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const option_quote_event& row) {
+  v.field("ap", row.ask_price);
+  v.field("as", row.ask_size);
+  v.field("ax", row.ask_exchange);
+  v.field("bp", row.bid_price);
+  v.field("bs", row.bid_size);
+  v.field("bx", row.bid_exchange);
+  v.field("q", row.sequence_number);
+  v.field("sym", row.ticker);
+  v.field("t", row.timestamp);
 }
 
 owned::option_quote_event to_owned(const option_quote_event& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/option_snapshot.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/option_snapshot_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,20 @@ void write_json(json_writer& w, const option_snapshot& row) {
   w.field("open_interest", row.open_interest);
   w.field("underlying_asset", row.underlying_asset);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const option_snapshot& row) {
+  v.field("break_even_price", row.break_even_price);
+  v.field("day", row.day);
+  v.field("details", row.details);
+  v.field("fmv", row.fmv);
+  v.field("fmv_last_updated", row.fmv_last_updated);
+  v.field("greeks", row.greeks);
+  v.field("implied_volatility", row.implied_volatility);
+  v.field("last_quote", row.last_quote);
+  v.field("last_trade", row.last_trade);
+  v.field("open_interest", row.open_interest);
+  v.field("underlying_asset", row.underlying_asset);
 }
 
 owned::option_snapshot to_owned(const option_snapshot& row) {

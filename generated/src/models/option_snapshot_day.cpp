@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/option_snapshot_day.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -20,6 +21,19 @@ void write_json(json_writer& w, const option_snapshot_day& row) {
   w.field("volume", row.volume);
   w.field("vwap", row.vwap);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const option_snapshot_day& row) {
+  v.field("change", row.change);
+  v.field("change_percent", row.change_percent);
+  v.field("close", row.close);
+  v.field("high", row.high);
+  v.field("last_updated", row.last_updated);
+  v.field("low", row.low);
+  v.field("open", row.open);
+  v.field("previous_close", row.previous_close);
+  v.field("volume", row.volume);
+  v.field("vwap", row.vwap);
 }
 
 owned::option_snapshot_day to_owned(const option_snapshot_day& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/option_snapshot_details.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -16,6 +17,15 @@ void write_json(json_writer& w, const option_snapshot_details& row) {
   w.field("strike_price", row.strike_price);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const option_snapshot_details& row) {
+  v.field("contract_type", row.contract_type);
+  v.field("exercise_style", row.exercise_style);
+  v.field("expiration_date", row.expiration_date);
+  v.field("shares_per_contract", row.shares_per_contract);
+  v.field("strike_price", row.strike_price);
+  v.field("ticker", row.ticker);
 }
 
 owned::option_snapshot_details to_owned(const option_snapshot_details& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/option_snapshot_trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const option_snapshot_trade& row) {
   w.field("timeframe", row.timeframe);
   w.field("decimal_size", row.decimal_size);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const option_snapshot_trade& row) {
+  v.field("conditions", row.conditions);
+  v.field("exchange", row.exchange);
+  v.field("price", row.price);
+  v.field("sip_timestamp", row.sip_timestamp);
+  v.field("size", row.size);
+  v.field("timeframe", row.timeframe);
+  v.field("decimal_size", row.decimal_size);
 }
 
 owned::option_snapshot_trade to_owned(const option_snapshot_trade& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/option_trade_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const option_trade_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const option_trade_event& row) {
+  v.field("c", row.conditions);
+  v.field("p", row.price);
+  v.field("q", row.sequence_number);
+  v.field("s", row.size);
+  v.field("sym", row.ticker);
+  v.field("t", row.timestamp);
+  v.field("x", row.exchange);
 }
 
 owned::option_trade_event to_owned(const option_trade_event& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/options_contract.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/options_contract_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,20 @@ void write_json(json_writer& w, const options_contract& row) {
   w.field("ticker", row.ticker);
   w.field("underlying_ticker", row.underlying_ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const options_contract& row) {
+  v.field("additional_underlyings", row.additional_underlyings);
+  v.field("cfi", row.cfi);
+  v.field("contract_type", row.contract_type);
+  v.field("correction", row.correction);
+  v.field("exercise_style", row.exercise_style);
+  v.field("expiration_date", row.expiration_date);
+  v.field("primary_exchange", row.primary_exchange);
+  v.field("shares_per_contract", row.shares_per_contract);
+  v.field("strike_price", row.strike_price);
+  v.field("ticker", row.ticker);
+  v.field("underlying_ticker", row.underlying_ticker);
 }
 
 owned::options_contract to_owned(const options_contract& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/options_open_close.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/options_open_close_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,20 @@ void write_json(json_writer& w, const options_open_close& row) {
   w.field("symbol", row.symbol);
   w.field("volume", row.volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const options_open_close& row) {
+  v.field("afterHours", row.after_hours);
+  v.field("close", row.close);
+  v.field("from", row.from);
+  v.field("high", row.high);
+  v.field("low", row.low);
+  v.field("open", row.open);
+  v.field("otc", row.otc);
+  v.field("preMarket", row.pre_market);
+  v.field("status", row.status);
+  v.field("symbol", row.symbol);
+  v.field("volume", row.volume);
 }
 
 owned::options_open_close to_owned(const options_open_close& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/options_quote_v3.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/options_quote_v3_decode.hpp"
 
 namespace massive {
@@ -25,6 +26,18 @@ void write_json(json_writer& w, const options_quote_v3& row) {
   w.field("sip_timestamp", row.sip_timestamp);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const options_quote_v3& row) {
+  v.field("ask_exchange", row.ask_exchange);
+  v.field("ask_price", row.ask_price);
+  v.field("ask_size", row.ask_size);
+  v.field("bid_exchange", row.bid_exchange);
+  v.field("bid_price", row.bid_price);
+  v.field("bid_size", row.bid_size);
+  v.field("sequence_number", row.sequence_number);
+  v.field("sip_timestamp", row.sip_timestamp);
+  v.field("ticker", row.ticker);
 }
 
 owned::options_quote_v3 to_owned(const options_quote_v3& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/options_trade_v3.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/options_trade_v3_decode.hpp"
 
 namespace massive {
@@ -24,6 +25,17 @@ void write_json(json_writer& w, const options_trade_v3& row) {
   w.field("size", row.size);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const options_trade_v3& row) {
+  v.field("conditions", row.conditions);
+  v.field("exchange", row.exchange);
+  v.field("participant_timestamp", row.participant_timestamp);
+  v.field("price", row.price);
+  v.field("sequence_number", row.sequence_number);
+  v.field("sip_timestamp", row.sip_timestamp);
+  v.field("size", row.size);
+  v.field("ticker", row.ticker);
 }
 
 owned::options_trade_v3 to_owned(const options_trade_v3& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/quote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/quote_decode.hpp"
 
 namespace massive {
@@ -29,6 +30,22 @@ void write_json(json_writer& w, const quote& row) {
   w.field("tape", row.tape);
   w.field("trf_timestamp", row.trf_timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const quote& row) {
+  v.field("sip_timestamp", row.sip_timestamp);
+  v.field("participant_timestamp", row.participant_timestamp);
+  v.field("sequence_number", row.sequence_number);
+  v.field("ask_exchange", row.ask_exchange);
+  v.field("ask_price", row.ask_price);
+  v.field("ask_size", row.ask_size);
+  v.field("bid_exchange", row.bid_exchange);
+  v.field("bid_price", row.bid_price);
+  v.field("bid_size", row.bid_size);
+  v.field("conditions", row.conditions);
+  v.field("indicators", row.indicators);
+  v.field("tape", row.tape);
+  v.field("trf_timestamp", row.trf_timestamp);
 }
 
 owned::quote to_owned(const quote& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/related_company.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/related_company_decode.hpp"
 
 namespace massive {
@@ -17,6 +18,10 @@ void write_json(json_writer& w, const related_company& row) {
   w.begin_object();
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const related_company& row) {
+  v.field("ticker", row.ticker);
 }
 
 owned::related_company to_owned(const related_company& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/short_interest.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/short_interest_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,14 @@ void write_json(json_writer& w, const short_interest& row) {
   w.field("short_interest", row.short_interest);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const short_interest& row) {
+  v.field("avg_daily_volume", row.avg_daily_volume);
+  v.field("days_to_cover", row.days_to_cover);
+  v.field("settlement_date", row.settlement_date);
+  v.field("short_interest", row.short_interest);
+  v.field("ticker", row.ticker);
 }
 
 owned::short_interest to_owned(const short_interest& row) {

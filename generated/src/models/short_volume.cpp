@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/short_volume.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/short_volume_decode.hpp"
 
 namespace massive {
@@ -31,6 +32,24 @@ void write_json(json_writer& w, const short_volume& row) {
   w.field("ticker", row.ticker);
   w.field("total_volume", row.total_volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const short_volume& row) {
+  v.field("adf_short_volume", row.adf_short_volume);
+  v.field("adf_short_volume_exempt", row.adf_short_volume_exempt);
+  v.field("date", row.date);
+  v.field("exempt_volume", row.exempt_volume);
+  v.field("nasdaq_carteret_short_volume", row.nasdaq_carteret_short_volume);
+  v.field("nasdaq_carteret_short_volume_exempt", row.nasdaq_carteret_short_volume_exempt);
+  v.field("nasdaq_chicago_short_volume", row.nasdaq_chicago_short_volume);
+  v.field("nasdaq_chicago_short_volume_exempt", row.nasdaq_chicago_short_volume_exempt);
+  v.field("non_exempt_volume", row.non_exempt_volume);
+  v.field("nyse_short_volume", row.nyse_short_volume);
+  v.field("nyse_short_volume_exempt", row.nyse_short_volume_exempt);
+  v.field("short_volume", row.short_volume);
+  v.field("short_volume_ratio", row.short_volume_ratio);
+  v.field("ticker", row.ticker);
+  v.field("total_volume", row.total_volume);
 }
 
 owned::short_volume to_owned(const short_volume& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/split.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/split_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,14 @@ void write_json(json_writer& w, const split& row) {
   w.field("split_to", row.split_to);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const split& row) {
+  v.field("execution_date", row.execution_date);
+  v.field("id", row.id);
+  v.field("split_from", row.split_from);
+  v.field("split_to", row.split_to);
+  v.field("ticker", row.ticker);
 }
 
 owned::split to_owned(const split& row) {

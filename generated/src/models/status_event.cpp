@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/status_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -12,6 +13,11 @@ void write_json(json_writer& w, const status_event& row) {
   w.field("message", row.message);
   w.field("status", row.status);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const status_event& row) {
+  v.field("message", row.message);
+  v.field("status", row.status);
 }
 
 owned::status_event to_owned(const status_event& row) {

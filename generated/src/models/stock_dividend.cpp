@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stock_dividend.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/stock_dividend_decode.hpp"
 
 namespace massive {
@@ -28,6 +29,21 @@ void write_json(json_writer& w, const stock_dividend& row) {
   w.field("split_adjusted_cash_amount", row.split_adjusted_cash_amount);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stock_dividend& row) {
+  v.field("cash_amount", row.cash_amount);
+  v.field("currency", row.currency);
+  v.field("declaration_date", row.declaration_date);
+  v.field("distribution_type", row.distribution_type);
+  v.field("ex_dividend_date", row.ex_dividend_date);
+  v.field("frequency", row.frequency);
+  v.field("historical_adjustment_factor", row.historical_adjustment_factor);
+  v.field("id", row.id);
+  v.field("pay_date", row.pay_date);
+  v.field("record_date", row.record_date);
+  v.field("split_adjusted_cash_amount", row.split_adjusted_cash_amount);
+  v.field("ticker", row.ticker);
 }
 
 owned::stock_dividend to_owned(const stock_dividend& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stock_imbalance_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -19,6 +20,18 @@ void write_json(json_writer& w, const stock_imbalance_event& row) {
   w.field("t", row.timestamp);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stock_imbalance_event& row) {
+  v.field("T", row.ticker);
+  v.field("a", row.auction_type);
+  v.field("at", row.auction_time);
+  v.field("b", row.book_clearing_price);
+  v.field("i", row.symbol_sequence);
+  v.field("o", row.imbalance_quantity);
+  v.field("p", row.paired_quantity);
+  v.field("t", row.timestamp);
+  v.field("x", row.exchange);
 }
 
 owned::stock_imbalance_event to_owned(const stock_imbalance_event& row) {

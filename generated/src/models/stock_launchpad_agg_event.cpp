@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stock_launchpad_agg_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -23,6 +24,22 @@ void write_json(json_writer& w, const stock_launchpad_agg_event& row) {
   w.field("vw", row.vwap);
   w.field("z", row.average_size);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stock_launchpad_agg_event& row) {
+  v.field("a", row.today_vwap);
+  v.field("av", row.accumulated_volume);
+  v.field("c", row.close);
+  v.field("e", row.end);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("o", row.open);
+  v.field("op", row.official_open);
+  v.field("s", row.start);
+  v.field("sym", row.ticker);
+  v.field("v", row.volume);
+  v.field("vw", row.vwap);
+  v.field("z", row.average_size);
 }
 
 owned::stock_launchpad_agg_event to_owned(const stock_launchpad_agg_event& row) {

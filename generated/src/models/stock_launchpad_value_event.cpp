@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stock_launchpad_value_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -13,6 +14,12 @@ void write_json(json_writer& w, const stock_launchpad_value_event& row) {
   w.field("t", row.timestamp);
   w.field("val", row.value);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stock_launchpad_value_event& row) {
+  v.field("sym", row.ticker);
+  v.field("t", row.timestamp);
+  v.field("val", row.value);
 }
 
 owned::stock_launchpad_value_event to_owned(const stock_launchpad_value_event& row) {

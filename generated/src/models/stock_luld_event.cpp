@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stock_luld_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const stock_luld_event& row) {
   w.field("t", row.timestamp);
   w.field("z", row.tape);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stock_luld_event& row) {
+  v.field("T", row.ticker);
+  v.field("h", row.limit_up);
+  v.field("i", row.indicators);
+  v.field("l", row.limit_down);
+  v.field("q", row.sequence_number);
+  v.field("t", row.timestamp);
+  v.field("z", row.tape);
 }
 
 owned::stock_luld_event to_owned(const stock_luld_event& row) {

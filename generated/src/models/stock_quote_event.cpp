@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stock_quote_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -22,6 +23,21 @@ void write_json(json_writer& w, const stock_quote_event& row) {
   w.field("t", row.timestamp);
   w.field("z", row.tape);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stock_quote_event& row) {
+  v.field("ap", row.ask_price);
+  v.field("as", row.ask_size);
+  v.field("ax", row.ask_exchange);
+  v.field("bp", row.bid_price);
+  v.field("bs", row.bid_size);
+  v.field("bx", row.bid_exchange);
+  v.field("c", row.condition);
+  v.field("i", row.indicators);
+  v.field("q", row.sequence_number);
+  v.field("sym", row.ticker);
+  v.field("t", row.timestamp);
+  v.field("z", row.tape);
 }
 
 owned::stock_quote_event to_owned(const stock_quote_event& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stock_split.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/stock_split_decode.hpp"
 
 namespace massive {
@@ -23,6 +24,16 @@ void write_json(json_writer& w, const stock_split& row) {
   w.field("split_to", row.split_to);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stock_split& row) {
+  v.field("adjustment_type", row.adjustment_type);
+  v.field("execution_date", row.execution_date);
+  v.field("historical_adjustment_factor", row.historical_adjustment_factor);
+  v.field("id", row.id);
+  v.field("split_from", row.split_from);
+  v.field("split_to", row.split_to);
+  v.field("ticker", row.ticker);
 }
 
 owned::stock_split to_owned(const stock_split& row) {

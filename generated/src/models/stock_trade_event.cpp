@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stock_trade_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -21,6 +22,20 @@ void write_json(json_writer& w, const stock_trade_event& row) {
   w.field("x", row.exchange);
   w.field("z", row.tape);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stock_trade_event& row) {
+  v.field("c", row.conditions);
+  v.field("i", row.id);
+  v.field("p", row.price);
+  v.field("q", row.sequence_number);
+  v.field("s", row.size);
+  v.field("sym", row.ticker);
+  v.field("t", row.timestamp);
+  v.field("trfi", row.trf_id);
+  v.field("trft", row.trf_timestamp);
+  v.field("x", row.exchange);
+  v.field("z", row.tape);
 }
 
 owned::stock_trade_event to_owned(const stock_trade_event& row) {

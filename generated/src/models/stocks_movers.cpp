@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stocks_movers.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/stocks_movers_decode.hpp"
 
 namespace massive {
@@ -18,6 +19,11 @@ void write_json(json_writer& w, const stocks_movers& row) {
   w.field("status", row.status);
   w.field("tickers", row.tickers);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stocks_movers& row) {
+  v.field("status", row.status);
+  v.field("tickers", row.tickers);
 }
 
 owned::stocks_movers to_owned(const stocks_movers& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stocks_snapshot_last_quote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -15,6 +16,14 @@ void write_json(json_writer& w, const stocks_snapshot_last_quote& row) {
   w.field("P", row.ask_price);
   w.field("S", row.ask_size);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_last_quote& row) {
+  v.field("p", row.bid_price);
+  v.field("s", row.bid_size);
+  v.field("t", row.timestamp);
+  v.field("P", row.ask_price);
+  v.field("S", row.ask_size);
 }
 
 owned::stocks_snapshot_last_quote to_owned(const stocks_snapshot_last_quote& row) {

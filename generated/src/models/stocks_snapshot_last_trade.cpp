@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stocks_snapshot_last_trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const stocks_snapshot_last_trade& row) {
   w.field("s", row.size);
   w.field("x", row.exchange);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_last_trade& row) {
+  v.field("c", row.conditions);
+  v.field("t", row.timestamp);
+  v.field("ds", row.ds);
+  v.field("i", row.id);
+  v.field("p", row.price);
+  v.field("s", row.size);
+  v.field("x", row.exchange);
 }
 
 owned::stocks_snapshot_last_trade to_owned(const stocks_snapshot_last_trade& row) {

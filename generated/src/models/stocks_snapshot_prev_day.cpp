@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stocks_snapshot_prev_day.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -17,6 +18,16 @@ void write_json(json_writer& w, const stocks_snapshot_prev_day& row) {
   w.field("v", row.volume);
   w.field("vw", row.vw);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_prev_day& row) {
+  v.field("c", row.close);
+  v.field("h", row.high);
+  v.field("l", row.low);
+  v.field("o", row.open);
+  v.field("otc", row.otc);
+  v.field("v", row.volume);
+  v.field("vw", row.vw);
 }
 
 owned::stocks_snapshot_prev_day to_owned(const stocks_snapshot_prev_day& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stocks_snapshot_single.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/stocks_snapshot_single_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,12 @@ void write_json(json_writer& w, const stocks_snapshot_single& row) {
   w.field("request_id", row.request_id);
   w.field("ticker", row.ticker);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_single& row) {
+  v.field("status", row.status);
+  v.field("request_id", row.request_id);
+  v.field("ticker", row.ticker);
 }
 
 owned::stocks_snapshot_single to_owned(const stocks_snapshot_single& row) {

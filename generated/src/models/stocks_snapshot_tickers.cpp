@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/stocks_snapshot_tickers.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/stocks_snapshot_tickers_decode.hpp"
 
 namespace massive {
@@ -19,6 +20,12 @@ void write_json(json_writer& w, const stocks_snapshot_tickers& row) {
   w.field("status", row.status);
   w.field("tickers", row.tickers);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_tickers& row) {
+  v.field("count", row.count);
+  v.field("status", row.status);
+  v.field("tickers", row.tickers);
 }
 
 owned::stocks_snapshot_tickers to_owned(const stocks_snapshot_tickers& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/summary.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/summary_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,20 @@ void write_json(json_writer& w, const summary& row) {
   w.field("ticker", row.ticker);
   w.field("type", row.type);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const summary& row) {
+  v.field("branding", row.branding);
+  v.field("error", row.error);
+  v.field("last_updated", row.last_updated);
+  v.field("market_status", row.market_status);
+  v.field("message", row.message);
+  v.field("name", row.name);
+  v.field("options", row.options);
+  v.field("price", row.price);
+  v.field("session", row.session);
+  v.field("ticker", row.ticker);
+  v.field("type", row.type);
 }
 
 owned::summary to_owned(const summary& row) {

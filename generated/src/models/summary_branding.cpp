@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/summary_branding.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -12,6 +13,11 @@ void write_json(json_writer& w, const summary_branding& row) {
   w.field("icon_url", row.icon_url);
   w.field("logo_url", row.logo_url);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const summary_branding& row) {
+  v.field("icon_url", row.icon_url);
+  v.field("logo_url", row.logo_url);
 }
 
 owned::summary_branding to_owned(const summary_branding& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/summary_session.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -26,6 +27,25 @@ void write_json(json_writer& w, const summary_session& row) {
   w.field("regular_trading_change_percent", row.regular_trading_change_percent);
   w.field("volume", row.volume);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const summary_session& row) {
+  v.field("change", row.change);
+  v.field("change_percent", row.change_percent);
+  v.field("close", row.close);
+  v.field("decimal_volume", row.decimal_volume);
+  v.field("early_trading_change", row.early_trading_change);
+  v.field("early_trading_change_percent", row.early_trading_change_percent);
+  v.field("high", row.high);
+  v.field("late_trading_change", row.late_trading_change);
+  v.field("late_trading_change_percent", row.late_trading_change_percent);
+  v.field("low", row.low);
+  v.field("open", row.open);
+  v.field("previous_close", row.previous_close);
+  v.field("price", row.price);
+  v.field("regular_trading_change", row.regular_trading_change);
+  v.field("regular_trading_change_percent", row.regular_trading_change_percent);
+  v.field("volume", row.volume);
 }
 
 owned::summary_session to_owned(const summary_session& row) {

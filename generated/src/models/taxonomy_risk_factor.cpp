@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/taxonomy_risk_factor.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/taxonomy_risk_factor_decode.hpp"
 
 namespace massive {
@@ -21,6 +22,14 @@ void write_json(json_writer& w, const taxonomy_risk_factor& row) {
   w.field("taxonomy", row.taxonomy);
   w.field("tertiary_category", row.tertiary_category);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const taxonomy_risk_factor& row) {
+  v.field("description", row.description);
+  v.field("primary_category", row.primary_category);
+  v.field("secondary_category", row.secondary_category);
+  v.field("taxonomy", row.taxonomy);
+  v.field("tertiary_category", row.tertiary_category);
 }
 
 owned::taxonomy_risk_factor to_owned(const taxonomy_risk_factor& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/ticker.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/ticker_decode.hpp"
 
 namespace massive {
@@ -32,6 +33,25 @@ void write_json(json_writer& w, const ticker& row) {
   w.field("ticker", row.ticker);
   w.field("type", row.type);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const ticker& row) {
+  v.field("active", row.active);
+  v.field("base_currency_name", row.base_currency_name);
+  v.field("base_currency_symbol", row.base_currency_symbol);
+  v.field("cik", row.cik);
+  v.field("composite_figi", row.composite_figi);
+  v.field("currency_name", row.currency_name);
+  v.field("currency_symbol", row.currency_symbol);
+  v.field("delisted_utc", row.delisted_utc);
+  v.field("last_updated_utc", row.last_updated_utc);
+  v.field("locale", row.locale);
+  v.field("market", row.market);
+  v.field("name", row.name);
+  v.field("primary_exchange", row.primary_exchange);
+  v.field("share_class_figi", row.share_class_figi);
+  v.field("ticker", row.ticker);
+  v.field("type", row.type);
 }
 
 owned::ticker to_owned(const ticker& row) {

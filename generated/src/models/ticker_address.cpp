@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/ticker_address.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -15,6 +16,14 @@ void write_json(json_writer& w, const ticker_address& row) {
   w.field("postal_code", row.postal_code);
   w.field("state", row.state);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const ticker_address& row) {
+  v.field("address1", row.address1);
+  v.field("address2", row.address2);
+  v.field("city", row.city);
+  v.field("postal_code", row.postal_code);
+  v.field("state", row.state);
 }
 
 owned::ticker_address to_owned(const ticker_address& row) {

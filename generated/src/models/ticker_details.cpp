@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/ticker_details.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/ticker_details_decode.hpp"
 
 namespace massive {
@@ -43,6 +44,36 @@ void write_json(json_writer& w, const ticker_details& row) {
   w.field("type", row.type);
   w.field("weighted_shares_outstanding", row.weighted_shares_outstanding);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const ticker_details& row) {
+  v.field("active", row.active);
+  v.field("address", row.address);
+  v.field("branding", row.branding);
+  v.field("cik", row.cik);
+  v.field("composite_figi", row.composite_figi);
+  v.field("currency_name", row.currency_name);
+  v.field("delisted_utc", row.delisted_utc);
+  v.field("description", row.description);
+  v.field("homepage_url", row.homepage_url);
+  v.field("list_date", row.list_date);
+  v.field("locale", row.locale);
+  v.field("market", row.market);
+  v.field("market_cap", row.market_cap);
+  v.field("name", row.name);
+  v.field("phone_number", row.phone_number);
+  v.field("primary_exchange", row.primary_exchange);
+  v.field("round_lot", row.round_lot);
+  v.field("share_class_figi", row.share_class_figi);
+  v.field("share_class_shares_outstanding", row.share_class_shares_outstanding);
+  v.field("sic_code", row.sic_code);
+  v.field("sic_description", row.sic_description);
+  v.field("ticker", row.ticker);
+  v.field("ticker_root", row.ticker_root);
+  v.field("ticker_suffix", row.ticker_suffix);
+  v.field("total_employees", row.total_employees);
+  v.field("type", row.type);
+  v.field("weighted_shares_outstanding", row.weighted_shares_outstanding);
 }
 
 owned::ticker_details to_owned(const ticker_details& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/ticker_events.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/ticker_events_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,13 @@ void write_json(json_writer& w, const ticker_events& row) {
   w.field("cik", row.cik);
   w.field("composite_figi", row.composite_figi);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const ticker_events& row) {
+  v.field("events", row.events);
+  v.field("name", row.name);
+  v.field("cik", row.cik);
+  v.field("composite_figi", row.composite_figi);
 }
 
 owned::ticker_events to_owned(const ticker_events& row) {

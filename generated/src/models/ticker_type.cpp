@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/ticker_type.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/ticker_type_decode.hpp"
 
 namespace massive {
@@ -20,6 +21,13 @@ void write_json(json_writer& w, const ticker_type& row) {
   w.field("description", row.description);
   w.field("locale", row.locale);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const ticker_type& row) {
+  v.field("asset_class", row.asset_class);
+  v.field("code", row.code);
+  v.field("description", row.description);
+  v.field("locale", row.locale);
 }
 
 owned::ticker_type to_owned(const ticker_type& row) {

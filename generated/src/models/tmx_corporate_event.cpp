@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/tmx_corporate_event.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/tmx_corporate_event_decode.hpp"
 
 namespace massive {
@@ -27,6 +28,20 @@ void write_json(json_writer& w, const tmx_corporate_event& row) {
   w.field("type", row.type);
   w.field("url", row.url);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const tmx_corporate_event& row) {
+  v.field("company_name", row.company_name);
+  v.field("date", row.date);
+  v.field("isin", row.isin);
+  v.field("name", row.name);
+  v.field("status", row.status);
+  v.field("ticker", row.ticker);
+  v.field("tmx_company_id", row.tmx_company_id);
+  v.field("tmx_record_id", row.tmx_record_id);
+  v.field("trading_venue", row.trading_venue);
+  v.field("type", row.type);
+  v.field("url", row.url);
 }
 
 owned::tmx_corporate_event to_owned(const tmx_corporate_event& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/trade_decode.hpp"
 
 namespace massive {
@@ -29,6 +30,22 @@ void write_json(json_writer& w, const trade& row) {
   w.field("trf_id", row.trf_id);
   w.field("trf_timestamp", row.trf_timestamp);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const trade& row) {
+  v.field("id", row.id);
+  v.field("sip_timestamp", row.sip_timestamp);
+  v.field("participant_timestamp", row.participant_timestamp);
+  v.field("price", row.price);
+  v.field("size", row.size);
+  v.field("exchange", row.exchange);
+  v.field("sequence_number", row.sequence_number);
+  v.field("decimal_size", row.decimal_size);
+  v.field("conditions", row.conditions);
+  v.field("correction", row.correction);
+  v.field("tape", row.tape);
+  v.field("trf_id", row.trf_id);
+  v.field("trf_timestamp", row.trf_timestamp);
 }
 
 owned::trade to_owned(const trade& row) {

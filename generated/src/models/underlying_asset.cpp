@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/underlying_asset.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -16,6 +17,15 @@ void write_json(json_writer& w, const underlying_asset& row) {
   w.field("timeframe", row.timeframe);
   w.field("value", row.value);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const underlying_asset& row) {
+  v.field("change_to_break_even", row.change_to_break_even);
+  v.field("last_updated", row.last_updated);
+  v.field("price", row.price);
+  v.field("ticker", row.ticker);
+  v.field("timeframe", row.timeframe);
+  v.field("value", row.value);
 }
 
 owned::underlying_asset to_owned(const underlying_asset& row) {

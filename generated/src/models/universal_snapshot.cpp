@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/universal_snapshot.hpp"
+#include "massive/reflection/field_visitor.hpp"
 #include "models/universal_snapshot_decode.hpp"
 
 namespace massive {
@@ -37,6 +38,30 @@ void write_json(json_writer& w, const universal_snapshot& row) {
   w.field("underlying_asset", row.underlying_asset);
   w.field("value", row.value);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const universal_snapshot& row) {
+  v.field("break_even_price", row.break_even_price);
+  v.field("details", row.details);
+  v.field("error", row.error);
+  v.field("fmv", row.fmv);
+  v.field("fmv_last_updated", row.fmv_last_updated);
+  v.field("greeks", row.greeks);
+  v.field("implied_volatility", row.implied_volatility);
+  v.field("last_minute", row.last_minute);
+  v.field("last_quote", row.last_quote);
+  v.field("last_trade", row.last_trade);
+  v.field("last_updated", row.last_updated);
+  v.field("market_status", row.market_status);
+  v.field("message", row.message);
+  v.field("name", row.name);
+  v.field("open_interest", row.open_interest);
+  v.field("session", row.session);
+  v.field("ticker", row.ticker);
+  v.field("timeframe", row.timeframe);
+  v.field("type", row.type);
+  v.field("underlying_asset", row.underlying_asset);
+  v.field("value", row.value);
 }
 
 owned::universal_snapshot to_owned(const universal_snapshot& row) {

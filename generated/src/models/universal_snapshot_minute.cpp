@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/universal_snapshot_minute.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -18,6 +19,17 @@ void write_json(json_writer& w, const universal_snapshot_minute& row) {
   w.field("volume", row.volume);
   w.field("vwap", row.vwap);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const universal_snapshot_minute& row) {
+  v.field("close", row.close);
+  v.field("decimal_volume", row.decimal_volume);
+  v.field("high", row.high);
+  v.field("low", row.low);
+  v.field("open", row.open);
+  v.field("transactions", row.transactions);
+  v.field("volume", row.volume);
+  v.field("vwap", row.vwap);
 }
 
 owned::universal_snapshot_minute to_owned(const universal_snapshot_minute& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/universal_snapshot_quote.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -19,6 +20,18 @@ void write_json(json_writer& w, const universal_snapshot_quote& row) {
   w.field("midpoint", row.midpoint);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const universal_snapshot_quote& row) {
+  v.field("ask", row.ask);
+  v.field("ask_exchange", row.ask_exchange);
+  v.field("ask_size", row.ask_size);
+  v.field("bid", row.bid);
+  v.field("bid_exchange", row.bid_exchange);
+  v.field("bid_size", row.bid_size);
+  v.field("last_updated", row.last_updated);
+  v.field("midpoint", row.midpoint);
+  v.field("timeframe", row.timeframe);
 }
 
 owned::universal_snapshot_quote to_owned(const universal_snapshot_quote& row) {

@@ -4,6 +4,7 @@
 
 #include "massive/json_writer.hpp"
 #include "massive/owned/universal_snapshot_trade.hpp"
+#include "massive/reflection/field_visitor.hpp"
 
 namespace massive {
 
@@ -20,6 +21,19 @@ void write_json(json_writer& w, const universal_snapshot_trade& row) {
   w.field("size", row.size);
   w.field("timeframe", row.timeframe);
   w.end_object();
+}
+
+void visit_fields(reflection::field_visitor& v, const universal_snapshot_trade& row) {
+  v.field("conditions", row.conditions);
+  v.field("decimal_size", row.decimal_size);
+  v.field("exchange", row.exchange);
+  v.field("id", row.id);
+  v.field("last_updated", row.last_updated);
+  v.field("participant_timestamp", row.participant_timestamp);
+  v.field("price", row.price);
+  v.field("sip_timestamp", row.sip_timestamp);
+  v.field("size", row.size);
+  v.field("timeframe", row.timeframe);
 }
 
 owned::universal_snapshot_trade to_owned(const universal_snapshot_trade& row) {

@@ -41,13 +41,14 @@ std::optional<underlying_json> split_underlying(std::string_view results_extra_j
 [[noreturn]] void rethrow_underlying(const decode_error& e);
 }  // namespace detail
 
-/// The page's results.underlying, decoded: nullopt when the body carried none (the call did
-/// not ask for expand_underlying). The aggregates are decoded with `policy` into a page of
-/// their own, drawn from `pool` (a fresh pool when null), and live as long as it does.
-template <class Row, class Bar = typename underlying_rows_of<Row>::type>
-std::optional<underlying_part<Bar>> underlying(const page<Row>& p, decode_policy policy = decode_policy::lenient,
-                                               std::shared_ptr<page_pool> pool = nullptr) {
-  std::optional<detail::underlying_json> parts = detail::split_underlying(p.envelope().results_extra_json);
+/// The results.underlying of a page with envelope `envelope`, decoded as `Bar` rows: nullopt when
+/// the body carried none. As underlying(page) below, for callers that hold the envelope of a
+/// page whose row type they know only by its underlying rows (the operation table).
+template <class Bar>
+std::optional<underlying_part<Bar>> underlying_of(const page_envelope& envelope,
+                                                  decode_policy policy = decode_policy::lenient,
+                                                  std::shared_ptr<page_pool> pool = nullptr) {
+  std::optional<detail::underlying_json> parts = detail::split_underlying(envelope.results_extra_json);
   if (!parts) return std::nullopt;
   underlying_part<Bar> out{std::move(parts->url), {}};
   if (parts->aggregates.empty()) return out;
@@ -60,6 +61,15 @@ std::optional<underlying_part<Bar>> underlying(const page<Row>& p, decode_policy
   }
   out.aggregates = decoder.take();
   return out;
+}
+
+/// The page's results.underlying, decoded: nullopt when the body carried none (the call did
+/// not ask for expand_underlying). The aggregates are decoded with `policy` into a page of
+/// their own, drawn from `pool` (a fresh pool when null), and live as long as it does.
+template <class Row, class Bar = typename underlying_rows_of<Row>::type>
+std::optional<underlying_part<Bar>> underlying(const page<Row>& p, decode_policy policy = decode_policy::lenient,
+                                               std::shared_ptr<page_pool> pool = nullptr) {
+  return underlying_of<Bar>(p.envelope(), policy, std::move(pool));
 }
 
 }  // namespace massive

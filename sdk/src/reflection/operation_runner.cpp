@@ -1,6 +1,6 @@
 // operation_entry::run, compiled once for every row type: a call or a traversal through the
 // untyped pieces that client::fetch<T> and cursor<T> are typed facades over (the decoder's
-// engine, cursor_core). A row type costs one decoder factory and one JSON writer, not one
+// engine, cursor_core). A row type costs one decoder factory and its row functions, not one
 // instantiation of the transport's and the cursor's asynchronous machinery per operation.
 #include "massive/reflection/operation_table.hpp"
 
@@ -36,14 +36,13 @@ namespace asio = boost::asio;
 constexpr auto as_tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 using as_tuple_awaitable_t = decltype(as_tuple_awaitable);
 
-void hand_over(const row_handling& rows, const page_parts& parts, std::string& json, const json_page_handler& on_page) {
-  rows.write_json(parts.rows, parts.size, json);
-  on_page(json_page{json, parts.size, parts.envelope});
+void hand_over(const row_handling& rows, const page_parts& parts, const row_page_handler& on_page) {
+  on_page(row_page(parts.rows, parts.size, parts.envelope, rows.functions));
 }
 
 // As client::fetch<T>: one page, the decoder back to the cache before the page is handed over.
 asio::awaitable<void> fetch_one(client& c, const row_handling& rows, std::string target, payload_shape shape,
-                                const json_page_handler& on_page) {
+                                const row_page_handler& on_page) {
   decoder_cache& decoders = client_access::decoders(c);
   untyped_decoder decoder = rows.take_decoder(decoders, c.pool(), shape);
   const call_options* call = client_access::call(c).get();
@@ -54,13 +53,12 @@ asio::awaitable<void> fetch_one(client& c, const row_handling& rows, std::string
   if (!failure) parts.emplace(decoder.engine->take());
   decoders.give_back(std::move(decoder), shape);
   if (failure) std::rethrow_exception(failure);
-  std::string json;
-  hand_over(rows, *parts, json, on_page);
+  hand_over(rows, *parts, on_page);
 }
 
 // As a loop over cursor<T>::next().
 asio::awaitable<void> traverse(client& c, const row_handling& rows, std::string target, payload_shape shape,
-                               const run_options& options, const json_page_handler& on_page) {
+                               const run_options& options, const row_page_handler& on_page) {
   const traversal_options& opts = options.traversal;
   decoder_cache& decoders = client_access::decoders(c);
   cursor_core core(c.transport(), decoders, shape, rows.take_decoder(decoders, c.pool(), shape), std::move(target),
@@ -71,7 +69,6 @@ asio::awaitable<void> traverse(client& c, const row_handling& rows, std::string 
                                                           " pages (the page cap) while the server offered more");
     }
   };
-  std::string json;
   for (;;) {
     std::optional<untyped_page> page;
     if (core.prefetching()) {
@@ -106,14 +103,14 @@ asio::awaitable<void> traverse(client& c, const row_handling& rows, std::string 
       refuse_at_cap();
       co_return;
     }
-    hand_over(rows, page->parts, json, on_page);
+    hand_over(rows, page->parts, on_page);
   }
 }
 
 }  // namespace
 
 asio::awaitable<void> run_rows(client& c, const row_handling& rows, std::string target, payload_shape shape,
-                               bool paginated, run_options options, json_page_handler on_page) {
+                               bool paginated, run_options options, row_page_handler on_page) {
   if (paginated && options.all_pages) {
     co_await traverse(c, rows, std::move(target), shape, options, on_page);
   } else {

@@ -3,6 +3,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <system_error>
 
@@ -14,6 +16,48 @@ void append_integer(std::string& out, Int v) {
   std::array<char, 24> buffer;
   const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v);
   out.append(buffer.data(), result.ptr);
+}
+
+// True when one of the eight bytes of `word` is one escaped() must look at: a control byte
+// (below 0x20), '"', '\\', DEL or 0xC2 (the first byte of a C1 control). Exact, by the usual
+// bit tricks: (x - 0x01..) & ~x & 0x80.. is non-zero when a byte of x is zero.
+constexpr bool needs_a_look(std::uint64_t word) noexcept {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  const auto zero_byte = [](std::uint64_t x) { return (x - ones) & ~x & highs; };
+  const std::uint64_t below_space = (word - ones * 0x20) & ~word & highs;
+  return (below_space | zero_byte(word ^ (ones * '"')) | zero_byte(word ^ (ones * '\\')) |
+          zero_byte(word ^ (ones * 0x7F)) | zero_byte(word ^ (ones * 0xC2))) != 0;
+}
+
+/// The n < 8 bytes at `p` in the low bytes of a word, the others spaces (plain), built in
+/// registers: bytes stored to memory and read back as one word would stall the load.
+std::uint64_t short_word(const char* p, std::size_t n) noexcept {
+  std::uint64_t word = 0;
+  unsigned shift = 0;
+  if (n & 4) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    word = v, p += 4, shift = 32;
+  }
+  if (n & 2) {
+    std::uint16_t v;
+    std::memcpy(&v, p, 2);
+    word |= std::uint64_t{v} << shift, p += 2, shift += 16;
+  }
+  if (n & 1) word |= std::uint64_t{static_cast<unsigned char>(*p)} << shift, shift += 8;
+  return word | (0x2020202020202020ULL << shift);  // shift < 64: n < 8
+}
+
+/// True when no byte of `s` needs escaping (see needs_a_look).
+bool plain(std::string_view s) noexcept {
+  if (s.size() < 8) return !needs_a_look(short_word(s.data(), s.size()));
+  std::uint64_t word;
+  for (std::size_t i = 0; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&word, s.data() + i, 8);
+    if (needs_a_look(word)) return false;
+  }
+  std::memcpy(&word, s.data() + s.size() - 8, 8);  // the last eight, overlapping
+  return !needs_a_look(word);
 }
 
 void append_padded(std::string& out, unsigned v, int width) {
@@ -73,6 +117,11 @@ void json_writer::key(std::string_view name) {
 void json_writer::escaped(std::string_view s) {
   static constexpr char hex[] = "0123456789abcdef";
   out_ += '"';
+  if (plain(s)) {  // most text: one copy
+    out_ += s;
+    out_ += '"';
+    return;
+  }
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);

@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One additional_underlying object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/additional_underlying.hpp>) copies it into
 /// massive::owned::additional_underlying, which outlives the page.
@@ -24,5 +28,8 @@ struct additional_underlying {
 
 /// Writes one additional_underlying as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const additional_underlying& row);
+/// Hands each field of one additional_underlying to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const additional_underlying& row);
 
 }  // namespace massive

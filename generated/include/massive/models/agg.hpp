@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -47,5 +51,8 @@ struct agg {
 const detail::row_codec& row_codec_for(std::type_identity<agg>) noexcept;
 /// Writes one agg as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const agg& row);
+/// Hands each field of one agg to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const agg& row);
 
 }  // namespace massive

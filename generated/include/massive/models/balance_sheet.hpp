@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -123,5 +127,8 @@ struct balance_sheet {
 const detail::row_codec& row_codec_for(std::type_identity<balance_sheet>) noexcept;
 /// Writes one balance_sheet as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const balance_sheet& row);
+/// Hands each field of one balance_sheet to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const balance_sheet& row);
 
 }  // namespace massive

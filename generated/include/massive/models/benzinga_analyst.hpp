@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -49,5 +53,8 @@ struct benzinga_analyst {
 const detail::row_codec& row_codec_for(std::type_identity<benzinga_analyst>) noexcept;
 /// Writes one benzinga_analyst as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const benzinga_analyst& row);
+/// Hands each field of one benzinga_analyst to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const benzinga_analyst& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -50,5 +54,8 @@ struct benzinga_analyst_insight {
 const detail::row_codec& row_codec_for(std::type_identity<benzinga_analyst_insight>) noexcept;
 /// Writes one benzinga_analyst_insight as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const benzinga_analyst_insight& row);
+/// Hands each field of one benzinga_analyst_insight to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const benzinga_analyst_insight& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -37,5 +41,8 @@ struct benzinga_bulls_bears_say {
 const detail::row_codec& row_codec_for(std::type_identity<benzinga_bulls_bears_say>) noexcept;
 /// Writes one benzinga_bulls_bears_say as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const benzinga_bulls_bears_say& row);
+/// Hands each field of one benzinga_bulls_bears_say to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const benzinga_bulls_bears_say& row);
 
 }  // namespace massive

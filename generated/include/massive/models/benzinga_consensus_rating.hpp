@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -51,5 +55,8 @@ struct benzinga_consensus_rating {
 const detail::row_codec& row_codec_for(std::type_identity<benzinga_consensus_rating>) noexcept;
 /// Writes one benzinga_consensus_rating as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const benzinga_consensus_rating& row);
+/// Hands each field of one benzinga_consensus_rating to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const benzinga_consensus_rating& row);
 
 }  // namespace massive

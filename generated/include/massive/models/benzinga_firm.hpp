@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -33,5 +37,8 @@ struct benzinga_firm {
 const detail::row_codec& row_codec_for(std::type_identity<benzinga_firm>) noexcept;
 /// Writes one benzinga_firm as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const benzinga_firm& row);
+/// Hands each field of one benzinga_firm to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const benzinga_firm& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -80,5 +84,8 @@ struct benzinga_guidance {
 const detail::row_codec& row_codec_for(std::type_identity<benzinga_guidance>) noexcept;
 /// Writes one benzinga_guidance as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const benzinga_guidance& row);
+/// Hands each field of one benzinga_guidance to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const benzinga_guidance& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -98,5 +102,8 @@ struct cash_flow_statement {
 const detail::row_codec& row_codec_for(std::type_identity<cash_flow_statement>) noexcept;
 /// Writes one cash_flow_statement as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const cash_flow_statement& row);
+/// Hands each field of one cash_flow_statement to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const cash_flow_statement& row);
 
 }  // namespace massive

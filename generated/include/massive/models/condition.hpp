@@ -15,6 +15,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -54,5 +58,8 @@ struct condition {
 const detail::row_codec& row_codec_for(std::type_identity<condition>) noexcept;
 /// Writes one condition as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const condition& row);
+/// Hands each field of one condition to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const condition& row);
 
 }  // namespace massive

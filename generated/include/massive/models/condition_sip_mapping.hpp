@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// A comprehensive mapping that translates condition codes from individual SIPs (CTA, OPRA, UTP) to
 /// a unified code used by Massive. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/condition_sip_mapping.hpp>) copies it into
@@ -24,5 +28,8 @@ struct condition_sip_mapping {
 
 /// Writes one condition_sip_mapping as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const condition_sip_mapping& row);
+/// Hands each field of one condition_sip_mapping to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const condition_sip_mapping& row);
 
 }  // namespace massive

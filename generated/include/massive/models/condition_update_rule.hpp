@@ -8,6 +8,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Describes aggregation rules on a consolidated (all exchanges) basis.
 struct condition_update_rule {
   /// Whether or not trades with this condition update the high/low.
@@ -20,5 +24,8 @@ struct condition_update_rule {
 
 /// Writes one condition_update_rule as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const condition_update_rule& row);
+/// Hands each field of one condition_update_rule to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const condition_update_rule& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// A list of aggregation rules. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/condition_update_rules.hpp>) copies it into
 /// massive::owned::condition_update_rules, which outlives the page.
@@ -22,5 +26,8 @@ struct condition_update_rules {
 
 /// Writes one condition_update_rules as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const condition_update_rules& row);
+/// Hands each field of one condition_update_rules to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const condition_update_rules& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Contains the requested quote data for the specified forex currency pair.
 struct conversion_last_quote {
   /// The ask price.
@@ -25,5 +29,8 @@ struct conversion_last_quote {
 
 /// Writes one conversion_last_quote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const conversion_last_quote& row);
+/// Hands each field of one conversion_last_quote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const conversion_last_quote& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -30,5 +34,8 @@ struct crypto_book {
 const detail::row_codec& row_codec_for(std::type_identity<crypto_book>) noexcept;
 /// Writes one crypto_book as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const crypto_book& row);
+/// Hands each field of one crypto_book to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const crypto_book& row);
 
 }  // namespace massive

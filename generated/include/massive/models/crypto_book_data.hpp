@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One crypto_book_data object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/crypto_book_data.hpp>) copies it into
 /// massive::owned::crypto_book_data, which outlives the page.
@@ -35,5 +39,8 @@ struct crypto_book_data {
 
 /// Writes one crypto_book_data as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const crypto_book_data& row);
+/// Hands each field of one crypto_book_data to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const crypto_book_data& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One crypto_book_level object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/crypto_book_level.hpp>) copies it into
 /// massive::owned::crypto_book_level, which outlives the page.
@@ -22,5 +26,8 @@ struct crypto_book_level {
 
 /// Writes one crypto_book_level as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const crypto_book_level& row);
+/// Hands each field of one crypto_book_level to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const crypto_book_level& row);
 
 }  // namespace massive

@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -45,5 +49,8 @@ struct crypto_grouped_agg {
 const detail::row_codec& row_codec_for(std::type_identity<crypto_grouped_agg>) noexcept;
 /// Writes one crypto_grouped_agg as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const crypto_grouped_agg& row);
+/// Hands each field of one crypto_grouped_agg to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const crypto_grouped_agg& row);
 
 }  // namespace massive

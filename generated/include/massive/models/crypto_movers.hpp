@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -31,5 +35,8 @@ struct crypto_movers {
 const detail::row_codec& row_codec_for(std::type_identity<crypto_movers>) noexcept;
 /// Writes one crypto_movers as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const crypto_movers& row);
+/// Hands each field of one crypto_movers to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const crypto_movers& row);
 
 }  // namespace massive

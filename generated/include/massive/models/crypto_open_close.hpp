@@ -14,6 +14,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -42,5 +46,8 @@ struct crypto_open_close {
 const detail::row_codec& row_codec_for(std::type_identity<crypto_open_close>) noexcept;
 /// Writes one crypto_open_close as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const crypto_open_close& row);
+/// Hands each field of one crypto_open_close to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const crypto_open_close& row);
 
 }  // namespace massive

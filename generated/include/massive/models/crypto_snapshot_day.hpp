@@ -8,6 +8,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent daily bar for this ticker.
 struct crypto_snapshot_day {
   /// [c] The close price for the symbol in the given time period.
@@ -26,5 +30,8 @@ struct crypto_snapshot_day {
 
 /// Writes one crypto_snapshot_day as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const crypto_snapshot_day& row);
+/// Hands each field of one crypto_snapshot_day to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const crypto_snapshot_day& row);
 
 }  // namespace massive

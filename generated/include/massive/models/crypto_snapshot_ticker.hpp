@@ -14,6 +14,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One crypto_snapshot_ticker object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/crypto_snapshot_ticker.hpp>) copies it into
 /// massive::owned::crypto_snapshot_ticker, which outlives the page.
@@ -40,5 +44,8 @@ struct crypto_snapshot_ticker {
 
 /// Writes one crypto_snapshot_ticker as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const crypto_snapshot_ticker& row);
+/// Hands each field of one crypto_snapshot_ticker to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const crypto_snapshot_ticker& row);
 
 }  // namespace massive

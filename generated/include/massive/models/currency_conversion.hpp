@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -42,5 +46,8 @@ struct currency_conversion {
 const detail::row_codec& row_codec_for(std::type_identity<currency_conversion>) noexcept;
 /// Writes one currency_conversion as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const currency_conversion& row);
+/// Hands each field of one currency_conversion to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const currency_conversion& row);
 
 }  // namespace massive

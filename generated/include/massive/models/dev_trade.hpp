@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -54,5 +58,8 @@ struct dev_trade {
 const detail::row_codec& row_codec_for(std::type_identity<dev_trade>) noexcept;
 /// Writes one dev_trade as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const dev_trade& row);
+/// Hands each field of one dev_trade to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const dev_trade& row);
 
 }  // namespace massive

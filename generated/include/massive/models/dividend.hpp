@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -45,5 +49,8 @@ struct dividend {
 const detail::row_codec& row_codec_for(std::type_identity<dividend>) noexcept;
 /// Writes one dividend as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const dividend& row);
+/// Hands each field of one dividend to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const dividend& row);
 
 }  // namespace massive

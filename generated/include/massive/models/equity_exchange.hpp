@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -45,5 +49,8 @@ struct equity_exchange {
 const detail::row_codec& row_codec_for(std::type_identity<equity_exchange>) noexcept;
 /// Writes one equity_exchange as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const equity_exchange& row);
+/// Hands each field of one equity_exchange to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const equity_exchange& row);
 
 }  // namespace massive

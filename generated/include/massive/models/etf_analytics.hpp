@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -101,5 +105,8 @@ struct etf_analytics {
 const detail::row_codec& row_codec_for(std::type_identity<etf_analytics>) noexcept;
 /// Writes one etf_analytics as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const etf_analytics& row);
+/// Hands each field of one etf_analytics to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const etf_analytics& row);
 
 }  // namespace massive

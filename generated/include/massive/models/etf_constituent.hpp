@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -68,5 +72,8 @@ struct etf_constituent {
 const detail::row_codec& row_codec_for(std::type_identity<etf_constituent>) noexcept;
 /// Writes one etf_constituent as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const etf_constituent& row);
+/// Hands each field of one etf_constituent to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const etf_constituent& row);
 
 }  // namespace massive

@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One etf_coupon_exposure object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/etf_coupon_exposure.hpp>) copies it into
 /// massive::owned::etf_coupon_exposure, which outlives the page.
@@ -21,5 +25,8 @@ struct etf_coupon_exposure {
 
 /// Writes one etf_coupon_exposure as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const etf_coupon_exposure& row);
+/// Hands each field of one etf_coupon_exposure to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const etf_coupon_exposure& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -41,5 +45,8 @@ struct etf_fund_flow {
 const detail::row_codec& row_codec_for(std::type_identity<etf_fund_flow>) noexcept;
 /// Writes one etf_fund_flow as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const etf_fund_flow& row);
+/// Hands each field of one etf_fund_flow to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const etf_fund_flow& row);
 
 }  // namespace massive

@@ -15,6 +15,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -155,5 +159,8 @@ struct etf_profile {
 const detail::row_codec& row_codec_for(std::type_identity<etf_profile>) noexcept;
 /// Writes one etf_profile as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const etf_profile& row);
+/// Hands each field of one etf_profile to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const etf_profile& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -115,5 +119,8 @@ struct etf_taxonomy {
 const detail::row_codec& row_codec_for(std::type_identity<etf_taxonomy>) noexcept;
 /// Writes one etf_taxonomy as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const etf_taxonomy& row);
+/// Hands each field of one etf_taxonomy to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const etf_taxonomy& row);
 
 }  // namespace massive

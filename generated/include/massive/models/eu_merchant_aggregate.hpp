@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -83,5 +87,8 @@ struct eu_merchant_aggregate {
 const detail::row_codec& row_codec_for(std::type_identity<eu_merchant_aggregate>) noexcept;
 /// Writes one eu_merchant_aggregate as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const eu_merchant_aggregate& row);
+/// Hands each field of one eu_merchant_aggregate to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const eu_merchant_aggregate& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -45,5 +49,8 @@ struct exchange {
 const detail::row_codec& row_codec_for(std::type_identity<exchange>) noexcept;
 /// Writes one exchange as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const exchange& row);
+/// Hands each field of one exchange to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const exchange& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -44,5 +48,8 @@ struct fed_inflation {
 const detail::row_codec& row_codec_for(std::type_identity<fed_inflation>) noexcept;
 /// Writes one fed_inflation as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const fed_inflation& row);
+/// Hands each field of one fed_inflation to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const fed_inflation& row);
 
 }  // namespace massive

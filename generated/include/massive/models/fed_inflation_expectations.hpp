@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -54,5 +58,8 @@ struct fed_inflation_expectations {
 const detail::row_codec& row_codec_for(std::type_identity<fed_inflation_expectations>) noexcept;
 /// Writes one fed_inflation_expectations as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const fed_inflation_expectations& row);
+/// Hands each field of one fed_inflation_expectations to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const fed_inflation_expectations& row);
 
 }  // namespace massive

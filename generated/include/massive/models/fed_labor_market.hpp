@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -36,5 +40,8 @@ struct fed_labor_market {
 const detail::row_codec& row_codec_for(std::type_identity<fed_labor_market>) noexcept;
 /// Writes one fed_labor_market as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const fed_labor_market& row);
+/// Hands each field of one fed_labor_market to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const fed_labor_market& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -39,5 +43,8 @@ struct filing_10k_section {
 const detail::row_codec& row_codec_for(std::type_identity<filing_10k_section>) noexcept;
 /// Writes one filing_10k_section as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const filing_10k_section& row);
+/// Hands each field of one filing_10k_section to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const filing_10k_section& row);
 
 }  // namespace massive

@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -68,5 +72,8 @@ struct filing_13f_holding {
 const detail::row_codec& row_codec_for(std::type_identity<filing_13f_holding>) noexcept;
 /// Writes one filing_13f_holding as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const filing_13f_holding& row);
+/// Hands each field of one filing_13f_holding to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const filing_13f_holding& row);
 
 }  // namespace massive

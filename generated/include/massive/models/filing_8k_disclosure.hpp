@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -43,5 +47,8 @@ struct filing_8k_disclosure {
 const detail::row_codec& row_codec_for(std::type_identity<filing_8k_disclosure>) noexcept;
 /// Writes one filing_8k_disclosure as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const filing_8k_disclosure& row);
+/// Hands each field of one filing_8k_disclosure to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const filing_8k_disclosure& row);
 
 }  // namespace massive

@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One filing_footnote object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/filing_footnote.hpp>) copies it into
 /// massive::owned::filing_footnote, which outlives the page.
@@ -21,5 +25,8 @@ struct filing_footnote {
 
 /// Writes one filing_footnote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const filing_footnote& row);
+/// Hands each field of one filing_footnote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const filing_footnote& row);
 
 }  // namespace massive

@@ -14,6 +14,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -87,5 +91,8 @@ struct filing_form3 {
 const detail::row_codec& row_codec_for(std::type_identity<filing_form3>) noexcept;
 /// Writes one filing_form3 as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const filing_form3& row);
+/// Hands each field of one filing_form3 to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const filing_form3& row);
 
 }  // namespace massive

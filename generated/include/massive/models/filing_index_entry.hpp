@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -39,5 +43,8 @@ struct filing_index_entry {
 const detail::row_codec& row_codec_for(std::type_identity<filing_index_entry>) noexcept;
 /// Writes one filing_index_entry as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const filing_index_entry& row);
+/// Hands each field of one filing_index_entry to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const filing_index_entry& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -38,5 +42,8 @@ struct filing_risk_factor {
 const detail::row_codec& row_codec_for(std::type_identity<filing_risk_factor>) noexcept;
 /// Writes one filing_risk_factor as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const filing_risk_factor& row);
+/// Hands each field of one filing_risk_factor to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const filing_risk_factor& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// An individual financial data point. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/financial_data_point.hpp>) copies it into
 /// massive::owned::financial_data_point, which outlives the page.
@@ -37,5 +41,8 @@ struct financial_data_point {
 
 /// Writes one financial_data_point as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const financial_data_point& row);
+/// Hands each field of one financial_data_point to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const financial_data_point& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -85,5 +89,8 @@ struct financial_ratios {
 const detail::row_codec& row_codec_for(std::type_identity<financial_ratios>) noexcept;
 /// Writes one financial_ratios as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const financial_ratios& row);
+/// Hands each field of one financial_ratios to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const financial_ratios& row);
 
 }  // namespace massive

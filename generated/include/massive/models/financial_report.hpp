@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -56,5 +60,8 @@ struct financial_report {
 const detail::row_codec& row_codec_for(std::type_identity<financial_report>) noexcept;
 /// Writes one financial_report as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const financial_report& row);
+/// Hands each field of one financial_report to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const financial_report& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Structured financial statements with detailed data points and metadata. Its strings and arrays
 /// point into its page and die with it: massive::to_owned(row) (<massive/owned/financials.hpp>)
 /// copies it into massive::owned::financials, which outlives the page.
@@ -27,5 +31,8 @@ struct financials {
 
 /// Writes one financials as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const financials& row);
+/// Hands each field of one financials to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const financials& row);
 
 }  // namespace massive

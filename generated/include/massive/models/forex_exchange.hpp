@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -31,5 +35,8 @@ struct forex_exchange {
 const detail::row_codec& row_codec_for(std::type_identity<forex_exchange>) noexcept;
 /// Writes one forex_exchange as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const forex_exchange& row);
+/// Hands each field of one forex_exchange to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const forex_exchange& row);
 
 }  // namespace massive

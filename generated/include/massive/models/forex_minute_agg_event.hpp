@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The WebSocket message for a forex per-minute aggregate event. Its strings and arrays point into
 /// its page and die with it: massive::to_owned(row) (<massive/owned/forex_minute_agg_event.hpp>)
 /// copies it into massive::owned::forex_minute_agg_event, which outlives the page.
@@ -36,5 +40,8 @@ struct forex_minute_agg_event {
 
 /// Writes one forex_minute_agg_event as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const forex_minute_agg_event& row);
+/// Hands each field of one forex_minute_agg_event to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const forex_minute_agg_event& row);
 
 }  // namespace massive

@@ -8,6 +8,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent daily bar for this ticker.
 struct forex_snapshot_day {
   /// [c] The close price for the symbol in the given time period.
@@ -24,5 +28,8 @@ struct forex_snapshot_day {
 
 /// Writes one forex_snapshot_day as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const forex_snapshot_day& row);
+/// Hands each field of one forex_snapshot_day to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const forex_snapshot_day& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent minute bar for this ticker.
 struct forex_snapshot_minute {
   /// [t] The Unix millisecond timestamp for the start of the aggregate window.
@@ -31,5 +35,8 @@ struct forex_snapshot_minute {
 
 /// Writes one forex_snapshot_minute as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const forex_snapshot_minute& row);
+/// Hands each field of one forex_snapshot_minute to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const forex_snapshot_minute& row);
 
 }  // namespace massive

@@ -15,6 +15,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One forex_snapshot_ticker object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/forex_snapshot_ticker.hpp>) copies it into
 /// massive::owned::forex_snapshot_ticker, which outlives the page.
@@ -41,5 +45,8 @@ struct forex_snapshot_ticker {
 
 /// Writes one forex_snapshot_ticker as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const forex_snapshot_ticker& row);
+/// Hands each field of one forex_snapshot_ticker to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const forex_snapshot_ticker& row);
 
 }  // namespace massive

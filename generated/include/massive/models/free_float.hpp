@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -35,5 +39,8 @@ struct free_float {
 const detail::row_codec& row_codec_for(std::type_identity<free_float>) noexcept;
 /// Writes one free_float as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const free_float& row);
+/// Hands each field of one free_float to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const free_float& row);
 
 }  // namespace massive

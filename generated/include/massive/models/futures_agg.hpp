@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -50,5 +54,8 @@ struct futures_agg {
 const detail::row_codec& row_codec_for(std::type_identity<futures_agg>) noexcept;
 /// Writes one futures_agg as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_agg& row);
+/// Hands each field of one futures_agg to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_agg& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -60,5 +64,8 @@ struct futures_contract {
 const detail::row_codec& row_codec_for(std::type_identity<futures_contract>) noexcept;
 /// Writes one futures_contract as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_contract& row);
+/// Hands each field of one futures_contract to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_contract& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -41,5 +45,8 @@ struct futures_exchange {
 const detail::row_codec& row_codec_for(std::type_identity<futures_exchange>) noexcept;
 /// Writes one futures_exchange as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_exchange& row);
+/// Hands each field of one futures_exchange to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_exchange& row);
 
 }  // namespace massive

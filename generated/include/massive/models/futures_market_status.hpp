@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -37,5 +41,8 @@ struct futures_market_status {
 const detail::row_codec& row_codec_for(std::type_identity<futures_market_status>) noexcept;
 /// Writes one futures_market_status as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_market_status& row);
+/// Hands each field of one futures_market_status to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_market_status& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -59,5 +63,8 @@ struct futures_product {
 const detail::row_codec& row_codec_for(std::type_identity<futures_product>) noexcept;
 /// Writes one futures_product as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_product& row);
+/// Hands each field of one futures_product to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_product& row);
 
 }  // namespace massive

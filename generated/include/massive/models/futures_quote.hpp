@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -53,5 +57,8 @@ struct futures_quote {
 const detail::row_codec& row_codec_for(std::type_identity<futures_quote>) noexcept;
 /// Writes one futures_quote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_quote& row);
+/// Hands each field of one futures_quote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_quote& row);
 
 }  // namespace massive

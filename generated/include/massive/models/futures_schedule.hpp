@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -37,5 +41,8 @@ struct futures_schedule {
 const detail::row_codec& row_codec_for(std::type_identity<futures_schedule>) noexcept;
 /// Writes one futures_schedule as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_schedule& row);
+/// Hands each field of one futures_schedule to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_schedule& row);
 
 }  // namespace massive

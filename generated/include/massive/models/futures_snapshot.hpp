@@ -16,6 +16,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -44,5 +48,8 @@ struct futures_snapshot {
 const detail::row_codec& row_codec_for(std::type_identity<futures_snapshot>) noexcept;
 /// Writes one futures_snapshot as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_snapshot& row);
+/// Hands each field of one futures_snapshot to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_snapshot& row);
 
 }  // namespace massive

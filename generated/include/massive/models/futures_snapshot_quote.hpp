@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One futures_snapshot_quote object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/futures_snapshot_quote.hpp>) copies it into
 /// massive::owned::futures_snapshot_quote, which outlives the page.
@@ -34,5 +38,8 @@ struct futures_snapshot_quote {
 
 /// Writes one futures_snapshot_quote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_snapshot_quote& row);
+/// Hands each field of one futures_snapshot_quote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_snapshot_quote& row);
 
 }  // namespace massive

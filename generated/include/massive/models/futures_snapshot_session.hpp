@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One futures_snapshot_session object.
 struct futures_snapshot_session {
   /// The change in price during this session.
@@ -33,5 +37,8 @@ struct futures_snapshot_session {
 
 /// Writes one futures_snapshot_session as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_snapshot_session& row);
+/// Hands each field of one futures_snapshot_session to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_snapshot_session& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One futures_snapshot_trade object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/futures_snapshot_trade.hpp>) copies it into
 /// massive::owned::futures_snapshot_trade, which outlives the page.
@@ -26,5 +30,8 @@ struct futures_snapshot_trade {
 
 /// Writes one futures_snapshot_trade as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_snapshot_trade& row);
+/// Hands each field of one futures_snapshot_trade to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_snapshot_trade& row);
 
 }  // namespace massive

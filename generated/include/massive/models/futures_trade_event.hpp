@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One futures_trade_event object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/futures_trade_event.hpp>) copies it into
 /// massive::owned::futures_trade_event, which outlives the page.
@@ -30,5 +34,8 @@ struct futures_trade_event {
 
 /// Writes one futures_trade_event as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const futures_trade_event& row);
+/// Hands each field of one futures_trade_event to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const futures_trade_event& row);
 
 }  // namespace massive

@@ -8,6 +8,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The greeks for this contract.
 struct greeks {
   /// The change in the option's price per $0.01 increment in the price of the underlying asset.
@@ -22,5 +26,8 @@ struct greeks {
 
 /// Writes one greeks as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const greeks& row);
+/// Hands each field of one greeks to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const greeks& row);
 
 }  // namespace massive

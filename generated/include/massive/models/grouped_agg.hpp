@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -47,5 +51,8 @@ struct grouped_agg {
 const detail::row_codec& row_codec_for(std::type_identity<grouped_agg>) noexcept;
 /// Writes one grouped_agg as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const grouped_agg& row);
+/// Hands each field of one grouped_agg to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const grouped_agg& row);
 
 }  // namespace massive

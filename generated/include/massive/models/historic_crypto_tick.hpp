@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One historic_crypto_tick object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/historic_crypto_tick.hpp>) copies it into
 /// massive::owned::historic_crypto_tick, which outlives the page.
@@ -31,5 +35,8 @@ struct historic_crypto_tick {
 
 /// Writes one historic_crypto_tick as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const historic_crypto_tick& row);
+/// Hands each field of one historic_crypto_tick to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const historic_crypto_tick& row);
 
 }  // namespace massive

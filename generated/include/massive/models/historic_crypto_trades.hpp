@@ -16,6 +16,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -44,5 +48,8 @@ struct historic_crypto_trades {
 const detail::row_codec& row_codec_for(std::type_identity<historic_crypto_trades>) noexcept;
 /// Writes one historic_crypto_trades as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const historic_crypto_trades& row);
+/// Hands each field of one historic_crypto_trades to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const historic_crypto_trades& row);
 
 }  // namespace massive

@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One historic_forex_tick object.
 struct historic_forex_tick {
   /// [a] The ask price.
@@ -29,5 +33,8 @@ struct historic_forex_tick {
 
 /// Writes one historic_forex_tick as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const historic_forex_tick& row);
+/// Hands each field of one historic_forex_tick to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const historic_forex_tick& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -108,5 +112,8 @@ struct income_statement {
 const detail::row_codec& row_codec_for(std::type_identity<income_statement>) noexcept;
 /// Writes one income_statement as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const income_statement& row);
+/// Hands each field of one income_statement to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const income_statement& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -44,5 +48,8 @@ struct indicator_bar {
 const detail::row_codec& row_codec_for(std::type_identity<indicator_bar>) noexcept;
 /// Writes one indicator_bar as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const indicator_bar& row);
+/// Hands each field of one indicator_bar to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const indicator_bar& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -38,5 +42,8 @@ struct indices_agg {
 const detail::row_codec& row_codec_for(std::type_identity<indices_agg>) noexcept;
 /// Writes one indices_agg as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const indices_agg& row);
+/// Hands each field of one indices_agg to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const indices_agg& row);
 
 }  // namespace massive

@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -48,5 +52,8 @@ struct indices_snapshot {
 const detail::row_codec& row_codec_for(std::type_identity<indices_snapshot>) noexcept;
 /// Writes one indices_snapshot as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const indices_snapshot& row);
+/// Hands each field of one indices_snapshot to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const indices_snapshot& row);
 
 }  // namespace massive

@@ -8,6 +8,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Trading session metrics, detailing change percentages and key price points (open, close, high,
 /// low) for the asset within the current trading day.
 struct indices_snapshot_session {
@@ -29,5 +33,8 @@ struct indices_snapshot_session {
 
 /// Writes one indices_snapshot_session as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const indices_snapshot_session& row);
+/// Hands each field of one indices_snapshot_session to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const indices_snapshot_session& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -71,5 +75,8 @@ struct ipo_v1 {
 const detail::row_codec& row_codec_for(std::type_identity<ipo_v1>) noexcept;
 /// Writes one ipo_v1 as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const ipo_v1& row);
+/// Hands each field of one ipo_v1 to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const ipo_v1& row);
 
 }  // namespace massive

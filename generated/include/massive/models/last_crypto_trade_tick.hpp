@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Contains the requested trade data for the specified cryptocurrency pair. Its strings and arrays
 /// point into its page and die with it: massive::to_owned(row)
 /// (<massive/owned/last_crypto_trade_tick.hpp>) copies it into
@@ -31,5 +35,8 @@ struct last_crypto_trade_tick {
 
 /// Writes one last_crypto_trade_tick as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const last_crypto_trade_tick& row);
+/// Hands each field of one last_crypto_trade_tick to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const last_crypto_trade_tick& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -34,5 +38,8 @@ struct last_currency_quote {
 const detail::row_codec& row_codec_for(std::type_identity<last_currency_quote>) noexcept;
 /// Writes one last_currency_quote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const last_currency_quote& row);
+/// Hands each field of one last_currency_quote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const last_currency_quote& row);
 
 }  // namespace massive

@@ -14,6 +14,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -56,5 +60,8 @@ struct last_trade {
 const detail::row_codec& row_codec_for(std::type_identity<last_trade>) noexcept;
 /// Writes one last_trade as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const last_trade& row);
+/// Hands each field of one last_trade to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const last_trade& row);
 
 }  // namespace massive

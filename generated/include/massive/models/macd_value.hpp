@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -43,5 +47,8 @@ struct underlying_rows_of<macd_value> {
 const detail::row_codec& row_codec_for(std::type_identity<macd_value>) noexcept;
 /// Writes one macd_value as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const macd_value& row);
+/// Hands each field of one macd_value to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const macd_value& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -36,5 +40,8 @@ struct market_holiday {
 const detail::row_codec& row_codec_for(std::type_identity<market_holiday>) noexcept;
 /// Writes one market_holiday as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const market_holiday& row);
+/// Hands each field of one market_holiday to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const market_holiday& row);
 
 }  // namespace massive

@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Contains the status of various currency markets. Its strings and arrays point into its page and
 /// die with it: massive::to_owned(row) (<massive/owned/market_status_currencies.hpp>) copies it
 /// into massive::owned::market_status_currencies, which outlives the page.
@@ -21,5 +25,8 @@ struct market_status_currencies {
 
 /// Writes one market_status_currencies as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const market_status_currencies& row);
+/// Hands each field of one market_status_currencies to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const market_status_currencies& row);
 
 }  // namespace massive

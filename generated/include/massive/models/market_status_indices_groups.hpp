@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Contains the status of various index groups (e.g., MSCI, FTSE Russell). Its strings and arrays
 /// point into its page and die with it: massive::to_owned(row)
 /// (<massive/owned/market_status_indices_groups.hpp>) copies it into
@@ -39,5 +43,8 @@ struct market_status_indices_groups {
 
 /// Writes one market_status_indices_groups as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const market_status_indices_groups& row);
+/// Hands each field of one market_status_indices_groups to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const market_status_indices_groups& row);
 
 }  // namespace massive

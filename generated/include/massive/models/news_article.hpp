@@ -14,6 +14,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -54,5 +58,8 @@ struct news_article {
 const detail::row_codec& row_codec_for(std::type_identity<news_article>) noexcept;
 /// Writes one news_article as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const news_article& row);
+/// Hands each field of one news_article to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const news_article& row);
 
 }  // namespace massive

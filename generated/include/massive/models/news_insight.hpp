@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One news_insight object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/news_insight.hpp>) copies it into
 /// massive::owned::news_insight, which outlives the page.
@@ -23,5 +27,8 @@ struct news_insight {
 
 /// Writes one news_insight as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const news_insight& row);
+/// Hands each field of one news_insight to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const news_insight& row);
 
 }  // namespace massive

@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Details the source of the news article, including the publisher's name, logo, and homepage URLs.
 /// Its strings and arrays point into its page and die with it: massive::to_owned(row)
 /// (<massive/owned/news_publisher.hpp>) copies it into massive::owned::news_publisher, which
@@ -26,5 +30,8 @@ struct news_publisher {
 
 /// Writes one news_publisher as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const news_publisher& row);
+/// Hands each field of one news_publisher to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const news_publisher& row);
 
 }  // namespace massive

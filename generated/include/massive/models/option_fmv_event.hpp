@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The WebSocket message for a fair market value event. Its strings and arrays point into its page
 /// and die with it: massive::to_owned(row) (<massive/owned/option_fmv_event.hpp>) copies it into
 /// massive::owned::option_fmv_event, which outlives the page.
@@ -25,5 +29,8 @@ struct option_fmv_event {
 
 /// Writes one option_fmv_event as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const option_fmv_event& row);
+/// Hands each field of one option_fmv_event to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const option_fmv_event& row);
 
 }  // namespace massive

@@ -17,6 +17,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -55,5 +59,8 @@ struct option_snapshot {
 const detail::row_codec& row_codec_for(std::type_identity<option_snapshot>) noexcept;
 /// Writes one option_snapshot as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const option_snapshot& row);
+/// Hands each field of one option_snapshot to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const option_snapshot& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent daily bar for this contract.
 struct option_snapshot_day {
   /// The value of the price change for the contract from the previous trading day.
@@ -36,5 +40,8 @@ struct option_snapshot_day {
 
 /// Writes one option_snapshot_day as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const option_snapshot_day& row);
+/// Hands each field of one option_snapshot_day to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const option_snapshot_day& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent quote for this contract. Its strings and arrays point into its page and die with
 /// it: massive::to_owned(row) (<massive/owned/option_snapshot_quote.hpp>) copies it into
 /// massive::owned::option_snapshot_quote, which outlives the page.
@@ -37,5 +41,8 @@ struct option_snapshot_quote {
 
 /// Writes one option_snapshot_quote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const option_snapshot_quote& row);
+/// Hands each field of one option_snapshot_quote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const option_snapshot_quote& row);
 
 }  // namespace massive

@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent trade for this contract. Its strings and arrays point into its page and die with
 /// it: massive::to_owned(row) (<massive/owned/option_snapshot_trade.hpp>) copies it into
 /// massive::owned::option_snapshot_trade, which outlives the page.
@@ -35,5 +39,8 @@ struct option_snapshot_trade {
 
 /// Writes one option_snapshot_trade as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const option_snapshot_trade& row);
+/// Hands each field of one option_snapshot_trade to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const option_snapshot_trade& row);
 
 }  // namespace massive

@@ -15,6 +15,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -53,5 +57,8 @@ struct options_contract {
 const detail::row_codec& row_codec_for(std::type_identity<options_contract>) noexcept;
 /// Writes one options_contract as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const options_contract& row);
+/// Hands each field of one options_contract to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const options_contract& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -48,5 +52,8 @@ struct options_open_close {
 const detail::row_codec& row_codec_for(std::type_identity<options_open_close>) noexcept;
 /// Writes one options_open_close as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const options_open_close& row);
+/// Hands each field of one options_open_close to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const options_open_close& row);
 
 }  // namespace massive

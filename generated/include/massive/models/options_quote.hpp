@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -40,5 +44,8 @@ struct options_quote {
 const detail::row_codec& row_codec_for(std::type_identity<options_quote>) noexcept;
 /// Writes one options_quote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const options_quote& row);
+/// Hands each field of one options_quote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const options_quote& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -42,5 +46,8 @@ struct options_trade_v3 {
 const detail::row_codec& row_codec_for(std::type_identity<options_trade_v3>) noexcept;
 /// Writes one options_trade_v3 as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const options_trade_v3& row);
+/// Hands each field of one options_trade_v3 to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const options_trade_v3& row);
 
 }  // namespace massive

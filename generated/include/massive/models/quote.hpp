@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -55,5 +59,8 @@ struct quote {
 const detail::row_codec& row_codec_for(std::type_identity<quote>) noexcept;
 /// Writes one quote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const quote& row);
+/// Hands each field of one quote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const quote& row);
 
 }  // namespace massive

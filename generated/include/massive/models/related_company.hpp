@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -26,5 +30,8 @@ struct related_company {
 const detail::row_codec& row_codec_for(std::type_identity<related_company>) noexcept;
 /// Writes one related_company as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const related_company& row);
+/// Hands each field of one related_company to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const related_company& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -34,5 +38,8 @@ struct split {
 const detail::row_codec& row_codec_for(std::type_identity<split>) noexcept;
 /// Writes one split as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const split& row);
+/// Hands each field of one split to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const split& row);
 
 }  // namespace massive

@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One status_event object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/status_event.hpp>) copies it into
 /// massive::owned::status_event, which outlives the page.
@@ -21,5 +25,8 @@ struct status_event {
 
 /// Writes one status_event as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const status_event& row);
+/// Hands each field of one status_event to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const status_event& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -54,5 +58,8 @@ struct stock_dividend {
 const detail::row_codec& row_codec_for(std::type_identity<stock_dividend>) noexcept;
 /// Writes one stock_dividend as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stock_dividend& row);
+/// Hands each field of one stock_dividend to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stock_dividend& row);
 
 }  // namespace massive

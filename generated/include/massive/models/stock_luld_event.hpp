@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The WebSocket message for a LULD event. Its strings and arrays point into its page and die with
 /// it: massive::to_owned(row) (<massive/owned/stock_luld_event.hpp>) copies it into
 /// massive::owned::stock_luld_event, which outlives the page.
@@ -35,5 +39,8 @@ struct stock_luld_event {
 
 /// Writes one stock_luld_event as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stock_luld_event& row);
+/// Hands each field of one stock_luld_event to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stock_luld_event& row);
 
 }  // namespace massive

@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -39,5 +43,8 @@ struct stock_split {
 const detail::row_codec& row_codec_for(std::type_identity<stock_split>) noexcept;
 /// Writes one stock_split as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stock_split& row);
+/// Hands each field of one stock_split to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stock_split& row);
 
 }  // namespace massive

@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The WebSocket message for a trade event. Its strings and arrays point into its page and die with
 /// it: massive::to_owned(row) (<massive/owned/stock_trade_event.hpp>) copies it into
 /// massive::owned::stock_trade_event, which outlives the page.
@@ -43,5 +47,8 @@ struct stock_trade_event {
 
 /// Writes one stock_trade_event as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stock_trade_event& row);
+/// Hands each field of one stock_trade_event to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stock_trade_event& row);
 
 }  // namespace massive

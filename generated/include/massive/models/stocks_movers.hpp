@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -31,5 +35,8 @@ struct stocks_movers {
 const detail::row_codec& row_codec_for(std::type_identity<stocks_movers>) noexcept;
 /// Writes one stocks_movers as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stocks_movers& row);
+/// Hands each field of one stocks_movers to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stocks_movers& row);
 
 }  // namespace massive

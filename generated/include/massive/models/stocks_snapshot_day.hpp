@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent daily bar for this ticker. Its strings and arrays point into its page and die
 /// with it: massive::to_owned(row) (<massive/owned/stocks_snapshot_day.hpp>) copies it into
 /// massive::owned::stocks_snapshot_day, which outlives the page.
@@ -33,5 +37,8 @@ struct stocks_snapshot_day {
 
 /// Writes one stocks_snapshot_day as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stocks_snapshot_day& row);
+/// Hands each field of one stocks_snapshot_day to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_day& row);
 
 }  // namespace massive

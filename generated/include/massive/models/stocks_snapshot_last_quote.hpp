@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent quote for this ticker.
 struct stocks_snapshot_last_quote {
   /// [p] The bid price.
@@ -27,5 +31,8 @@ struct stocks_snapshot_last_quote {
 
 /// Writes one stocks_snapshot_last_quote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stocks_snapshot_last_quote& row);
+/// Hands each field of one stocks_snapshot_last_quote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_last_quote& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent minute bar for this ticker. Its strings and arrays point into its page and die
 /// with it: massive::to_owned(row) (<massive/owned/stocks_snapshot_minute.hpp>) copies it into
 /// massive::owned::stocks_snapshot_minute, which outlives the page.
@@ -45,5 +49,8 @@ struct stocks_snapshot_minute {
 
 /// Writes one stocks_snapshot_minute as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stocks_snapshot_minute& row);
+/// Hands each field of one stocks_snapshot_minute to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_minute& row);
 
 }  // namespace massive

@@ -8,6 +8,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The previous day's bar for this ticker.
 struct stocks_snapshot_prev_day {
   /// [c] The close price for the symbol in the given time period.
@@ -28,5 +32,8 @@ struct stocks_snapshot_prev_day {
 
 /// Writes one stocks_snapshot_prev_day as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stocks_snapshot_prev_day& row);
+/// Hands each field of one stocks_snapshot_prev_day to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_prev_day& row);
 
 }  // namespace massive

@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -32,5 +36,8 @@ struct stocks_snapshot_single {
 const detail::row_codec& row_codec_for(std::type_identity<stocks_snapshot_single>) noexcept;
 /// Writes one stocks_snapshot_single as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stocks_snapshot_single& row);
+/// Hands each field of one stocks_snapshot_single to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_single& row);
 
 }  // namespace massive

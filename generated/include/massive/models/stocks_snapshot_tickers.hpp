@@ -14,6 +14,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -34,5 +38,8 @@ struct stocks_snapshot_tickers {
 const detail::row_codec& row_codec_for(std::type_identity<stocks_snapshot_tickers>) noexcept;
 /// Writes one stocks_snapshot_tickers as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const stocks_snapshot_tickers& row);
+/// Hands each field of one stocks_snapshot_tickers to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const stocks_snapshot_tickers& row);
 
 }  // namespace massive

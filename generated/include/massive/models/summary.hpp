@@ -15,6 +15,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -52,5 +56,8 @@ struct summary {
 const detail::row_codec& row_codec_for(std::type_identity<summary>) noexcept;
 /// Writes one summary as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const summary& row);
+/// Hands each field of one summary to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const summary& row);
 
 }  // namespace massive

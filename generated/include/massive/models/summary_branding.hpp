@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One summary_branding object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/summary_branding.hpp>) copies it into
 /// massive::owned::summary_branding, which outlives the page.
@@ -21,5 +25,8 @@ struct summary_branding {
 
 /// Writes one summary_branding as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const summary_branding& row);
+/// Hands each field of one summary_branding to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const summary_branding& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// One summary_options object. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/summary_options.hpp>) copies it into
 /// massive::owned::summary_options, which outlives the page.
@@ -30,5 +34,8 @@ struct summary_options {
 
 /// Writes one summary_options as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const summary_options& row);
+/// Hands each field of one summary_options to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const summary_options& row);
 
 }  // namespace massive

@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Comprehensive trading session metrics, detailing price changes, trading volume, and key price
 /// points (open, close, high, low) for the asset within the current trading day. Its strings and
 /// arrays point into its page and die with it: massive::to_owned(row)
@@ -55,5 +59,8 @@ struct summary_session {
 
 /// Writes one summary_session as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const summary_session& row);
+/// Hands each field of one summary_session to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const summary_session& row);
 
 }  // namespace massive

@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -34,5 +38,8 @@ struct taxonomy_disclosure {
 const detail::row_codec& row_codec_for(std::type_identity<taxonomy_disclosure>) noexcept;
 /// Writes one taxonomy_disclosure as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const taxonomy_disclosure& row);
+/// Hands each field of one taxonomy_disclosure to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const taxonomy_disclosure& row);
 
 }  // namespace massive

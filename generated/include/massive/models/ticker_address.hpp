@@ -9,6 +9,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Company headquarters address details. Its strings and arrays point into its page and die with
 /// it: massive::to_owned(row) (<massive/owned/ticker_address.hpp>) copies it into
 /// massive::owned::ticker_address, which outlives the page.
@@ -27,5 +31,8 @@ struct ticker_address {
 
 /// Writes one ticker_address as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const ticker_address& row);
+/// Hands each field of one ticker_address to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const ticker_address& row);
 
 }  // namespace massive

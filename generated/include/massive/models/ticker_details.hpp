@@ -13,6 +13,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -82,5 +86,8 @@ struct ticker_details {
 const detail::row_codec& row_codec_for(std::type_identity<ticker_details>) noexcept;
 /// Writes one ticker_details as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const ticker_details& row);
+/// Hands each field of one ticker_details to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const ticker_details& row);
 
 }  // namespace massive

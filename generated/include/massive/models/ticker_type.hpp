@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -32,5 +36,8 @@ struct ticker_type {
 const detail::row_codec& row_codec_for(std::type_identity<ticker_type>) noexcept;
 /// Writes one ticker_type as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const ticker_type& row);
+/// Hands each field of one ticker_type to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const ticker_type& row);
 
 }  // namespace massive

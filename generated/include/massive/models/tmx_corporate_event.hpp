@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -47,5 +51,8 @@ struct tmx_corporate_event {
 const detail::row_codec& row_codec_for(std::type_identity<tmx_corporate_event>) noexcept;
 /// Writes one tmx_corporate_event as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const tmx_corporate_event& row);
+/// Hands each field of one tmx_corporate_event to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const tmx_corporate_event& row);
 
 }  // namespace massive

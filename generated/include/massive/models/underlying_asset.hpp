@@ -11,6 +11,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// Information on the underlying stock for this options contract. Its strings and arrays point into
 /// its page and die with it: massive::to_owned(row) (<massive/owned/underlying_asset.hpp>) copies
 /// it into massive::owned::underlying_asset, which outlives the page.
@@ -31,5 +35,8 @@ struct underlying_asset {
 
 /// Writes one underlying_asset as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const underlying_asset& row);
+/// Hands each field of one underlying_asset to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const underlying_asset& row);
 
 }  // namespace massive

@@ -20,6 +20,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 namespace detail {
 struct row_codec;
 }
@@ -79,5 +83,8 @@ struct universal_snapshot {
 const detail::row_codec& row_codec_for(std::type_identity<universal_snapshot>) noexcept;
 /// Writes one universal_snapshot as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const universal_snapshot& row);
+/// Hands each field of one universal_snapshot to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const universal_snapshot& row);
 
 }  // namespace massive

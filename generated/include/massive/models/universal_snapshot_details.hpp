@@ -10,6 +10,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The details for this contract. Its strings and arrays point into its page and die with it:
 /// massive::to_owned(row) (<massive/owned/universal_snapshot_details.hpp>) copies it into
 /// massive::owned::universal_snapshot_details, which outlives the page.
@@ -30,5 +34,8 @@ struct universal_snapshot_details {
 
 /// Writes one universal_snapshot_details as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const universal_snapshot_details& row);
+/// Hands each field of one universal_snapshot_details to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const universal_snapshot_details& row);
 
 }  // namespace massive

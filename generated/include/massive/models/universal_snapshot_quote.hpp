@@ -12,6 +12,10 @@ namespace massive {
 
 class json_writer;
 
+namespace reflection {
+class field_visitor;
+}
+
 /// The most recent quote for this contract. Its strings and arrays point into its page and die with
 /// it: massive::to_owned(row) (<massive/owned/universal_snapshot_quote.hpp>) copies it into
 /// massive::owned::universal_snapshot_quote, which outlives the page.
@@ -38,5 +42,8 @@ struct universal_snapshot_quote {
 
 /// Writes one universal_snapshot_quote as a JSON object with its wire keys; absent fields are left out.
 void write_json(json_writer& w, const universal_snapshot_quote& row);
+/// Hands each field of one universal_snapshot_quote to `v` with its wire key, in write_json's order
+/// (massive/reflection/field_visitor.hpp).
+void visit_fields(reflection::field_visitor& v, const universal_snapshot_quote& row);
 
 }  // namespace massive

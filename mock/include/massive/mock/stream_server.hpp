@@ -66,6 +66,9 @@ struct stream_server_options {
   std::size_t max_frames = SIZE_MAX;
   /// Non-zero: every frame is sent as continuation frames of this many bytes (at least 8).
   std::size_t fragment_bytes = 0;
+  /// Topic prefixes subscribed to without an acknowledgement and without events, as the real
+  /// server treats a channel it does not serve on the connection's feed or plan.
+  std::vector<std::string> unserved_prefixes{};
   /// Certificate and key the server presents; default: self-signed for loopback_names().
   std::optional<pem_pair> identity{};
 };

@@ -2,7 +2,7 @@
 // tool, the coverage and conformance tests. The table is generated
 // (generated/src/operations/); each entry renders its request target from text arguments
 // through the operation's typed parameters struct, and runs the call with the generated
-// model, handing each page over as JSON written by the generated writers.
+// model, handing each page over with its rows still typed (reflection::row_page).
 #pragma once
 
 #include "massive/client.hpp"
@@ -96,6 +96,7 @@ struct parameter_info {
   parameter_filter filter;  ///< which comparators it takes (`x.gte`, `x.any_of`, ...)
   std::span<const std::string_view> values;  ///< an enumeration's values, in the description's order
   std::string_view default_value;  ///< what the API assumes when it is absent ("" when it says nothing)
+  std::string_view example;        ///< the description's example value ("" when it gives none)
   std::string_view description;    ///< the description's text, on one line
 };
 
@@ -127,9 +128,9 @@ struct operation_entry {
   /// or malformed argument.
   std::string (*target)(argument_list args);
   /// Fetches the target's page (every page with all_pages), decoding into the generated
-  /// model, and hands each page to `on_page` as JSON. Errors: as client::fetch.
+  /// model, and hands each page to `on_page`. Errors: as client::fetch.
   boost::asio::awaitable<void> (*run)(client& c, std::string target, payload_shape shape, bool paginated,
-                                      run_options options, json_page_handler on_page);
+                                      run_options options, row_page_handler on_page);
 };
 
 /// The candidate closest to `name` when it is close enough to be a typo of it (letter case
@@ -275,11 +276,11 @@ F filter_argument(argument_list args, std::string_view wire) {
 }
 
 /// What the runner needs of a row type, without it: a decoder for it from the client's
-/// cache, and its JSON writer.
+/// cache, and the functions that print its rows.
 struct row_handling {
   untyped_decoder (*take_decoder)(decoder_cache& decoders, const std::shared_ptr<page_pool>& pool,
                                   payload_shape shape);
-  void (*write_json)(const void* rows, std::size_t count, std::string& json);
+  const row_functions& functions;
 };
 
 template <class Row>
@@ -289,18 +290,18 @@ untyped_decoder take_decoder_for(decoder_cache& decoders, const std::shared_ptr<
 }
 
 template <class Row>
-inline constexpr row_handling row_handling_of{&take_decoder_for<Row>, &write_rows_json<Row>};
+inline constexpr row_handling row_handling_of{&take_decoder_for<Row>, row_functions_of<Row>};
 
 /// operation_entry::run, compiled once (operation_runner.cpp) for every row type: a
 /// coroutine per row type would cost each operation its own instantiation of the transport's
 /// and the cursor's asynchronous machinery.
 boost::asio::awaitable<void> run_rows(client& c, const row_handling& rows, std::string target, payload_shape shape,
-                                      bool paginated, run_options options, json_page_handler on_page);
+                                      bool paginated, run_options options, row_page_handler on_page);
 
 /// operation_entry::run for rows of type Row.
 template <class Row>
 boost::asio::awaitable<void> run_operation(client& c, std::string target, payload_shape shape, bool paginated,
-                                           run_options options, json_page_handler on_page) {
+                                           run_options options, row_page_handler on_page) {
   return run_rows(c, row_handling_of<Row>, std::move(target), shape, paginated, options, std::move(on_page));
 }
 
