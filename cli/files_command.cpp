@@ -12,6 +12,7 @@
 #include <iostream>
 #include <massive/files/client.hpp>
 #include <massive/json_writer.hpp>
+#include <massive/reflection/field_visitor.hpp>
 #include <massive/mock/s3.hpp>
 #include <massive/mock/server.hpp>
 #include <memory>
@@ -47,36 +48,63 @@ int files_usage(std::string_view problem) {
   return exit_usage;
 }
 
-/// One row as a JSON object: the model's fields after the ticker.
+/// An aggregate's fields after its ticker, to a json_writer or a field_visitor (a file's bar
+/// has a type of its own, with window_start in nanoseconds, and no generated writer).
+template <class Sink>
+void aggregate_fields(Sink& out, const files::aggregate& row) {
+  out.field("volume", row.volume);
+  out.field("open", row.open);
+  out.field("close", row.close);
+  out.field("high", row.high);
+  out.field("low", row.low);
+  out.field("window_start", row.window_start);
+  out.field("transactions", row.transactions);
+}
+
+/// A row's fields, the ticker first, then the model's.
 template <class Row>
-void write_row(std::string& out, const Row& row) {
-  json_writer w(out);
+void visit_file_row(reflection::field_visitor& v, const void* rows, std::size_t index) {
+  const Row& row = static_cast<const Row*>(rows)[index];
+  v.field("ticker", row.ticker);
   if constexpr (std::is_same_v<Row, files::aggregate>) {
-    w.begin_object();
-    w.field("ticker", row.ticker);
-    w.field("volume", row.volume);
-    w.field("open", row.open);
-    w.field("close", row.close);
-    w.field("high", row.high);
-    w.field("low", row.low);
-    w.field("window_start", row.window_start);
-    w.field("transactions", row.transactions);
-    w.end_object();
+    aggregate_fields(v, row);
   } else {
-    std::string fields;
-    json_writer model(fields);
-    write_json(model, static_cast<const typename Row::model_type&>(row));
-    w.begin_object();
-    w.field("ticker", row.ticker);
-    w.end_object();
-    // {"ticker":"X"} and {"a":1,...} make {"ticker":"X","a":1,...}.
-    if (fields.size() > 2) {
-      out.pop_back();
-      out += ',';
-      out.append(fields, 1);
-    }
+    visit_fields(v, static_cast<const typename Row::model_type&>(row));
   }
 }
+
+/// A row as one JSON object, the ticker first: the model's generated writer's object, with the
+/// ticker put in front of its fields.
+template <class Row>
+void write_file_row(json_writer& w, const void* rows, std::size_t index) {
+  const Row& row = static_cast<const Row*>(rows)[index];
+  thread_local std::string text;  // kept from row to row: no allocation per row
+  thread_local std::string fields;
+  text.clear();
+  fields.clear();
+  json_writer object(text);
+  object.begin_object();
+  object.field("ticker", row.ticker);
+  object.end_object();
+  json_writer model(fields);
+  if constexpr (std::is_same_v<Row, files::aggregate>) {
+    model.begin_object();
+    aggregate_fields(model, row);
+    model.end_object();
+  } else {
+    write_json(model, static_cast<const typename Row::model_type&>(row));
+  }
+  // {"ticker":"X"} and {"a":1,...} make {"ticker":"X","a":1,...}.
+  if (fields.size() > 2) {
+    text.pop_back();
+    text += ',';
+    text.append(fields, 1);
+  }
+  w.value(json_value(text));
+}
+
+template <class Row>
+constexpr reflection::row_functions file_row_functions{&write_file_row<Row>, &visit_file_row<Row>, nullptr};
 
 struct session {
   std::unique_ptr<mock::s3_bucket> bucket;
@@ -89,21 +117,20 @@ template <class Row>
 asio::awaitable<void> print_rows(files::client& client, market m, dataset d,
                                  std::chrono::year_month_day first,
                                  std::chrono::year_month_day last, files::traversal_options options,
-                                 row_printer& printer) {
+                                 output_format format) {
   const std::vector<files::object_info> days = co_await client.days(m, d, first, last);
   if (days.empty()) std::cerr << "massive files: no file for these days\n";
+  const Row blank{};
+  const reflection::row_functions& functions = file_row_functions<Row>;
+  const std::unique_ptr<row_printer> printer =
+      make_printer(format, std::cout, columns_of(functions, &blank), false);
   auto reader = client.read_days<Row>(days, std::move(options));
-  std::string json;
   while (auto page = co_await reader.next()) {
-    json = "[";
-    for (const Row& row : *page) {
-      if (json.size() > 1) json += ',';
-      write_row(json, row);
-    }
-    json += ']';
-    printer.page(json);
+    const Row* rows = page->begin();
+    for (std::size_t i = 0; i < page->size(); ++i) printer->row({rows, i, &functions, {}, {}});
+    printer->end_page();
   }
-  printer.finish();
+  printer->finish();
 }
 
 template <class Row>
@@ -251,12 +278,11 @@ int files_command(std::span<const std::string_view> words) {
       std::cerr << output_path << ": " << got << " bytes\n";
       co_return;
     }
-    const std::unique_ptr<row_printer> printer = make_printer(format, std::cout, {}, false);
     bool known = false;
     asio::awaitable<void> rows{};
     known = with_row_type(*m, *d, [&](auto tag) {
       using Row = typename decltype(tag)::type;
-      rows = print_rows<Row>(client, *m, *d, *first, *last, traversal, *printer);
+      rows = print_rows<Row>(client, *m, *d, *first, *last, traversal, format);
     });
     if (!known) throw std::invalid_argument("the market has no such dataset");
     co_await std::move(rows);
