@@ -31,13 +31,6 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
 // The send time the server wrote into the frame's first event, or -1.
 std::int64_t first_send_time(std::string_view frame) {
   const std::string_view head = frame.substr(0, 512);
@@ -93,7 +86,7 @@ int main(int argc, char** argv) try {
     if (frame.starts_with(R"([{"ev":"T")")) {
       if (seen == 0) {
         first = std::chrono::steady_clock::now();
-        cpu_at_first = cpu_seconds();
+        cpu_at_first = massive::bench::cpu_seconds();
       }
       const std::uint64_t events = std::min(per_frame, wanted - seen);
       const std::int64_t sent = first_send_time(frame);
@@ -103,7 +96,7 @@ int main(int argc, char** argv) try {
     in.consume(in.size());
   }
   const auto last = std::chrono::steady_clock::now();
-  const double cpu = cpu_seconds() - cpu_at_first;
+  const double cpu = massive::bench::cpu_seconds() - cpu_at_first;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   const double seconds = std::chrono::duration<double>(last - first).count();

@@ -11,7 +11,17 @@
 #include <ctime>
 #include <string>
 
+#include <sys/resource.h>
+
 namespace massive::bench {
+
+/// The process's user + system CPU seconds so far.
+inline double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
 
 inline std::int64_t monotonic_ns() {
   timespec now{};

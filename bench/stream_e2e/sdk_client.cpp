@@ -26,17 +26,6 @@
 namespace asio = boost::asio;
 namespace ms = massive::stream;
 
-namespace {
-
-double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) try {
   ms::stream_config options;
   options.api_key = "bench";
@@ -63,7 +52,7 @@ int main(int argc, char** argv) try {
       const std::int64_t now = massive::bench::monotonic_ns();
       if (seen == 0) {
         first = std::chrono::steady_clock::now();
-        cpu_at_first = cpu_seconds();
+        cpu_at_first = massive::bench::cpu_seconds();
       }
       for (const massive::stock_trade_event& t : b.events<massive::stock_trade_event>()) {
         latency.add(now - t.sequence_number.value_or(now));
@@ -76,7 +65,7 @@ int main(int argc, char** argv) try {
   });
   io.run();
 
-  const double cpu = cpu_seconds() - cpu_at_first;
+  const double cpu = massive::bench::cpu_seconds() - cpu_at_first;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   const double seconds = std::chrono::duration<double>(last - first).count();

@@ -1,5 +1,7 @@
 #include "nats_fixture.hpp"
 
+#include "loopback_ports.hpp"
+
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -19,24 +21,6 @@ namespace massive::test {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
-
-std::uint16_t free_port() {
-  asio::io_context io;
-  tcp::acceptor probe(io, {asio::ip::address_v4::loopback(), 0});
-  return probe.local_endpoint().port();
-}
-
-namespace {
-
-bool accepts_connections(std::uint16_t port) {
-  asio::io_context io;
-  tcp::socket s(io);
-  boost::system::error_code ec;
-  s.connect({asio::ip::address_v4::loopback(), port}, ec);
-  return !ec;
-}
-
-}  // namespace
 
 nats_node::nats_node(options o) : port_(o.port != 0 ? o.port : free_port()) {
   std::ostringstream conf;

@@ -2,6 +2,8 @@
 // nodes of a cluster (each its own process, store directory and ports).
 #pragma once
 
+#include "loopback_ports.hpp"
+
 #include <sys/types.h>
 
 #include <cstdint>
@@ -55,8 +57,5 @@ class nats_cluster {
  private:
   std::vector<std::unique_ptr<nats_node>> nodes_;
 };
-
-/// A port free a moment ago.
-std::uint16_t free_port();
 
 }  // namespace massive::test

@@ -1,5 +1,7 @@
 #include "proxy_fixture.hpp"
 
+#include "loopback_ports.hpp"
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -34,25 +36,6 @@ namespace massive::test {
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 using namespace std::chrono_literals;
-
-namespace {
-
-// A port free a moment ago, for a process that cannot report the one it was given.
-std::uint16_t free_port() {
-  asio::io_context io;
-  tcp::acceptor probe(io, {asio::ip::address_v4::loopback(), 0});
-  return probe.local_endpoint().port();
-}
-
-bool accepts_connections(std::uint16_t port) {
-  asio::io_context io;
-  tcp::socket s(io);
-  boost::system::error_code ec;
-  s.connect({asio::ip::address_v4::loopback(), port}, ec);
-  return !ec;
-}
-
-}  // namespace
 
 tinyproxy::tinyproxy(std::uint16_t connect_port, std::optional<credentials> basic_auth)
     : log_path_((dir_.path() / "tinyproxy.log").string()) {
