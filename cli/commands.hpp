@@ -4,7 +4,9 @@
 #pragma once
 
 #include <massive/reflection/operation_table.hpp>
+#include <massive/stream/topic.hpp>
 
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string_view>
@@ -35,6 +37,8 @@ int completion_command(std::span<const std::string_view> words);
 void stream_completion(std::ostream& out);
 /// `massive stream <market> <topics> [flag]...` (stream_command.cpp).
 int stream_command(std::span<const std::string_view> words);
+/// The stream market whose path is `name` ("stocks", "futures/cme"), if any (stream_command.cpp).
+std::optional<stream::market> market_named(std::string_view name);
 
 #ifdef MASSIVE_CLI_WITH_RELAY
 /// `massive relay <market>... [flag]...` (relay_command.cpp, where massive::relay is built).

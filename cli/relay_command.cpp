@@ -26,15 +26,6 @@ namespace massive::cli {
 
 namespace {
 
-std::optional<stream::market> relay_market(std::string_view name) {
-  for (const stream::market m :
-       {stream::market::stocks, stream::market::options, stream::market::forex,
-        stream::market::crypto, stream::market::indices, stream::market::futures}) {
-    if (stream::market_path(m) == name) return m;
-  }
-  return std::nullopt;
-}
-
 int relay_usage(std::string_view problem) {
   std::cerr << "massive relay: " << problem
             << "\nusage: massive relay <market>... [--nats URLS] [--topics T.*,Q.AAPL] [--group G] "
@@ -72,7 +63,7 @@ int relay_command(std::span<const std::string_view> words) {
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string_view w = words[i];
     const bool has_value = i + 1 < words.size();
-    if (const auto m = relay_market(w)) {
+    if (const auto m = market_named(w)) {
       markets.push_back(*m);
     } else if (w == "--nats" && has_value) {
       base.nats.servers = words[++i];
@@ -154,7 +145,7 @@ int relay_command(std::span<const std::string_view> words) {
 
 int stream_via_relay(std::span<const std::string_view> words) {
   if (words.size() < 2) return relay_usage("massive stream <market> <topics> --via URLS");
-  const std::optional<stream::market> market = relay_market(words[0]);
+  const std::optional<stream::market> market = market_named(words[0]);
   if (!market) return relay_usage("no market '" + std::string(words[0]) + "'");
   relay::consumer_config config;
   config.market = *market;

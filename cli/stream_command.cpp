@@ -136,13 +136,6 @@ const std::vector<stream_flag>& stream_flags() {
   return table;
 }
 
-std::optional<stream::market> market_named(std::string_view name) {
-  for (const stream::market m : markets) {
-    if (stream::market_path(m) == name) return m;
-  }
-  return std::nullopt;
-}
-
 /// The channels the description has for `m`.
 std::vector<const stream::channel_info*> channels_of(stream::market m) {
   std::vector<const stream::channel_info*> out;
@@ -261,6 +254,13 @@ std::vector<std::string> stream_columns(const std::vector<const stream::channel_
 }
 
 }  // namespace
+
+std::optional<stream::market> market_named(std::string_view name) {
+  for (const stream::market m : markets) {
+    if (stream::market_path(m) == name) return m;
+  }
+  return std::nullopt;
+}
 
 void stream_completion(std::ostream& out) {
   out << "# The topic prefixes of a market's channels.\n_massive_stream_prefixes() {\n  case "
