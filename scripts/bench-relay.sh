@@ -28,13 +28,14 @@
 # one's first batch to the last one's last event); `upstream-server ... nats-server` lines give
 # those two processes' CPU seconds over the relay's run.
 #
-# Environment: EVENTS (default 2000000), CONSUMER_EVENTS (default 500000), CONSUMERS (default
-# "1 4 16"), MIXED_EVENTS (default 500000), TICKERS (default 100), RATE (default 100000),
-# LATENCY_EVENTS (default 500000), BUILD_DIR (default build-bench-relay), JOBS (build jobs,
-# default 2), NATS_SERVER (default nats-server), PERF_DIR (when set: the relay runs under
-# `perf record -e cpu-clock -g` in the file-storage and mixed phases, its profiles written there
-# as relay.perf.data and relay-mixed.perf.data). Everything runs on 127.0.0.1; every process
-# started here ends with the run.
+# Environment: PHASES (default "direct relay live latency"), EVENTS (default 2000000),
+# CONSUMER_EVENTS (default 500000), CONSUMERS (default "1 4 16"), MIXED_EVENTS (default
+# 500000), TICKERS (default 100), RATE (default 100000), LATENCY_EVENTS (default 500000),
+# BUILD_DIR (default build-bench-relay), JOBS (build jobs, default 2), NATS_SERVER (default
+# nats-server), PERF_DIR (when set: the relay runs under `perf record -e cpu-clock -g` in the
+# file-storage and mixed phases, its profiles written there as relay.perf.data and
+# relay-mixed.perf.data). Everything runs on 127.0.0.1; every process started here ends with
+# the run.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,6 +48,7 @@ latency_events="${LATENCY_EVENTS:-500000}"
 mixed_events="${MIXED_EVENTS:-500000}"
 tickers="${TICKERS:-100}"
 nats_server="${NATS_SERVER:-nats-server}"
+phases="${PHASES:-direct relay live latency}"
 
 command -v "$nats_server" >/dev/null || { echo "bench-relay: $nats_server not found (scripts/install-deps.sh)" >&2; exit 1; }
 if [ -n "${PERF_DIR:-}" ]; then
@@ -163,32 +165,39 @@ consumers() {
   rm -f "$work"/consumer.*
 }
 
+# phase <name>: true when PHASES holds it.
+phase() { [[ " $phases " == *" $1 "* ]]; }
+
 echo "machine: $(nproc) cores; load before: $(uptime)"
 echo "commit: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- sdk bench || echo ' (modified)')"
 
-echo "direct: $events events as fast as the server pushes them, then $latency_events at $rate/s"
-start_server "$events"
-"$stream_bin/massive_bench_stream_client" --url "$server_url" --ca "$work/cert.pem" --events "$events"
-wait "$server_pid"
-start_server "$latency_events" --rate "$rate"
-"$stream_bin/massive_bench_stream_client" --url "$server_url" --ca "$work/cert.pem" --events "$latency_events"
-wait "$server_pid"
+if phase direct; then
+  echo "direct: $events events as fast as the server pushes them, then $latency_events at $rate/s"
+  start_server "$events"
+  "$stream_bin/massive_bench_stream_client" --url "$server_url" --ca "$work/cert.pem" --events "$events"
+  wait "$server_pid"
+  start_server "$latency_events" --rate "$rate"
+  "$stream_bin/massive_bench_stream_client" --url "$server_url" --ca "$work/cert.pem" --events "$latency_events"
+  wait "$server_pid"
+fi
 
-echo "relay: $events events into JetStream (file storage) as fast as the server pushes them"
-RELAY_PERF="${PERF_DIR:+$PERF_DIR/relay.perf.data}" relay_phase "$events" "" ""
-for k in $consumers; do
-  echo "relay: $k consumer(s) reading $consumer_events events each from the stream"
-  consumers "$k" "$consumer_events"
-done
-stop_nats
+if phase relay; then
+  echo "relay: $events events into JetStream (file storage) as fast as the server pushes them"
+  RELAY_PERF="${PERF_DIR:+$PERF_DIR/relay.perf.data}" relay_phase "$events" "" ""
+  for k in $consumers; do
+    echo "relay: $k consumer(s) reading $consumer_events events each from the stream"
+    consumers "$k" "$consumer_events"
+  done
+  stop_nats
 
-echo "relay: $events events into JetStream (memory storage) as fast as the server pushes them"
-relay_phase "$events" "--memory 1" ""
-stop_nats
+  echo "relay: $events events into JetStream (memory storage) as fast as the server pushes them"
+  relay_phase "$events" "--memory 1" ""
+  stop_nats
 
-echo "relay: $mixed_events events of $tickers tickers in turn (one message per event), file storage"
-RELAY_PERF="${PERF_DIR:+$PERF_DIR/relay-mixed.perf.data}" relay_phase "$mixed_events" "" "--tickers $tickers"
-stop_nats
+  echo "relay: $mixed_events events of $tickers tickers in turn (one message per event), file storage"
+  RELAY_PERF="${PERF_DIR:+$PERF_DIR/relay-mixed.perf.data}" relay_phase "$mixed_events" "" "--tickers $tickers"
+  stop_nats
+fi
 
 # live <events> [server flags...]: one consumer waiting on a fresh nats-server, then the
 # server and the relay; prints the relay's line, then the consumer's.
@@ -210,8 +219,12 @@ live() {
   stop_nats
 }
 
-echo "live: one consumer through the relay, $events events as fast as they go"
-live "$events"
-echo "latency: one consumer through the relay, $latency_events events at $rate/s"
-live "$latency_events" --rate "$rate"
+if phase live; then
+  echo "live: one consumer through the relay, $events events as fast as they go"
+  live "$events"
+fi
+if phase latency; then
+  echo "latency: one consumer through the relay, $latency_events events at $rate/s"
+  live "$latency_events" --rate "$rate"
+fi
 echo "load after: $(uptime)"
