@@ -1,6 +1,7 @@
-// Latencies of the end-to-end stream benchmark, in a histogram of constant size (so that
-// recording them does not grow the peak RSS being measured): 64 buckets per power of two, a
-// percentile within 1.6% of the exact one. bench/stream_e2e/js_client.mjs buckets the same way.
+// Latencies of the end-to-end stream benchmarks (this folder's and bench/relay/), in a histogram
+// of constant size (so that recording them does not grow the peak RSS being measured): 64
+// buckets per power of two, a percentile within 1.6% of the exact one.
+// bench/stream_e2e/js_client.mjs buckets the same way.
 #pragma once
 
 #include <array>
