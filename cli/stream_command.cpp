@@ -43,10 +43,16 @@ struct stream_settings {
   std::string url;          ///< --url: instead of the feed's host
   std::uint64_t count = 0;  ///< --count: events to print, 0 for no end
   stream::feed feed = stream::feed::realtime;
+  /// --channels: which channel set the frames carry; by default the feed's (business feeds:
+  /// business, others: the market's).
+  std::optional<stream::channel_set> channels;
   std::chrono::milliseconds ack_timeout{10'000};
 };
 
 using stream_flag = basic_flag<stream_settings>;
+
+// In stream::channel_set's order.
+constexpr std::string_view channel_set_names[] = {"market", "business", "launchpad"};
 
 constexpr std::string_view feed_names[] = {"realtime",         "delayed",    "business",
                                            "delayed-business", "polyfeed",   "polyfeedplus",
@@ -100,6 +106,14 @@ const std::vector<stream_flag>& stream_flags() {
                "polyfeedplus, "
                "nasdaqfeed, starterfeed; not '" +
                std::string(v) + "'");
+         }},
+        {"--channels", "", "SET", channel_set_names,
+         "the channels the frames carry: market, business or launchpad (default: the feed's)",
+         [](stream_settings& s, std::string_view v) {
+           for (std::size_t i = 0; i < std::size(channel_set_names); ++i) {
+             if (v == channel_set_names[i]) return void(s.channels = static_cast<stream::channel_set>(i));
+           }
+           throw usage_error("--channels is one of market, business, launchpad; not '" + std::string(v) + "'");
          }},
         {"--delayed",
          "",
@@ -159,7 +173,7 @@ std::string_view set_name(stream::channel_set set) {
     case stream::channel_set::business:
       return "business feeds: --feed business";
     case stream::channel_set::launchpad:
-      return "launchpad feeds";
+      return "launchpad feeds: --channels launchpad";
   }
   return "";
 }
@@ -334,8 +348,8 @@ int stream_command(std::span<const std::string_view> words) {
   }
   const bool business =
       settings.feed == stream::feed::business || settings.feed == stream::feed::delayed_business;
-  const stream::channel_set set =
-      business ? stream::channel_set::business : stream::channel_set::market;
+  const stream::channel_set set = settings.channels.value_or(
+      business ? stream::channel_set::business : stream::channel_set::market);
 
   // Each topic's prefix, checked against the description's channels for the market.
   const std::vector<const stream::channel_info*> known = channels_of(*market);

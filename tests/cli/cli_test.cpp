@@ -1001,6 +1001,17 @@ TEST_CASE("stream: a prefix the description lacks for the market is refused befo
   const run_result business = run_cli(args_with({"stream", "stocks", "FMV.AAPL"}, nowhere), stream_key);
   CHECK(business.exit_code == 2);
   CHECK(contains(business.err, "--feed business"));
+  // A Launchpad channel is refused without --channels launchpad, and streamed with it (the
+  // mock serves the Launchpad value channel). Seen failing before --channels existed (the
+  // binary of 9ce5fdd): "massive stream: unknown flag '--channels'", exit 2.
+  const run_result launchpad = run_cli(args_with({"stream", "stocks", "LV.AAPL"}, nowhere), stream_key);
+  CHECK(launchpad.exit_code == 2);
+  CHECK(contains(launchpad.err, "--channels launchpad"));
+  const run_result value = run_cli(
+      {"stream", "stocks", "LV.AAPL", "--channels", "launchpad", "--mock", "--count", "1", "-f", "jsonl"}, stream_key);
+  CAPTURE(value.err);
+  CHECK(value.exit_code == 0);
+  CHECK(contains(value.out, "\"ev\":\"LV\""));
   CHECK(run_cli({"stream", "stocks", "T.AAPL", "--count", "0"}, stream_key).exit_code == 2);
   CHECK(run_cli({"stream", "stocks", "T.AAPL", "--feed", "moon"}, stream_key).exit_code == 2);
 }
