@@ -16,6 +16,7 @@ tests=(
   git openssl
   python3                            # the regeneration tests (tests/codegen/*.py), the fuzz seeds
   ccache                             # scripts/test.sh's compiler cache, for later runs
+  lld                                # the sanitizer builds' linker (3 times bfd's speed there)
   doctest-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev        # libFuzzer and sanitizer runtimes for the fuzz targets
   libtsan2                           # g++'s ThreadSanitizer runtime (build-tsan; comes with g++ 12)
