@@ -29,7 +29,7 @@ constexpr std::size_t max_schema_columns = 32;
 constexpr std::size_t shown_header_bytes = 200;
 
 /// Eight ASCII digits, loaded little-endian (the first digit in the lowest byte), or not.
-bool eight_digits(std::uint64_t w) noexcept {
+[[gnu::always_inline]] inline bool eight_digits(std::uint64_t w) noexcept {
   // A digit's byte is 0x30..0x39: its high nibble is 3, and stays 3 once 6 is added (0x3A + 6
   // is 0x40). No byte carries into the next: the first test leaves bytes of at most 0x3F.
   constexpr std::uint64_t high_nibbles = 0xF0F0F0F0F0F0F0F0ULL;
@@ -39,7 +39,7 @@ bool eight_digits(std::uint64_t w) noexcept {
 
 /// The value of eight digits that eight_digits(w) accepted: pairs, then fours, then all eight,
 /// each step one multiplication (no lane exceeds its width: 99, 9999, 99999999).
-std::uint64_t eight_digit_value(std::uint64_t w) noexcept {
+[[gnu::always_inline]] inline std::uint64_t eight_digit_value(std::uint64_t w) noexcept {
   w -= 0x3030303030303030ULL;
   w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFULL;
   w = ((w * (1 + (100ULL << 16))) >> 16) & 0x0000FFFF0000FFFFULL;
@@ -54,7 +54,7 @@ struct digit_run {
 
 /// Reads at most 19 digits from `p` (19 cannot overflow 64 bits), eight at a time while eight
 /// are there: a nanosecond timestamp's 19 are two blocks and three bytes.
-digit_run read_digits(const char* p, const char* end) noexcept {
+[[gnu::always_inline]] inline digit_run read_digits(const char* p, const char* end) noexcept {
   const char* const first = p;
   std::uint64_t value = 0;
   if constexpr (std::endian::native == std::endian::little) {
@@ -77,7 +77,8 @@ digit_run read_digits(const char* p, const char* end) noexcept {
 /// An integer field read where it lies: '-'? and 1 to 19 digits, then `end` or a comma. Returns
 /// where it stops, or nullptr for anything else (empty, a stray byte, more digits, beyond
 /// int64's range), which the caller reads the general way: the same verdict, more slowly.
-const char* read_i64(const char* p, const char* end, std::int64_t& out) noexcept {
+[[gnu::always_inline]] inline const char* read_i64(const char* p, const char* end,
+                                                   std::int64_t& out) noexcept {
   const bool negative = p != end && *p == '-';
   if (negative) ++p;
   const auto [value, stop] = read_digits(p, end);
@@ -122,7 +123,8 @@ constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e
 /// integer below 2^53 (at most 15 digits), is that integer divided by an exact power of ten, one
 /// correctly rounded IEEE division, the same double from_chars returns. Returns where it stops,
 /// or nullptr for anything else, which the caller gives to from_chars.
-const char* read_f64(const char* p, const char* end, double& out) noexcept {
+[[gnu::always_inline]] inline const char* read_f64(const char* p, const char* end,
+                                                   double& out) noexcept {
   std::uint64_t mantissa = 0;
   std::size_t digits = 0;
   const char* dot = nullptr;
@@ -159,7 +161,7 @@ void put(std::byte* row, std::uint32_t offset, const T& value) noexcept {
 }
 
 /// Stores a decimal into a column of kind f64 or opt_f64.
-void put_decimal(const column& c, double v, std::byte* row) noexcept {
+[[gnu::always_inline]] inline void put_decimal(const column& c, double v, std::byte* row) noexcept {
   if (c.kind == column_kind::f64) {
     put(row, c.offset, v);
   } else {
@@ -168,7 +170,8 @@ void put_decimal(const column& c, double v, std::byte* row) noexcept {
 }
 
 /// Stores an integer into a column of an integer or time kind; false when it does not fit.
-bool put_integer(const column& c, std::int64_t v, std::byte* row) noexcept {
+[[gnu::always_inline]] inline bool put_integer(const column& c, std::int64_t v,
+                                               std::byte* row) noexcept {
   switch (c.kind) {
     case column_kind::i64:
       put(row, c.offset, v);
@@ -192,11 +195,19 @@ bool put_integer(const column& c, std::int64_t v, std::byte* row) noexcept {
   }
 }
 
-/// A numeric field read and stored where it lies, in the one pass that finds its end: returns
-/// that end, or nullptr when the field is not a plain number of the column's kind (empty, quoted,
-/// a stray byte, out of range), which the caller then scans and stores the general way.
-const char* store_number_in_place(const column& c, const char* first, const char* end,
-                                  std::byte* row) noexcept {
+/// A row lacking a value of this kind is malformed (the other kinds read an empty field as absent).
+bool needs_value(column_kind kind) noexcept {
+  return kind == column_kind::ticker || kind == column_kind::f64 || kind == column_kind::i64 ||
+         kind == column_kind::ns;
+}
+
+/// An unquoted field read and stored where it lies, in the one pass that finds its end: a plain
+/// number of the column's kind, or an empty field where the blank row's absent value stays.
+/// Returns that end, or nullptr for anything else (text, quoted, a stray byte, out of range, an
+/// empty needed value), which the caller then scans and stores the general way.
+[[gnu::always_inline]] inline const char* store_in_place(const column& c, const char* first,
+                                                         const char* end, std::byte* row) noexcept {
+  if (first == end || *first == ',') return needs_value(c.kind) ? nullptr : first;
   switch (c.kind) {
     case column_kind::f64:
     case column_kind::opt_f64: {
@@ -336,9 +347,7 @@ void csv_core::impl::parse_header(std::string_view text) {
       continue;
     }
     const column_kind kind = schema.columns[c].kind;
-    const bool required_value = kind == column_kind::ticker || kind == column_kind::f64 ||
-                                kind == column_kind::i64 || kind == column_kind::ns;
-    if (required_value)
+    if (needs_value(kind))
       needed_fields = std::max(needed_fields, static_cast<std::size_t>(at - slots.begin()) + 1);
   }
   time_column = ignored;
@@ -397,8 +406,7 @@ field_verdict csv_core::impl::store(const column& c, std::string_view field, boo
     }
     case column_kind::f64:
     case column_kind::opt_f64: {
-      if (field.empty())
-        return c.kind == column_kind::f64 ? field_verdict::bad : field_verdict::keep;
+      if (field.empty()) return needs_value(c.kind) ? field_verdict::bad : field_verdict::keep;
       double v;
       if (!parse_f64(field, v)) return field_verdict::bad;
       put_decimal(c, v, row);
@@ -409,8 +417,7 @@ field_verdict csv_core::impl::store(const column& c, std::string_view field, boo
     case column_kind::opt_i32:
     case column_kind::ns:
     case column_kind::opt_ns: {
-      const bool required_value = c.kind == column_kind::i64 || c.kind == column_kind::ns;
-      if (field.empty()) return required_value ? field_verdict::bad : field_verdict::keep;
+      if (field.empty()) return needs_value(c.kind) ? field_verdict::bad : field_verdict::keep;
       std::int64_t v;
       if (!parse_i64(field, v) || !put_integer(c, v, row)) return field_verdict::bad;
       return field_verdict::keep;
@@ -493,7 +500,7 @@ void csv_core::impl::parse_row(std::string_view text) {
     } else {
       const char* const end = text.data() + text.size();
       const char* const stop =
-          target != nullptr ? store_number_in_place(*target, text.data() + pos, end, row) : nullptr;
+          target != nullptr ? store_in_place(*target, text.data() + pos, end, row) : nullptr;
       if (stop != nullptr) {
         stored = true;
         next = static_cast<std::size_t>(stop - text.data());
