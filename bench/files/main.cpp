@@ -24,9 +24,9 @@
 #include <sys/resource.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -231,12 +231,29 @@ void report(const tally& t, std::chrono::steady_clock::time_point start) {
   }
 }
 
+using trade_decoder = files::row_decoder<files::stock_trade>;
+
+/// Feeds one piece of the file, taking each page as it fills.
+void feed_piece(trade_decoder& decoder, std::span<const char> piece, tally& t) {
+  while (!piece.empty()) {
+    piece = piece.subspan(decoder.feed(piece));
+    while (decoder.page_ready()) t.page(decoder.take());
+  }
+}
+
+/// Ends the file: its last page, then the report.
+void finish_file(trade_decoder& decoder, tally& t, std::chrono::steady_clock::time_point start) {
+  decoder.finish();
+  while (decoder.page_ready()) t.page(decoder.take());
+  report(t, start);
+}
+
 int local(const std::string& path, bool every_field) {
   const auto start = std::chrono::steady_clock::now();
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::fprintf(stderr, "cannot read %s\n", path.c_str()), 1;
   massive::transport::inflater inflate(256 * 1024);
-  files::row_decoder<files::stock_trade> decoder(massive::make_page_pool());
+  trade_decoder decoder(massive::make_page_pool());
   std::vector<char> buffer(1 << 20);
   tally t;
   t.every_field = every_field;
@@ -249,15 +266,10 @@ int local(const std::string& path, bool every_field) {
         return std::fprintf(stderr, "corrupt gzip\n"), 1;
       }
       if (piece.empty()) break;
-      while (!piece.empty()) {
-        piece = piece.subspan(decoder.feed(piece));
-        while (decoder.page_ready()) t.page(decoder.take());
-      }
+      feed_piece(decoder, piece, t);
     }
   }
-  decoder.finish();
-  while (decoder.page_ready()) t.page(decoder.take());
-  report(t, start);
+  finish_file(decoder, t, start);
   return 0;
 }
 
@@ -268,19 +280,12 @@ int decode_only(const std::string& path) {
   if (!in) return std::fprintf(stderr, "cannot read %s\n", path.c_str()), 1;
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   const auto start = std::chrono::steady_clock::now();
-  files::row_decoder<files::stock_trade> decoder(massive::make_page_pool());
+  trade_decoder decoder(massive::make_page_pool());
   tally t;
   constexpr std::size_t piece_bytes = 256 * 1024;
-  for (std::size_t at = 0; at < text.size(); at += piece_bytes) {
-    std::span<const char> piece(text.data() + at, std::min(piece_bytes, text.size() - at));
-    while (!piece.empty()) {
-      piece = piece.subspan(decoder.feed(piece));
-      while (decoder.page_ready()) t.page(decoder.take());
-    }
-  }
-  decoder.finish();
-  while (decoder.page_ready()) t.page(decoder.take());
-  report(t, start);
+  for (std::size_t at = 0; at < text.size(); at += piece_bytes)
+    feed_piece(decoder, {text.data() + at, std::min(piece_bytes, text.size() - at)}, t);
+  finish_file(decoder, t, start);
   return 0;
 }
 

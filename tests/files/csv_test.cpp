@@ -348,22 +348,16 @@ TEST_CASE("csv: quoted numbers read as unquoted ones; malformed ones give the sa
   // Each bad field, in the middle of the line and at its end, is the general reader's error.
   // Seen failing with read_f64 taking a second dot as a digit: "FATAL ERROR: no error", logged
   // "bad := 1.2.3".
+  auto expect_bad_open = [&](const std::string& header, const std::string& line) {
+    expect_error([&] { decode_whole<aggregate>(header + "\n" + line + "\n", strict); },
+                 files_errc::malformed_row, "line 2, column open");
+  };
   for (const std::string bad : {"1.2.3", "\"1,2\"", ".", "-", "1e", "12a", "0x10", " 1"}) {
     CAPTURE(bad);
-    expect_error(
-        [&] {
-          decode_whole<aggregate>(std::string("ticker,volume,open,close,high,low,window_start\n") +
-                                      "A,1," + bad + ",1,1,1,1712304000000000000\n",
-                                  strict);
-        },
-        files_errc::malformed_row, "line 2, column open");
-    expect_error(
-        [&] {
-          decode_whole<aggregate>(std::string("ticker,volume,close,high,low,window_start,open\n") +
-                                      "A,1,1,1,1,1712304000000000000," + bad + "\n",
-                                  strict);
-        },
-        files_errc::malformed_row, "line 2, column open");
+    expect_bad_open("ticker,volume,open,close,high,low,window_start",
+                    "A,1," + bad + ",1,1,1,1712304000000000000");
+    expect_bad_open("ticker,volume,close,high,low,window_start,open",
+                    "A,1,1,1,1,1712304000000000000," + bad);
   }
 }
 
