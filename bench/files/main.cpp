@@ -2,6 +2,11 @@
 // and baselines, figures in docs/maintainers/performance-files.md):
 //   massive_bench_files generate <file.csv.gz> [rows]   a synthetic day of stock trades
 //   massive_bench_files local <file.csv.gz>             decode it from disk
+//   massive_bench_files decode <file.csv>               the decoder alone, on an uncompressed
+//                                                       file read into memory first
+//   massive_bench_files digest <file.csv.gz>            decode it from disk and print a hash of
+//                                                       every field of every row (a decoder
+//                                                       change must leave it as it was)
 //   massive_bench_files serve <file.csv.gz> <dir>       serve it from the mock's S3 bucket over
 //                                                       loopback TLS until stdin closes; writes
 //                                                       <dir>/endpoint, key, secret, ca.pem
@@ -19,6 +24,7 @@
 #include <sys/resource.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <charconv>
@@ -33,6 +39,7 @@
 #include <massive/files/decoder.hpp>
 #include <massive/mock/s3.hpp>
 #include <massive/mock/server.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -155,12 +162,61 @@ int generate(const std::string& path, std::uint64_t rows) {
   return 0;
 }
 
+/// FNV-1a over the bytes of every field a row holds (absence included), for `digest`.
+class field_hash {
+ public:
+  void bytes(const void* data, std::size_t size) {
+    for (const unsigned char c : std::string_view(static_cast<const char*>(data), size)) {
+      value_ = (value_ ^ c) * 0x100000001b3ULL;
+    }
+  }
+  template <class T>
+  void value(const T& v) {
+    bytes(&v, sizeof v);
+  }
+  template <class T>
+  void value(const std::optional<T>& v) {
+    value(v.has_value());
+    if (v) value(*v);
+  }
+  void text(std::string_view s) {
+    value(s.size());
+    bytes(s.data(), s.size());
+  }
+  std::uint64_t result() const { return value_; }
+
+ private:
+  std::uint64_t value_ = 0xcbf29ce484222325ULL;
+};
+
 struct tally {
   std::uint64_t rows = 0;
   double checksum = 0;
+  bool every_field = false;
+  field_hash hash;
   void page(const files::row_page<files::stock_trade>& p) {
     rows += p.size();
-    for (const files::stock_trade& t : p) checksum += t.price + t.size;
+    for (const files::stock_trade& t : p) {
+      checksum += t.price + t.size;
+      if (every_field) add(t);
+    }
+  }
+  void add(const files::stock_trade& t) {
+    hash.text(t.ticker);
+    hash.text(t.id);
+    hash.value(t.sip_timestamp.count());
+    hash.value(t.participant_timestamp.count());
+    hash.value(t.price);
+    hash.value(t.size);
+    hash.value(t.exchange);
+    hash.value(t.sequence_number);
+    hash.value(t.conditions.size());
+    hash.bytes(t.conditions.data(), t.conditions.size_bytes());
+    hash.value(t.correction);
+    hash.value(t.tape);
+    hash.value(t.trf_id);
+    hash.value(t.trf_timestamp.has_value());
+    if (t.trf_timestamp) hash.value(t.trf_timestamp->count());
   }
 };
 
@@ -170,16 +226,37 @@ void report(const tally& t, std::chrono::steady_clock::time_point start) {
   std::printf("rows=%llu seconds=%.3f rows_per_s=%.0f peak_rss_kib=%ld checksum=%.6e\n",
               static_cast<unsigned long long>(t.rows), seconds,
               static_cast<double>(t.rows) / seconds, peak_rss_kib(), t.checksum);
+  if (t.every_field) {
+    std::printf("every field's hash=%016llx\n", static_cast<unsigned long long>(t.hash.result()));
+  }
 }
 
-int local(const std::string& path) {
+using trade_decoder = files::row_decoder<files::stock_trade>;
+
+/// Feeds one piece of the file, taking each page as it fills.
+void feed_piece(trade_decoder& decoder, std::span<const char> piece, tally& t) {
+  while (!piece.empty()) {
+    piece = piece.subspan(decoder.feed(piece));
+    while (decoder.page_ready()) t.page(decoder.take());
+  }
+}
+
+/// Ends the file: its last page, then the report.
+void finish_file(trade_decoder& decoder, tally& t, std::chrono::steady_clock::time_point start) {
+  decoder.finish();
+  while (decoder.page_ready()) t.page(decoder.take());
+  report(t, start);
+}
+
+int local(const std::string& path, bool every_field) {
   const auto start = std::chrono::steady_clock::now();
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::fprintf(stderr, "cannot read %s\n", path.c_str()), 1;
   massive::transport::inflater inflate(256 * 1024);
-  files::row_decoder<files::stock_trade> decoder(massive::make_page_pool());
+  trade_decoder decoder(massive::make_page_pool());
   std::vector<char> buffer(1 << 20);
   tally t;
+  t.every_field = every_field;
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     inflate.begin(std::span<const char>(buffer.data(), static_cast<std::size_t>(in.gcount())));
@@ -189,15 +266,26 @@ int local(const std::string& path) {
         return std::fprintf(stderr, "corrupt gzip\n"), 1;
       }
       if (piece.empty()) break;
-      while (!piece.empty()) {
-        piece = piece.subspan(decoder.feed(piece));
-        while (decoder.page_ready()) t.page(decoder.take());
-      }
+      feed_piece(decoder, piece, t);
     }
   }
-  decoder.finish();
-  while (decoder.page_ready()) t.page(decoder.take());
-  report(t, start);
+  finish_file(decoder, t, start);
+  return 0;
+}
+
+/// The decoder alone: an uncompressed file read whole first, then fed in the inflater's 256 KiB
+/// pieces; the time is the decoding's.
+int decode_only(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::fprintf(stderr, "cannot read %s\n", path.c_str()), 1;
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const auto start = std::chrono::steady_clock::now();
+  trade_decoder decoder(massive::make_page_pool());
+  tally t;
+  constexpr std::size_t piece_bytes = 256 * 1024;
+  for (std::size_t at = 0; at < text.size(); at += piece_bytes)
+    feed_piece(decoder, {text.data() + at, std::min(piece_bytes, text.size() - at)}, t);
+  finish_file(decoder, t, start);
   return 0;
 }
 
@@ -275,15 +363,19 @@ int main(int argc, char** argv) {
   if (args.size() >= 2 && args[0] == "generate") {
     return generate(args[1], args.size() > 2 ? std::stoull(args[2]) : 10'000'000);
   }
-  if (args.size() == 2 && args[0] == "local") return local(args[1]);
+  if (args.size() == 2 && args[0] == "local") return local(args[1], false);
+  if (args.size() == 2 && args[0] == "digest") return local(args[1], true);
+  if (args.size() == 2 && args[0] == "decode") return decode_only(args[1]);
   if (args.size() == 3 && args[0] == "serve") return serve(args[1], args[2]);
   if (args.size() >= 2 && args[0] == "remote") {
     return remote(args[1], args.size() > 2 ? static_cast<unsigned>(std::stoul(args[2])) : 1,
                   args.size() > 3 && args[3] == "two-threads");
   }
-  std::fprintf(stderr,
-               "usage: massive_bench_files generate <file.csv.gz> [rows] | local <file.csv.gz> | "
-               "serve <file.csv.gz> "
-               "<dir> | remote <dir> [ranges_ahead] [two-threads]\n");
+  std::fprintf(
+      stderr,
+      "usage: massive_bench_files generate <file.csv.gz> [rows] | local|digest <file.csv.gz> | "
+      "decode <file.csv> | "
+      "serve <file.csv.gz> "
+      "<dir> | remote <dir> [ranges_ahead] [two-threads]\n");
   return 2;
 }

@@ -248,6 +248,119 @@ TEST_CASE("csv: prices are the doubles std::from_chars reads, bit for bit") {
   CHECK(differ == 0);
 }
 
+/// A random integer field: up to 22 digits (leading zeros, int64's bounds and beyond), a sign
+/// at times, and at times a byte that is no digit: the ASCII neighbours of '0' and '9' that a
+/// nibble test could let through (/ : ?), a dot, a space, a '+', a letter.
+std::string random_integer_text(std::uint64_t& state) {
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 20;
+  };
+  std::string t;
+  switch (next() % 6) {
+    case 0:
+      t = next() % 2 ? "9223372036854775807" : "9223372036854775808";
+      break;
+    case 1:
+      t = std::string(next() % 4, '0') + std::to_string(next() % 10000000000ULL);
+      break;
+    default:
+      for (std::uint64_t n = 1 + next() % 22; n > 0; --n) t += static_cast<char>('0' + next() % 10);
+  }
+  if (next() % 4 == 0) t.insert(0, "-");
+  if (next() % 3 == 0) {
+    constexpr std::string_view strays = "/:?. +x";
+    t[next() % t.size()] = strays[next() % strays.size()];
+  }
+  return t;
+}
+
+TEST_CASE("csv: integers and nanosecond times are what std::from_chars reads, or the row drops") {
+  // Numbers are read where they lie, nineteen-digit times eight digits at a time; std::from_chars
+  // is the independent reader: a row is kept exactly when it reads the whole field, with its
+  // value. The field is checked in the middle of a line (before a comma) and at its end, the
+  // bytes fed whole and cut every 7 bytes (lines copied aside across the cuts).
+  // Seen failing with eight_digits' second test (the +6) removed, ':' and '?' read as digits:
+  // "rows differ: 2392 kept, from_chars keeps 2265".
+  // Seen failing with read_i64's int64 limit removed (9223372036854775808 and beyond kept,
+  // wrapped): "rows differ: 2448 kept, from_chars keeps 2265".
+  std::uint64_t state = 777;
+  std::vector<std::string> values;
+  for (int i = 0; i < 4000; ++i) values.push_back(random_integer_text(state));
+  for (const char* edge :
+       {"0", "-0", "-", "", "12345678", "123456789012345678", "-9223372036854775808",
+        "-9223372036854775809", "00000000000000000000001", "1712304881744899972",
+        "17123048817448a9972", "1712304881744899972x"}) {
+    values.emplace_back(edge);
+  }
+  std::vector<std::int64_t> expected;
+  for (const std::string& v : values) {
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (!v.empty() && ec == std::errc{} && end == v.data() + v.size()) expected.push_back(n);
+  }
+  for (const bool at_line_end : {false, true}) {
+    CAPTURE(at_line_end);
+    std::string text = at_line_end
+                           ? "ticker,volume,open,close,high,low,transactions,window_start\n"
+                           : "ticker,volume,open,close,high,low,window_start,transactions\n";
+    for (const std::string& v : values)
+      text += at_line_end ? "T,1,1,1,1,1,7," + v + "\n" : "T,1,1,1,1,1," + v + ",7\n";
+    std::vector<std::size_t> cuts;
+    for (std::size_t c = 7; c < text.size(); c += 7) cuts.push_back(c);
+    for (const bool cut : {false, true}) {
+      CAPTURE(cut);
+      decode_options one_page;
+      one_page.rows_per_page = 100000;
+      row_decoder<aggregate> decoder(make_page_pool(), one_page);
+      std::vector<std::int64_t> kept;
+      std::size_t from = 0;
+      for (const std::size_t c :
+           cut ? std::span<const std::size_t>(cuts) : std::span<const std::size_t>()) {
+        CHECK(decoder.feed(std::string_view(text).substr(from, c - from)) == c - from);
+        from = c;
+      }
+      decoder.feed(std::string_view(text).substr(from));
+      decoder.finish();
+      const row_page<aggregate> page = decoder.take();
+      for (const aggregate& r : page) {
+        kept.push_back(r.window_start.count());
+        CHECK(r.transactions == 7);
+      }
+      if (kept != expected)
+        FAIL_CHECK("rows differ: " << kept.size() << " kept, from_chars keeps " << expected.size());
+      CHECK(page.stats().dropped_rows == values.size() - expected.size());
+    }
+  }
+}
+
+TEST_CASE("csv: quoted numbers read as unquoted ones; malformed ones give the same typed error") {
+  const decoded quoted = decode_whole<aggregate>(
+      "ticker,volume,open,close,high,low,window_start,transactions\n"
+      "A,\"4538\",\"110.51\",110.7,110.7,110.51,\"1712304000000000000\",\"31\"\n");
+  const decoded plain = decode_whole<aggregate>(
+      "ticker,volume,open,close,high,low,window_start,transactions\n"
+      "A,4538,110.51,110.7,110.7,110.51,1712304000000000000,31\n");
+  REQUIRE(plain.rows.size() == 1);
+  CHECK(quoted.rows == plain.rows);
+  decode_options strict;
+  strict.policy = decode_policy::strict;
+  // Each bad field, in the middle of the line and at its end, is the general reader's error.
+  // Seen failing with read_f64 taking a second dot as a digit: "FATAL ERROR: no error", logged
+  // "bad := 1.2.3".
+  auto expect_bad_open = [&](const std::string& header, const std::string& line) {
+    expect_error([&] { decode_whole<aggregate>(header + "\n" + line + "\n", strict); },
+                 files_errc::malformed_row, "line 2, column open");
+  };
+  for (const std::string bad : {"1.2.3", "\"1,2\"", ".", "-", "1e", "12a", "0x10", " 1"}) {
+    CAPTURE(bad);
+    expect_bad_open("ticker,volume,open,close,high,low,window_start",
+                    "A,1," + bad + ",1,1,1,1712304000000000000");
+    expect_bad_open("ticker,volume,close,high,low,window_start,open",
+                    "A,1,1,1,1,1712304000000000000," + bad);
+  }
+}
+
 TEST_CASE("csv: the ticker filter and the time window skip rows while parsing") {
   decode_options options;
   options.filter.tickers = {"AAPL", "ZZZ"};

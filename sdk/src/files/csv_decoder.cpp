@@ -5,6 +5,7 @@
 // is undone by moving both ends back, so it costs nothing beyond its parsing.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -27,22 +28,73 @@ constexpr std::size_t max_schema_columns = 32;
 /// A header shown in an error keeps this much of itself.
 constexpr std::size_t shown_header_bytes = 200;
 
-bool parse_i64(std::string_view s, std::int64_t& out) noexcept {
-  if (s.empty()) return false;
-  const bool negative = s.front() == '-';
+/// Eight ASCII digits, loaded little-endian (the first digit in the lowest byte), or not.
+[[gnu::always_inline]] inline bool eight_digits(std::uint64_t w) noexcept {
+  // A digit's byte is 0x30..0x39: its high nibble is 3, and stays 3 once 6 is added (0x3A + 6
+  // is 0x40). No byte carries into the next: the first test leaves bytes of at most 0x3F.
+  constexpr std::uint64_t high_nibbles = 0xF0F0F0F0F0F0F0F0ULL;
+  constexpr std::uint64_t threes = 0x3030303030303030ULL;
+  return (w & high_nibbles) == threes && ((w + 0x0606060606060606ULL) & high_nibbles) == threes;
+}
+
+/// The value of eight digits that eight_digits(w) accepted: pairs, then fours, then all eight,
+/// each step one multiplication (no lane exceeds its width: 99, 9999, 99999999).
+[[gnu::always_inline]] inline std::uint64_t eight_digit_value(std::uint64_t w) noexcept {
+  w -= 0x3030303030303030ULL;
+  w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFULL;
+  w = ((w * (1 + (100ULL << 16))) >> 16) & 0x0000FFFF0000FFFFULL;
+  return (w * (1 + (10000ULL << 32))) >> 32;
+}
+
+/// A run of decimal digits and where it stops.
+struct digit_run {
+  std::uint64_t value;
+  const char* stop;
+};
+
+/// Reads at most 19 digits from `p` (19 cannot overflow 64 bits), eight at a time while eight
+/// are there: a nanosecond timestamp's 19 are two blocks and three bytes.
+[[gnu::always_inline]] inline digit_run read_digits(const char* p, const char* end) noexcept {
+  const char* const first = p;
+  std::uint64_t value = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (int block = 0; block < 2 && end - p >= 8; ++block) {
+      std::uint64_t w;
+      std::memcpy(&w, p, sizeof w);
+      if (!eight_digits(w)) break;
+      value = value * 100'000'000 + eight_digit_value(w);
+      p += 8;
+    }
+  }
+  for (; p != end && p - first < 19; ++p) {
+    const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(*p)) - '0';
+    if (digit > 9) break;
+    value = value * 10 + digit;
+  }
+  return {value, p};
+}
+
+/// An integer field read where it lies: '-'? and 1 to 19 digits, then `end` or a comma. Returns
+/// where it stops, or nullptr for anything else (empty, a stray byte, more digits, beyond
+/// int64's range), which the caller reads the general way: the same verdict, more slowly.
+[[gnu::always_inline]] inline const char* read_i64(const char* p, const char* end,
+                                                   std::int64_t& out) noexcept {
+  const bool negative = p != end && *p == '-';
+  if (negative) ++p;
+  const auto [value, stop] = read_digits(p, end);
+  if (stop == p || (stop != end && *stop != ',')) return nullptr;
+  const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+  if (value > limit) return nullptr;
+  out = negative ? static_cast<std::int64_t>(0 - value) : static_cast<std::int64_t>(value);
+  return stop;
+}
+
+/// Any length of digits (leading zeros included), each step checked for overflow.
+bool parse_i64_checked(std::string_view s, std::int64_t& out) noexcept {
+  const bool negative = !s.empty() && s.front() == '-';
   std::size_t i = negative ? 1 : 0;
   if (i == s.size()) return false;
   std::uint64_t value = 0;
-  // Up to 18 digits cannot overflow: no check per digit (timestamps have 19, sizes a few).
-  if (s.size() - i <= 18) {
-    for (; i < s.size(); ++i) {
-      const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(s[i])) - '0';
-      if (digit > 9) return false;
-      value = value * 10 + digit;
-    }
-    out = negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
-    return true;
-  }
   for (; i < s.size(); ++i) {
     const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(s[i])) - '0';
     if (digit > 9) return false;
@@ -55,41 +107,48 @@ bool parse_i64(std::string_view s, std::int64_t& out) noexcept {
   return true;
 }
 
+bool parse_i64(std::string_view s, std::int64_t& out) noexcept {
+  if (s.empty()) return false;
+  const char* const end = s.data() + s.size();
+  return read_i64(s.data(), end, out) == end || parse_i64_checked(s, out);
+}
+
 /// 10^k for k = 0..22: each exactly a double.
 constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                           1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                           1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-bool parse_f64(std::string_view s, double& out) noexcept {
-  if (s.empty()) return false;
-  // Clinger's fast path, as fast_float (behind from_chars) takes it: a plain decimal whose digits
-  // make an integer below 2^53 is that integer divided by an exact power of ten, one correctly
-  // rounded IEEE division, the same double from_chars returns. Anything else goes to from_chars.
-  {
-    std::uint64_t mantissa = 0;
-    std::size_t digits = 0;
-    std::size_t fraction = 0;
-    bool dot = false;
-    bool plain = true;
-    for (const char c : s) {
-      const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
-      if (digit <= 9) {
-        mantissa = mantissa * 10 + digit;
-        ++digits;
-        fraction += dot ? 1 : 0;
-      } else if (c == '.' && !dot) {
-        dot = true;
-      } else {
-        plain = false;
-        break;
-      }
-    }
-    if (plain && digits > 0 && digits <= 15 && fraction <= 22) {
-      out = static_cast<double>(mantissa) / exact_powers_of_ten[fraction];
-      return true;
+/// A plain decimal field read where it lies, by Clinger's fast path as fast_float (behind
+/// from_chars) takes it: digits and at most one dot, then `end` or a comma, whose digits make an
+/// integer below 2^53 (at most 15 digits), is that integer divided by an exact power of ten, one
+/// correctly rounded IEEE division, the same double from_chars returns. Returns where it stops,
+/// or nullptr for anything else, which the caller gives to from_chars.
+[[gnu::always_inline]] inline const char* read_f64(const char* p, const char* end,
+                                                   double& out) noexcept {
+  std::uint64_t mantissa = 0;
+  std::size_t digits = 0;
+  const char* dot = nullptr;
+  for (; p != end; ++p) {
+    const unsigned digit = static_cast<unsigned>(static_cast<unsigned char>(*p)) - '0';
+    if (digit <= 9) {
+      mantissa = mantissa * 10 + digit;
+      ++digits;
+    } else if (*p == '.' && dot == nullptr) {
+      dot = p;
+    } else {
+      break;
     }
   }
+  if ((p != end && *p != ',') || digits == 0 || digits > 15) return nullptr;
+  const std::size_t fraction = dot == nullptr ? 0 : static_cast<std::size_t>(p - dot - 1);
+  out = static_cast<double>(mantissa) / exact_powers_of_ten[fraction];
+  return p;
+}
+
+bool parse_f64(std::string_view s, double& out) noexcept {
+  if (s.empty()) return false;
   const char* first = s.data();
+  if (read_f64(first, first + s.size(), out) == first + s.size()) return true;
   // from_chars takes no leading '+', which some writers emit in exponents only; a leading one
   // is not a number a file of prices writes.
   const auto [end, ec] = std::from_chars(first, first + s.size(), out, std::chars_format::general);
@@ -101,6 +160,76 @@ void put(std::byte* row, std::uint32_t offset, const T& value) noexcept {
   std::memcpy(row + offset, &value, sizeof(T));
 }
 
+/// Stores a decimal into a column of kind f64 or opt_f64.
+[[gnu::always_inline]] inline void put_decimal(const column& c, double v, std::byte* row) noexcept {
+  if (c.kind == column_kind::f64) {
+    put(row, c.offset, v);
+  } else {
+    put(row, c.offset, std::optional<double>(v));
+  }
+}
+
+/// Stores an integer into a column of an integer or time kind; false when it does not fit.
+[[gnu::always_inline]] inline bool put_integer(const column& c, std::int64_t v,
+                                               std::byte* row) noexcept {
+  switch (c.kind) {
+    case column_kind::i64:
+      put(row, c.offset, v);
+      return true;
+    case column_kind::opt_i64:
+      put(row, c.offset, std::optional<std::int64_t>(v));
+      return true;
+    case column_kind::opt_i32:
+      if (v < std::numeric_limits<std::int32_t>::min() ||
+          v > std::numeric_limits<std::int32_t>::max()) {
+        return false;
+      }
+      put(row, c.offset, std::optional<std::int32_t>(static_cast<std::int32_t>(v)));
+      return true;
+    case column_kind::ns:
+      put(row, c.offset, timestamp_ns::from_count(v));
+      return true;
+    default:
+      put(row, c.offset, std::optional<timestamp_ns>(timestamp_ns::from_count(v)));
+      return true;
+  }
+}
+
+/// A row lacking a value of this kind is malformed (the other kinds read an empty field as absent).
+bool needs_value(column_kind kind) noexcept {
+  return kind == column_kind::ticker || kind == column_kind::f64 || kind == column_kind::i64 ||
+         kind == column_kind::ns;
+}
+
+/// An unquoted field read and stored where it lies, in the one pass that finds its end: a plain
+/// number of the column's kind, or an empty field where the blank row's absent value stays.
+/// Returns that end, or nullptr for anything else (text, quoted, a stray byte, out of range, an
+/// empty needed value), which the caller then scans and stores the general way.
+[[gnu::always_inline]] inline const char* store_in_place(const column& c, const char* first,
+                                                         const char* end, std::byte* row) noexcept {
+  if (first == end || *first == ',') return needs_value(c.kind) ? nullptr : first;
+  switch (c.kind) {
+    case column_kind::f64:
+    case column_kind::opt_f64: {
+      double v;
+      const char* const stop = read_f64(first, end, v);
+      if (stop != nullptr) put_decimal(c, v, row);
+      return stop;
+    }
+    case column_kind::i64:
+    case column_kind::opt_i64:
+    case column_kind::opt_i32:
+    case column_kind::ns:
+    case column_kind::opt_ns: {
+      std::int64_t v;
+      const char* const stop = read_i64(first, end, v);
+      return stop != nullptr && put_integer(c, v, row) ? stop : nullptr;
+    }
+    default:
+      return nullptr;
+  }
+}
+
 std::string shown(std::string_view header) {
   if (header.size() <= shown_header_bytes) return std::string(header);
   return std::string(header.substr(0, shown_header_bytes)) + "...";
@@ -110,7 +239,8 @@ std::string shown(std::string_view header) {
 
 /// One column of the file: what it feeds, if anything.
 struct file_column {
-  std::uint16_t column = ignored;  // index into the schema's columns
+  std::uint16_t column = ignored;                          // index into the schema's columns
+  const massive::files::detail::column* target = nullptr;  // that column, or none
 };
 
 /// What became of a field, and so of its row.
@@ -192,7 +322,10 @@ void csv_core::impl::parse_header(std::string_view text) {
     file_column s;
     for (std::size_t c = 0; c < schema.columns.size(); ++c) {
       if (schema.columns[c].name != name) continue;
-      if (!taken[c]) s.column = static_cast<std::uint16_t>(c);  // a repeated name: its first column
+      if (!taken[c]) {  // a repeated name: its first column
+        s.column = static_cast<std::uint16_t>(c);
+        s.target = &schema.columns[c];
+      }
       taken[c] = true;
       break;
     }
@@ -214,9 +347,7 @@ void csv_core::impl::parse_header(std::string_view text) {
       continue;
     }
     const column_kind kind = schema.columns[c].kind;
-    const bool required_value = kind == column_kind::ticker || kind == column_kind::f64 ||
-                                kind == column_kind::i64 || kind == column_kind::ns;
-    if (required_value)
+    if (needs_value(kind))
       needed_fields = std::max(needed_fields, static_cast<std::size_t>(at - slots.begin()) + 1);
   }
   time_column = ignored;
@@ -275,15 +406,10 @@ field_verdict csv_core::impl::store(const column& c, std::string_view field, boo
     }
     case column_kind::f64:
     case column_kind::opt_f64: {
-      if (field.empty())
-        return c.kind == column_kind::f64 ? field_verdict::bad : field_verdict::keep;
+      if (field.empty()) return needs_value(c.kind) ? field_verdict::bad : field_verdict::keep;
       double v;
       if (!parse_f64(field, v)) return field_verdict::bad;
-      if (c.kind == column_kind::f64) {
-        put(row, c.offset, v);
-      } else {
-        put(row, c.offset, std::optional<double>(v));
-      }
+      put_decimal(c, v, row);
       return field_verdict::keep;
     }
     case column_kind::i64:
@@ -291,31 +417,9 @@ field_verdict csv_core::impl::store(const column& c, std::string_view field, boo
     case column_kind::opt_i32:
     case column_kind::ns:
     case column_kind::opt_ns: {
-      const bool required_value = c.kind == column_kind::i64 || c.kind == column_kind::ns;
-      if (field.empty()) return required_value ? field_verdict::bad : field_verdict::keep;
+      if (field.empty()) return needs_value(c.kind) ? field_verdict::bad : field_verdict::keep;
       std::int64_t v;
-      if (!parse_i64(field, v)) return field_verdict::bad;
-      switch (c.kind) {
-        case column_kind::i64:
-          put(row, c.offset, v);
-          break;
-        case column_kind::opt_i64:
-          put(row, c.offset, std::optional<std::int64_t>(v));
-          break;
-        case column_kind::opt_i32:
-          if (v < std::numeric_limits<std::int32_t>::min() ||
-              v > std::numeric_limits<std::int32_t>::max()) {
-            return field_verdict::bad;
-          }
-          put(row, c.offset, std::optional<std::int32_t>(static_cast<std::int32_t>(v)));
-          break;
-        case column_kind::ns:
-          put(row, c.offset, timestamp_ns::from_count(v));
-          break;
-        default:
-          put(row, c.offset, std::optional<timestamp_ns>(timestamp_ns::from_count(v)));
-          break;
-      }
+      if (!parse_i64(field, v) || !put_integer(c, v, row)) return field_verdict::bad;
       return field_verdict::keep;
     }
     case column_kind::i32_list: {
@@ -371,7 +475,9 @@ void csv_core::impl::parse_row(std::string_view text) {
   for (;;) {
     std::string_view field;
     bool escaped = false;
+    bool stored = false;
     std::size_t next;  // where the field's separator is (or text.size())
+    const column* const target = fields < slots.size() ? slots[fields].target : nullptr;
     if (pos < text.size() && text[pos] == '"') {
       std::size_t q = pos + 1;
       for (;;) {
@@ -386,22 +492,28 @@ void csv_core::impl::parse_row(std::string_view text) {
       }
       if (q == std::string_view::npos || (q + 1 < text.size() && text[q + 1] != ',')) {
         outcome = field_verdict::bad;
-        bad_column = fields < slots.size() && slots[fields].column != ignored
-                         ? schema.columns[slots[fields].column].name
-                         : std::string_view("(a quoted field)");
+        bad_column = target != nullptr ? target->name : std::string_view("(a quoted field)");
         break;
       }
       field = text.substr(pos + 1, q - pos - 1);
       next = q + 1;
     } else {
-      // Fields are a few bytes: a loop beats a call to memchr for each.
-      next = pos;
-      while (next < text.size() && text[next] != ',') ++next;
+      const char* const end = text.data() + text.size();
+      const char* const stop =
+          target != nullptr ? store_in_place(*target, text.data() + pos, end, row) : nullptr;
+      if (stop != nullptr) {
+        stored = true;
+        next = static_cast<std::size_t>(stop - text.data());
+      } else {
+        // Fields are a few bytes: a loop beats a call to memchr for each.
+        next = pos;
+        while (next < text.size() && text[next] != ',') ++next;
+      }
       field = text.substr(pos, next - pos);
     }
-    if (fields < slots.size() && slots[fields].column != ignored) {
-      const column& c = schema.columns[slots[fields].column];
-      outcome = store(c, field, escaped, row);
+    if (target != nullptr) {
+      const column& c = *target;
+      outcome = stored ? field_verdict::keep : store(c, field, escaped, row);
       if (outcome == field_verdict::keep && fields == time_column && has_window) {
         std::int64_t t;
         if (!parse_i64(field, t) || (options.filter.from && t < options.filter.from->count()) ||
