@@ -1,6 +1,5 @@
 #include "audit.hpp"
 
-#include <fstream>
 #include <stdexcept>
 
 namespace massive::codegen {
@@ -34,21 +33,11 @@ std::string_view audit_row::key() const {
 }
 
 evidence_audit evidence_audit::load(const std::string& file, const std::string& name) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read the evidence audit " + file);
-  const std::string& path = name;
   evidence_audit audit;
-  audit.path_ = name;
-  audit.file_ = file;
-  std::string line;
-  std::size_t number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line.front() == '#') continue;
+  audit.read_lines(file, name, "the evidence audit", [&](const std::string& line, std::size_t number) {
+    if (line.empty() || line.front() == '#') return;
     std::vector<std::string> columns = columns_of(line);
-    const auto malformed = [&](const std::string& why) {
-      return std::runtime_error(path + ":" + std::to_string(number) + ": " + why);
-    };
+    const auto malformed = [&](const std::string& why) { return audit.line_error(number, why); };
     if (columns.size() != 5) throw malformed("expected 5 tab-separated columns, got " + std::to_string(columns.size()));
     bool known = false;
     for (const char* k : known_kinds) known = known || columns[0] == k;
@@ -57,7 +46,7 @@ evidence_audit evidence_audit::load(const std::string& file, const std::string& 
       if (c.empty()) throw malformed("empty column");
     }
     audit.rows_.push_back({number, columns[0], columns[1], columns[2], columns[3], columns[4]});
-  }
+  });
   return audit;
 }
 
@@ -78,7 +67,5 @@ std::vector<const audit_row*> evidence_audit::of(std::string_view kind, std::str
   }
   return out;
 }
-
-std::string evidence_audit::where(const audit_row& row) const { return path_ + ":" + std::to_string(row.line); }
 
 }  // namespace massive::codegen

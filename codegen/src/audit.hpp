@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "row_file.hpp"
+
 namespace massive::codegen {
 
 /// One row: `kind <TAB> subject <TAB> description says <TAB> evidence says <TAB> source`.
@@ -28,7 +30,7 @@ struct audit_row {
   std::string_view key() const;
 };
 
-class evidence_audit {
+class evidence_audit : public row_file<audit_row> {
  public:
   /// Reads the audit from `file`, named `name` in messages; throws std::runtime_error naming
   /// the line of a malformed row.
@@ -38,16 +40,6 @@ class evidence_audit {
   const audit_row* find(std::string_view kind, std::string_view model, std::string_view key) const;
   /// The `kind` rows about fields of `model`.
   std::vector<const audit_row*> of(std::string_view kind, std::string_view model) const;
-  const std::vector<audit_row>& rows() const noexcept { return rows_; }
-  const std::string& path() const noexcept { return path_; }
-  const std::string& file() const noexcept { return file_; }
-  /// "<path>:<line>", to name a row in a problem.
-  std::string where(const audit_row& row) const;
-
- private:
-  std::string path_;
-  std::string file_;
-  std::vector<audit_row> rows_;
 };
 
 }  // namespace massive::codegen

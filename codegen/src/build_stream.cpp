@@ -52,7 +52,7 @@ class stream_builder {
     for (const map_row* row : map_.find("stream")) {
       row->used = true;
       if (row->words.size() < 2) {
-        problem(where(*row) + ": stream rows are `stream <model> <channel> ...`");
+        problem(map_.where(*row) + ": stream rows are `stream <model> <channel> ...`");
         continue;
       }
       const std::string& location = row->words[1];
@@ -81,11 +81,10 @@ class stream_builder {
   }
 
  private:
-  std::string where(const map_row& row) const { return map_.path() + ":" + std::to_string(row.line); }
   void problem(std::string text) { problems_.push_back(std::move(text)); }
   void stale(const map_row& row, const std::string& why) {
     row.used = true;  // reported once
-    std::string text = where(row) + ": " + row.kind;
+    std::string text = map_.where(row) + ": " + row.kind;
     for (const std::string& w : row.words) text += " " + w;
     notices_.warnings.push_back(text + " " + why + " (--prune removes the row)");
     notices_.stale_map_lines.insert(row.line);
@@ -176,10 +175,10 @@ class stream_builder {
   model& new_model(const map_row& row, std::string doc) {
     const std::string& name = row.words[0];
     if (name.size() <= 6 || name.compare(name.size() - 6, 6, "_event") != 0) {
-      problem(where(row) + ": stream model " + name + " must end in _event (its kind is the name without it)");
+      problem(map_.where(row) + ": stream model " + name + " must end in _event (its kind is the name without it)");
     }
     for (const auto& m : out_.models) {
-      if (m->name == name) problem(where(row) + ": two stream rows name the model " + name);
+      if (m->name == name) problem(map_.where(row) + ": two stream rows name the model " + name);
     }
     return add_model(name, row.words[1], std::move(doc));
   }
@@ -211,7 +210,7 @@ class stream_builder {
     const auto apply_type = [&](const map_row* r) {
       if (r == nullptr) return;
       if (auto type = r->option("type")) {
-        if (!parse_type(*type, f.type)) problem(where(*r) + ": type=" + *type + " is not a stream field type");
+        if (!parse_type(*type, f.type)) problem(map_.where(*r) + ": type=" + *type + " is not a stream field type");
         typed = true;
       }
     };
@@ -246,7 +245,7 @@ class stream_builder {
     for (const field& other : m.fields) names.insert(other.name);
     if (names.count(f.name)) {
       if (own != nullptr && own->option("name")) {
-        problem(where(*own) + ": two fields of " + m.name + " are both named " + f.name + ": rename one");
+        problem(map_.where(*own) + ": two fields of " + m.name + " are both named " + f.name + ": rename one");
       } else {
         const std::string renamed = first_free(f.name, names);
         notices_.warnings.push_back("stream key \"" + key + "\" of " + m.name + " would be a second member named " +
@@ -354,12 +353,12 @@ class stream_builder {
       if (eq == std::string::npos || word.compare(0, 3, "ev=") == 0 || word.compare(0, 6, "topic=") == 0) continue;
       field_type t;
       if (!parse_type(word.substr(eq + 1), t)) {
-        problem(where(row) + ": " + word + " is not <key>=<type> with a stream field type");
+        problem(map_.where(row) + ": " + word + " is not <key>=<type> with a stream field type");
         continue;
       }
       add_field(m, word.substr(0, eq), nullptr, t);
     }
-    if (m.fields.empty()) problem(where(row) + ": an event the description lacks needs its <key>=<type> words");
+    if (m.fields.empty()) problem(map_.where(row) + ": an event the description lacks needs its <key>=<type> words");
     e.event = &m;
     out_.events.push_back(std::move(e));
   }
@@ -369,14 +368,14 @@ class stream_builder {
     const std::string ref = "#/components/schemas/" + row.words[1].substr(std::string_view("schema=").size());
     const json* schema = pointer(ref);
     if (schema == nullptr) {
-      problem(where(row) + ": " + row.words[1] + " names nothing in the stream description");
+      problem(map_.where(row) + ": " + row.words[1] + " names nothing in the stream description");
       return;
     }
     model& m = new_model(row, std::string(resolve(*schema).text("description")));
     stream_event e;
     e.path = ref;
     e.ev = ev_of(*schema);
-    if (e.ev.empty()) problem(where(row) + ": " + row.words[1] + " names no ev value");
+    if (e.ev.empty()) problem(map_.where(row) + ": " + row.words[1] + " names no ev value");
     add_described(m, *schema, std::move(e));
   }
 
@@ -398,7 +397,7 @@ class stream_builder {
       e.feed = "market";
     }
     if (parts.size() != 2 || !known_market(parts[0])) {
-      if (row != nullptr) problem(where(*row) + ": channel " + path + " is not /<market>/<prefix> with a known market");
+      if (row != nullptr) problem(map_.where(*row) + ": channel " + path + " is not /<market>/<prefix> with a known market");
       return e;
     }
     e.market = parts[0];
@@ -406,7 +405,7 @@ class stream_builder {
     if (topic) {
       e.topic = *topic;
     } else if (row != nullptr) {
-      problem(where(*row) + ": channel " + path + " needs topic=<name> (the topic helper, e.g. trades)");
+      problem(map_.where(*row) + ": channel " + path + " needs topic=<name> (the topic helper, e.g. trades)");
     }
     return e;
   }

@@ -30,6 +30,15 @@ struct merged {
   const json* items = nullptr;
   const json* additional = nullptr;
   bool has_one_of = false;
+
+  /// The schema of the property `key`, or nullptr; the last one when parts repeat it.
+  const json* property(std::string_view key) const {
+    const json* found = nullptr;
+    for (const auto& [name, schema] : properties) {
+      if (name == key) found = schema;
+    }
+    return found;
+  }
 };
 
 enum class kind { scalar, object, array, map, json_value };

@@ -53,6 +53,8 @@ std::string literal(std::string_view s);
 /// The enumerator naming `s`, as both massive::payload_shape and the mock's catalog::shape
 /// spell it (e.g. "results_array").
 std::string shape_name(shape s);
+/// Where rows of shape `s` sit in a body, as messages name it (e.g. "results[]").
+std::string shape_root(shape s);
 
 }  // namespace text
 

@@ -1,6 +1,5 @@
 #include "map.hpp"
 
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -37,25 +36,15 @@ bool map_row::has(std::string_view word) const {
 }
 
 curated_map curated_map::load(const std::string& file, const std::string& name) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read the map " + file);
-  const std::string& path = name;
   curated_map map;
-  map.path_ = name;
-  map.file_ = file;
-  std::string line;
-  std::size_t number = 0;
-  while (std::getline(in, line)) {
-    ++number;
+  map.read_lines(file, name, "the map", [&](const std::string& line, std::size_t number) {
     const auto hash = line.find('#');
     // doc and group rows are prose: a '#' there is text, not a comment.
     std::istringstream words(line);
     map_row row;
     row.line = number;
-    if (!(words >> row.kind) || row.kind.front() == '#') continue;
-    if (!known_kind(row.kind)) {
-      throw std::runtime_error(path + ":" + std::to_string(number) + ": unknown row kind '" + row.kind + "'");
-    }
+    if (!(words >> row.kind) || row.kind.front() == '#') return;
+    if (!known_kind(row.kind)) throw map.line_error(number, "unknown row kind '" + row.kind + "'");
     const bool prose = row.kind == "doc" || row.kind == "group";
     std::string body = prose || hash == std::string::npos ? line : line.substr(0, hash);
     std::istringstream rest(body);
@@ -63,7 +52,7 @@ curated_map curated_map::load(const std::string& file, const std::string& name) 
     rest >> skip;
     std::string word;
     if (prose) {
-      if (!(rest >> word)) throw std::runtime_error(path + ":" + std::to_string(number) + ": " + row.kind + " row without a subject");
+      if (!(rest >> word)) throw map.line_error(number, row.kind + " row without a subject");
       row.words.push_back(word);
       std::getline(rest, row.text);
       const auto start = row.text.find_first_not_of(' ');
@@ -71,9 +60,9 @@ curated_map curated_map::load(const std::string& file, const std::string& name) 
     } else {
       while (rest >> word) row.words.push_back(word);
     }
-    if (row.words.empty()) throw std::runtime_error(path + ":" + std::to_string(number) + ": empty " + row.kind + " row");
+    if (row.words.empty()) throw map.line_error(number, "empty " + row.kind + " row");
     map.rows_.push_back(std::move(row));
-  }
+  });
   return map;
 }
 
@@ -91,8 +80,8 @@ const map_row* curated_map::lookup(std::string_view kind, std::string_view a, st
     if (row.kind != kind || row.words.front() != a) continue;
     if (!b.empty() && (row.words.size() < 2 || row.words[1] != b)) continue;
     if (found != nullptr) {
-      throw std::runtime_error(path_ + ":" + std::to_string(row.line) + ": duplicate " + std::string(kind) +
-                               " row (first at line " + std::to_string(found->line) + ")");
+      throw line_error(row.line, "duplicate " + std::string(kind) + " row (first at line " +
+                                     std::to_string(found->line) + ")");
     }
     found = &row;
   }

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "row_file.hpp"
+
 namespace massive::codegen {
 
 /// One row of the map: its kind (first word), its words, and the rest of the line for `doc`.
@@ -26,29 +28,19 @@ struct map_row {
   bool has(std::string_view word) const;
 };
 
-class curated_map {
+class curated_map : public row_file<map_row> {
  public:
   /// Reads the map from `file`; messages call it `name` (codegen/map.txt, whatever the working
   /// directory, so that what the generator writes does not depend on where it ran). Throws
   /// std::runtime_error naming the line of a malformed row.
   static curated_map load(const std::string& file, const std::string& name);
 
-  const std::vector<map_row>& rows() const noexcept { return rows_; }
   /// The rows of one kind whose first word is `first` (or all of that kind when first is empty).
   std::vector<const map_row*> find(std::string_view kind, std::string_view first = {}) const;
   /// The single row of `kind` whose first words are `a` (and `b` when given); marks it used.
   const map_row* lookup(std::string_view kind, std::string_view a, std::string_view b = {}) const;
   /// Every row never looked up, as "line N: row" descriptions.
   std::vector<std::string> unused() const;
-  /// The map's name in messages.
-  const std::string& path() const noexcept { return path_; }
-  /// The map's file, to read what it names beside it and to rewrite it (--prune).
-  const std::string& file() const noexcept { return file_; }
-
- private:
-  std::string path_;
-  std::string file_;
-  std::vector<map_row> rows_;
 };
 
 }  // namespace massive::codegen

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "row_file.hpp"
+
 namespace massive::codegen {
 
 /// One row: `route <TAB> python <TAB> go` ("-" where the client has no method).
@@ -21,21 +23,13 @@ struct official_row {
   mutable bool used = false;
 };
 
-class official_names {
+class official_names : public row_file<official_row> {
  public:
   /// Reads the file, named `name` in messages; throws std::runtime_error naming a malformed line.
   static official_names load(const std::string& file, const std::string& name);
 
   /// The row of `route`, or nullptr; marks it used.
   const official_row* find(std::string_view route) const;
-  const std::vector<official_row>& rows() const noexcept { return rows_; }
-  const std::string& path() const noexcept { return path_; }
-  const std::string& file() const noexcept { return file_; }
-
- private:
-  std::string path_;
-  std::string file_;
-  std::vector<official_row> rows_;
 };
 
 }  // namespace massive::codegen

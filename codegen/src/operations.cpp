@@ -3,6 +3,7 @@
 #include "builder.hpp"
 
 #include "defaults.hpp"
+#include "emit.hpp"
 #include "names.hpp"
 
 #include <algorithm>
@@ -18,7 +19,6 @@ namespace building {
 
 namespace {
 
-
 /// The operation path Massive's deprecation notes use: get_v3_trades__cryptoticker.
 std::string doc_path_of(const std::string& path) {
   std::string out = "get";
@@ -29,20 +29,7 @@ std::string doc_path_of(const std::string& path) {
   return out;
 }
 
-
-std::string shape_root(shape s) {
-  switch (s) {
-    case shape::results_array: return "results[]";
-    case shape::results_object: return "results";
-    case shape::document: return "body";
-    case shape::top_level_array: return "body[]";
-    case shape::results_values: return "results.values[]";
-  }
-  return "body";
-}
-
 }  // namespace
-
 
 // The indicators' `results.underlying.aggregates`: a second array of rows beside `values`,
 // decoded on demand by massive::underlying() (issue #16: a page can carry more than its rows).
@@ -85,7 +72,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     o.name = row->words[3];
     o.page_style = row->has("page");
   } else if (row != nullptr) {
-    problem(map_.path() + ":" + std::to_string(row->line) + ": op rows are `op GET " + path + " <group> <method> [page]`");
+    problem(map_.where(*row) + ": op rows are `op GET " + path + " <group> <method> [page]`");
   }
   const std::string where = "GET " + path + " (" + operation_pointer(path) + ")";
   const auto skip = [&](const std::string& why) {
@@ -114,11 +101,8 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     o.payload = shape::top_level_array;
     row_schema = top.items;
   } else {
-    const json* results = nullptr;
-    for (const auto& [key, value] : top.properties) {
-      if (key == "results") results = value;
-      if (key == "next_url") o.paginated = true;
-    }
+    const json* results = top.property("results");
+    if (top.property("next_url") != nullptr) o.paginated = true;
     if (results == nullptr) {
       o.payload = shape::document;
     } else {
@@ -127,10 +111,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
         o.payload = shape::results_array;
         row_schema = r.items;
       } else {
-        const json* values = nullptr;
-        for (const auto& [key, value] : r.properties) {
-          if (key == "values") values = value;
-        }
+        const json* values = r.property("values");
         const merged v = values != nullptr ? merge(*values) : merged{};
         if (values != nullptr && v.items != nullptr) {
           o.payload = shape::results_values;
@@ -151,9 +132,9 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   if (row_schema == nullptr) return skip("the rows' schema is missing");
   const merged row_merged = merge(*row_schema);
   if (classify(row_merged, ignored_scalar) != kind::object) {
-    return skip("its rows at " + shape_root(o.payload) + " are not objects, so there is no model to decode them into");
+    return skip("its rows at " + text::shape_root(o.payload) + " are not objects, so there is no model to decode them into");
   }
-  collect(*row_schema, path + " " + shape_root(o.payload));
+  collect(*row_schema, path + " " + text::shape_root(o.payload));
   row_schemas_.emplace_back(api_.operations.size(), row_schema);
 
   // Parameters: path parameters in route order, query parameters grouped by comparator.
@@ -301,7 +282,7 @@ param builder::make_param(const operation& op, const json& p, const std::string&
     } else if (type == "date") {
       out.type.what = param_type::kind::date;
     } else {
-      problem(map_.path() + ":" + std::to_string(t->line) + ": unknown parameter type '" + type + "'");
+      problem(map_.where(*t) + ": unknown parameter type '" + type + "'");
     }
   }
   return out;
@@ -391,7 +372,7 @@ api builder::run() {
   // longer fits is a warning: the model is read by its field loop, which any order suits.
   for (const map_row* row : map_.find("wire")) {
     row->used = true;
-    const std::string where = map_.path() + ":" + std::to_string(row->line) + ": wire " + row->words[0];
+    const std::string where = map_.where(*row) + ": wire " + row->words[0];
     const auto m = std::find_if(api_.models.begin(), api_.models.end(),
                                 [&](const auto& x) { return x->name == row->words[0] && x->row; });
     if (m == api_.models.end()) {
@@ -438,7 +419,7 @@ api builder::run() {
   }
   for (const official_row& row : official_.rows()) {
     if (row.used) continue;
-    warn(official_.path() + ":" + std::to_string(row.line) + ": " + row.route +
+    warn(official_.where(row) + ": " + row.route +
          " names no operation of the description (--prune removes the row)");
     notices_.stale_names_lines.insert(row.line);
   }
@@ -453,7 +434,7 @@ api builder::run() {
 
 void builder::stale(const map_row& row, const std::string& why) {
   if (notices_.stale_map_lines.count(row.line)) return;
-  std::string text = map_.path() + ":" + std::to_string(row.line) + ": " + row.kind;
+  std::string text = map_.where(row) + ": " + row.kind;
   for (const std::string& w : row.words) text += " " + w;
   warn(text + " " + why + " (--prune removes the row)");
   notices_.stale_map_lines.insert(row.line);
@@ -486,7 +467,7 @@ void builder::name_operations() {
     if (!fresh) {
       const map_row* a = map_.lookup("op", "GET", at->second->path);
       const map_row* b = map_.lookup("op", "GET", o.path);
-      problem(map_.path() + ":" + std::to_string(b->line) + ": GET " + o.path + " and GET " + at->second->path +
+      problem(map_.where(*b) + ": GET " + o.path + " and GET " + at->second->path +
               " (line " + std::to_string(a->line) + ") are both " + o.group + "()." + o.name + "(): rename one");
     }
   }

@@ -217,7 +217,7 @@ void builder::bind_models() {
   std::map<std::string, model*> by_name;
   for (const map_row* row : map_.find("model")) {
     if (row->words.size() < 3) {
-      problem(map_.path() + ":" + std::to_string(row->line) + ": model rows are `model <name> <path> <json path>`");
+      problem(map_.where(*row) + ": model rows are `model <name> <path> <json path>`");
       continue;
     }
     const std::string location = row->words[1] + " " + row->words[2];
@@ -227,7 +227,7 @@ void builder::bind_models() {
     const std::string& sig = signature(*at->second);
     if (auto existing = by_name.find(row->words[0]); existing != by_name.end()) {
       if (existing->second->signature != sig) {
-        problem(map_.path() + ":" + std::to_string(row->line) + ": " + row->words[0] + " names two different shapes, at " +
+        problem(map_.where(*row) + ": " + row->words[0] + " names two different shapes, at " +
                 location + " and at " + existing->second->location + ": give one another name");
       } else {
         node_model_.emplace(at->second, existing->second);
@@ -373,7 +373,7 @@ void builder::fill_model(model& m, const json& raw) {
       if (auto type = row->option("type")) {
         scalar s = scalar::json;
         if (!parse_scalar(*type, s) || f.type.shape != field_type::form::scalar) {
-          warn(map_.path() + ":" + std::to_string(row->line) + ": type=" + *type + " does not fit field " + key + " of " +
+          warn(map_.where(*row) + ": type=" + *type + " does not fit field " + key + " of " +
                m.name + " as the description has it; the description's type is kept");
         } else {
           f.type.element = s;
@@ -424,7 +424,7 @@ void builder::fill_model(model& m, const json& raw) {
       continue;
     }
     if (row != nullptr && curated.count(f.name)) {
-      problem(map_.path() + ":" + std::to_string(row->line) + ": two fields of " + m.name + " are both named " + f.name +
+      problem(map_.where(*row) + ": two fields of " + m.name + " are both named " + f.name +
               ": rename one with `field " + m.name + " <key> name=<name>`");
       continue;
     }

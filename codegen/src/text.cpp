@@ -38,15 +38,33 @@ std::string literal(std::string_view s) {
   return out;
 }
 
-std::string shape_name(shape s) {
-  switch (s) {
-    case shape::results_array: return "results_array";
-    case shape::results_object: return "results_object";
-    case shape::document: return "document";
-    case shape::top_level_array: return "top_level_array";
-    case shape::results_values: return "results_values";
+namespace {
+
+/// Each payload shape's enumerator and where its rows sit in a body.
+struct shape_words {
+  shape value;
+  const char* name;
+  const char* root;
+};
+constexpr shape_words shapes[] = {
+    {shape::document, "document", "body"},
+    {shape::results_array, "results_array", "results[]"},
+    {shape::results_object, "results_object", "results"},
+    {shape::top_level_array, "top_level_array", "body[]"},
+    {shape::results_values, "results_values", "results.values[]"},
+};
+
+const shape_words& words_of(shape s) {
+  for (const shape_words& w : shapes) {
+    if (w.value == s) return w;
   }
-  return "document";
+  return shapes[0];
 }
+
+}  // namespace
+
+std::string shape_name(shape s) { return words_of(s).name; }
+
+std::string shape_root(shape s) { return words_of(s).root; }
 
 }  // namespace massive::codegen::text
