@@ -1,6 +1,6 @@
 // One call against the mock, from a project that built the SDK as a part of itself.
 #include <massive/mock/market_server.hpp>
-#include <massive/stocks.hpp>
+#include <massive/indices.hpp>
 #include <massive/version.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -23,8 +23,8 @@ int main() {
   boost::asio::co_spawn(
       io,
       [&]() -> boost::asio::awaitable<void> {
-        const auto bars = co_await client.stocks().aggregates(
-            {.ticker = "AAPL", .multiplier = 1, .timespan = massive::timespan::day, .from = 2024y / January / 2,
+        const auto bars = co_await client.indices().aggregates(
+            {.ticker = "I:SPX", .multiplier = 1, .timespan = massive::timespan::day, .from = 2024y / January / 2,
              .to = 2024y / January / 12},
             boost::asio::use_awaitable);
         rows = bars.size();
