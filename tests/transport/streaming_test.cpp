@@ -171,11 +171,14 @@ class slow_sink : public massive::detail::body_sink {
 TEST_CASE("a body arriving faster than it is consumed leaves the executor to other work") {
   // The body loop reads bytes already waiting synchronously, and after 256 KiB of them waits
   // on the socket asynchronously, which lets the ticker below run. The budget is checked
-  // between reads and counts the asynchronous read's bytes too, so between two of the
-  // ticker's turns the sink gets less than the budget plus one read (at most 64 KiB, the
-  // connection's input buffer). Deliberate regression, seen failing: read_arrived without
-  // synchronous_read_budget (reading for as long as bytes wait) fed the sink 6.7 to 8.4 MB
-  // between two turns in three runs.
+  // between reads and counts the asynchronous read's bytes too, so one run of the loop feeds
+  // the sink less than the budget plus one read (at most 64 KiB, the connection's input
+  // buffer). Between two of the ticker's turns this test once measured 416 KiB, under
+  // ThreadSanitizer on a loaded machine: more than one run of the loop, in an order of the
+  // scheduler's queue not pinned down. The bound is two runs, which the regression below
+  // still exceeds ten times over.
+  // Deliberate regression, seen failing: read_arrived without synchronous_read_budget (reading
+  // for as long as bytes wait) fed the sink 6.7 to 8.4 MB between two turns in three runs.
   bool tls = true;
   SUBCASE("TLS") {}
   SUBCASE("plain HTTP") { tls = false; }
@@ -212,7 +215,7 @@ TEST_CASE("a body arriving faster than it is consumed leaves the executor to oth
   CHECK(sink.size == body.size());
   CHECK(sink.finished);
   INFO("most fed between two turns: " << most_fed_between_turns);
-  CHECK(most_fed_between_turns < (256 + 64) * 1024);
+  CHECK(most_fed_between_turns < 2 * (256 + 64) * 1024);
 }
 
 TEST_CASE("a reset mid-body fails with connection_reset") {
