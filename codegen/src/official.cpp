@@ -1,6 +1,5 @@
 #include "official.hpp"
 
-
 namespace massive::codegen {
 
 official_names official_names::load(const std::string& file, const std::string& name) {

@@ -28,7 +28,8 @@ class row_file {
   /// Reads `file`, named `name` in messages, calling `read(line, number)` for each line (from
   /// 1). Throws std::runtime_error saying "cannot read <what> <file>" when it cannot be opened.
   template <class Read>
-  void read_lines(const std::string& file, const std::string& name, const std::string& what, Read read) {
+  void read_lines(const std::string& file, const std::string& name, const std::string& what,
+                  Read read) {
     std::ifstream in(file);
     if (!in) throw std::runtime_error("cannot read " + what + " " + file);
     path_ = name;
