@@ -10,19 +10,14 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib/bench-build.sh"
 build="${BUILD_DIR:-$root/build-bench}"
 repetitions="${REPETITIONS:-5}"
 min_time="${MIN_TIME:-0.5}"
 
 # A build directory of its own is configured with the benchmarks alone; one that exists (the
 # tests' build, say) only gains the benchmarks and keeps its other options.
-if [ -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DMASSIVE_BUILD_BENCHMARKS=ON >/dev/null
-else
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_TESTS=OFF -DMASSIVE_BUILD_SAMPLES=OFF >/dev/null
-fi
-cmake --build "$build" -j2 --target massive_bench_decode
+bench_build "$root" "$build" massive_bench_decode
 
 json="$build/bench-decode.json"
 echo "running massive_bench_decode ($repetitions repetitions, ${min_time}s each); raw JSON: $json" >&2

@@ -24,6 +24,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib/bench-build.sh"
 source "$root/scripts/lib/fixture-nginx.sh"
 build="${BUILD_DIR:-$root/build-e2e}"
 runs="${RUNS:-3}"
@@ -39,13 +40,7 @@ if [ -n "${E2E_BIN:-}" ]; then
 else
   # A build directory of its own is configured with the benchmarks alone; one that exists (the
   # tests' build, say) only gains the benchmarks and keeps its other options.
-  if [ -f "$build/CMakeCache.txt" ]; then
-    cmake -S "$root" -B "$build" -DMASSIVE_BUILD_BENCHMARKS=ON >/dev/null
-  else
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_TESTS=OFF -DMASSIVE_BUILD_SAMPLES=OFF >/dev/null
-  fi
-  cmake --build "$build" -j2 --target massive_e2e
+  bench_build "$root" "$build" massive_e2e
   bin="$build/bench/e2e"
 fi
 

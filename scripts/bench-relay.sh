@@ -39,6 +39,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib/bench-build.sh"
 build="${BUILD_DIR:-$root/build-bench-relay}"
 events="${EVENTS:-2000000}"
 consumer_events="${CONSUMER_EVENTS:-500000}"
@@ -55,13 +56,7 @@ if [ -n "${PERF_DIR:-}" ]; then
   command -v perf >/dev/null || { echo "bench-relay: perf not found (linux-perf)" >&2; exit 1; }
 fi
 
-if [ -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DMASSIVE_BUILD_BENCHMARKS=ON >/dev/null
-else
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_TESTS=OFF -DMASSIVE_BUILD_SAMPLES=OFF >/dev/null
-fi
-cmake --build "$build" -j"${JOBS:-2}" --target massive_bench_relay_e2e
+bench_build "$root" "$build" massive_bench_relay_e2e
 stream_bin="$build/bench/stream_e2e"
 relay_bin="$build/bench/relay"
 

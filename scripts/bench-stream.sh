@@ -19,6 +19,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib/bench-build.sh"
 build="${BUILD_DIR:-$root/build-bench-stream}"
 events="${EVENTS:-10000000}"
 rate="${RATE:-100000}"
@@ -29,13 +30,7 @@ for tool in node npm; do
   command -v "$tool" >/dev/null || { echo "bench-stream: $tool not found (scripts/install-deps.sh)" >&2; exit 1; }
 done
 
-if [ -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DMASSIVE_BUILD_BENCHMARKS=ON >/dev/null
-else
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DMASSIVE_BUILD_BENCHMARKS=ON -DMASSIVE_BUILD_TESTS=OFF -DMASSIVE_BUILD_SAMPLES=OFF >/dev/null
-fi
-cmake --build "$build" -j"${JOBS:-2}" --target massive_bench_stream_e2e
+bench_build "$root" "$build" massive_bench_stream_e2e
 bin="$build/bench/stream_e2e"
 js="$root/bench/stream_e2e/js"
 if [[ " $clients " == *" js "* ]]; then

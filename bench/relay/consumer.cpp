@@ -18,7 +18,6 @@
 // (CLOCK_MONOTONIC of the first batch and of the last event, from which the script adds up
 // concurrent consumers).
 #include <nats/nats.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <boost/asio.hpp>
@@ -146,15 +145,10 @@ int main(int argc, char** argv) try {
   if (signaller.joinable()) signaller.join();
 
   const double cpu = cpu_at_last - cpu_at_first;
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
   const double seconds = static_cast<double>(last_ns - first_ns) / 1e9;
-  std::printf(
-      "client relay events %llu seconds %.3f events_per_s %.0f cpu_s %.3f cpu_s_per_million %.3f "
-      "peak_rss_kib %ld %s first_ns %lld last_ns %lld\n",
-      static_cast<unsigned long long>(seen), seconds, static_cast<double>(seen) / seconds, cpu,
-      cpu * 1e6 / static_cast<double>(seen), usage.ru_maxrss, latency.summary().c_str(),
-      static_cast<long long>(first_ns), static_cast<long long>(last_ns));
+  std::printf("client relay %s %s first_ns %lld last_ns %lld\n",
+              massive::bench::throughput(seen, seconds, cpu).c_str(), latency.summary().c_str(),
+              static_cast<long long>(first_ns), static_cast<long long>(last_ns));
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "massive_bench_relay_consumer: %s\n", e.what());

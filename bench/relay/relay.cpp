@@ -12,7 +12,6 @@
 // publishing, nats.c's threads), peak_rss_kib. Then it asks JetStream how many messages the
 // stream holds and fails unless that is every message the relay published, none refused.
 #include <nats/nats.h>
-#include <sys/resource.h>
 
 #include <boost/asio.hpp>
 #include <chrono>
@@ -108,15 +107,9 @@ int main(int argc, char** argv) try {
   const massive::relay::relay_stats s = relay.stats();
   // The upstream's end after its N events ends the relay with upstream_failed: expected.
   if (failure && s.events < wanted) std::rethrow_exception(failure);
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
   const double seconds = std::chrono::duration<double>(last - first).count();
-  std::printf(
-      "relay events %llu seconds %.3f events_per_s %.0f messages %llu cpu_s %.3f "
-      "cpu_s_per_million %.3f peak_rss_kib %ld\n",
-      static_cast<unsigned long long>(s.events), seconds, static_cast<double>(s.events) / seconds,
-      static_cast<unsigned long long>(s.messages), cpu, cpu * 1e6 / static_cast<double>(s.events),
-      usage.ru_maxrss);
+  std::printf("relay %s messages %llu\n", massive::bench::throughput(s.events, seconds, cpu).c_str(),
+              static_cast<unsigned long long>(s.messages));
   const std::uint64_t held =
       stream_messages(config.nats.servers, massive::relay::stream_name(config.upstream.market));
   // Seen failing with the stream capped at 1 MB (config.max_bytes): "published 2002 messages,

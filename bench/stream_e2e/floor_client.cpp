@@ -8,7 +8,6 @@
 // frames that make N. The latency is the first event's: the server stamps every event of a frame
 // with the same `q`, found by a search of the frame's first bytes, counted once per event. Prints
 // the line of sdk_client.cpp with `client floor`.
-#include <sys/resource.h>
 
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
@@ -97,14 +96,9 @@ int main(int argc, char** argv) try {
   }
   const auto last = std::chrono::steady_clock::now();
   const double cpu = massive::bench::cpu_seconds() - cpu_at_first;
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
   const double seconds = std::chrono::duration<double>(last - first).count();
-  std::printf(
-      "client floor events %llu seconds %.3f events_per_s %.0f cpu_s %.3f cpu_s_per_million %.3f "
-      "peak_rss_kib %ld %s\n",
-      static_cast<unsigned long long>(seen), seconds, static_cast<double>(seen) / seconds, cpu,
-      cpu * 1e6 / static_cast<double>(seen), usage.ru_maxrss, latency.summary().c_str());
+  std::printf("client floor %s %s\n", massive::bench::throughput(seen, seconds, cpu).c_str(),
+              latency.summary().c_str());
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "massive_bench_stream_floor: %s\n", e.what());

@@ -24,6 +24,20 @@ inline double cpu_seconds() {
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
+/// The throughput fields every program of these benchmarks prints (scripts/bench-stream.sh and
+/// scripts/bench-relay.sh read them as `key value` pairs): events, seconds, events_per_s, cpu_s,
+/// cpu_s_per_million, peak_rss_kib.
+inline std::string throughput(std::uint64_t events, double seconds, double cpu) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "events %llu seconds %.3f events_per_s %.0f cpu_s %.3f cpu_s_per_million %.3f peak_rss_kib %ld",
+                static_cast<unsigned long long>(events), seconds, static_cast<double>(events) / seconds, cpu,
+                cpu * 1e6 / static_cast<double>(events), usage.ru_maxrss);
+  return text;
+}
+
 inline std::int64_t monotonic_ns() {
   timespec now{};
   clock_gettime(CLOCK_MONOTONIC, &now);

@@ -14,7 +14,6 @@
 
 #include <boost/asio.hpp>
 
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -66,13 +65,9 @@ int main(int argc, char** argv) try {
   io.run();
 
   const double cpu = massive::bench::cpu_seconds() - cpu_at_first;
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
   const double seconds = std::chrono::duration<double>(last - first).count();
-  std::printf("client sdk events %llu seconds %.3f events_per_s %.0f cpu_s %.3f cpu_s_per_million %.3f "
-              "peak_rss_kib %ld %s\n",
-              static_cast<unsigned long long>(seen), seconds, static_cast<double>(seen) / seconds, cpu,
-              cpu * 1e6 / static_cast<double>(seen), usage.ru_maxrss, latency.summary().c_str());
+  std::printf("client sdk %s %s\n", massive::bench::throughput(seen, seconds, cpu).c_str(),
+              latency.summary().c_str());
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "massive_bench_stream_client: %s\n", e.what());
