@@ -47,6 +47,25 @@ class error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The base of an area's error with a code that says why (stream::stream_error,
+/// relay::relay_error, files::files_error): what() is "<area>: <code's name>: <detail>".
+template <class Errc>
+class coded_error : public error {
+ public:
+  /// Why it failed.
+  Errc code() const noexcept { return code_; }
+
+ protected:
+  /// `detail` must hold no secret: it is shown as is. The code's name is to_string(code), found
+  /// in the code's namespace.
+  coded_error(const char* area, Errc code, const std::string& detail)
+      : error(std::string(area) + ": " + to_string(code) + (detail.empty() ? "" : ": " + detail)),
+        code_(code) {}
+
+ private:
+  Errc code_;
+};
+
 /// The API answered with a non-2xx status.
 class api_error : public error {
  public:

@@ -228,6 +228,51 @@ struct page_parts {
   page_envelope envelope;
 };
 
+/// The rows of a page in one contiguous array and the pooled memory they live in: what
+/// massive::page and files::row_page share. Move-only; a move keeps the rows where they are and
+/// leaves the source empty.
+template <class T>
+class pooled_rows {
+  // Destroying the rows runs no destructors: their memory simply goes back to the pool.
+  static_assert(std::is_trivially_destructible_v<T>, "page rows must be trivially destructible");
+
+ public:
+  using value_type = T;             ///< the row type
+  using const_iterator = const T*;  ///< rows are contiguous
+
+  // Rows are in the order they came and valid while the page lives.
+  std::span<const T> rows() const noexcept { return {rows_, size_}; }     ///< every row
+  const T* begin() const noexcept { return rows_; }                       ///< the first row
+  const T* end() const noexcept { return rows_ + size_; }                 ///< past the last row
+  std::size_t size() const noexcept { return size_; }                     ///< the number of rows
+  bool empty() const noexcept { return size_ == 0; }                      ///< no rows
+  const T& operator[](std::size_t i) const noexcept { return rows_[i]; }  ///< row i (unchecked)
+
+ protected:
+  pooled_rows() noexcept = default;
+  explicit pooled_rows(page_parts& parts) noexcept
+      : memory_(std::move(parts.memory)),
+        rows_(static_cast<const T*>(parts.rows)),
+        size_(parts.size) {}
+  pooled_rows(pooled_rows&& other) noexcept
+      : memory_(std::move(other.memory_)),
+        rows_(std::exchange(other.rows_, nullptr)),
+        size_(std::exchange(other.size_, 0)) {}
+  // Gives this page's memory back to its pool first.
+  pooled_rows& operator=(pooled_rows&& other) noexcept {
+    memory_ = std::move(other.memory_);
+    rows_ = std::exchange(other.rows_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    return *this;
+  }
+  ~pooled_rows() = default;
+
+ private:
+  page_memory memory_;
+  const T* rows_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 }  // namespace detail
 
 template <class T>
@@ -246,42 +291,24 @@ class client;
 /// Sanitizer builds (MASSIVE_SANITIZE) poison a page's regions while they sit in the pool,
 /// and AddressSanitizer reports such a read as use-after-poison.
 template <class T>
-class page {
-  // Destroying a page runs no row destructors: its memory simply goes back to the pool.
-  static_assert(std::is_trivially_destructible_v<T>, "page rows must be trivially destructible");
-
+class page : public detail::pooled_rows<T> {
  public:
-  using value_type = T;             ///< the row type
-  using const_iterator = const T*;  ///< rows are contiguous
-
   /// An empty page holding no memory.
   page() noexcept = default;
   /// Takes the rows and their memory; `other` becomes empty. Views into the rows stay valid.
   page(page&& other) noexcept
-      : memory_(std::move(other.memory_)),
-        rows_(std::exchange(other.rows_, nullptr)),
-        size_(std::exchange(other.size_, 0)),
+      : detail::pooled_rows<T>(std::move(other)),
         envelope_(std::exchange(other.envelope_, {})),
         response_(std::exchange(other.response_, {})) {}
   /// Returns this page's memory to its pool, then takes `other`'s.
   page& operator=(page&& other) noexcept {
     if (this != &other) {
-      memory_ = std::move(other.memory_);
-      rows_ = std::exchange(other.rows_, nullptr);
-      size_ = std::exchange(other.size_, 0);
+      detail::pooled_rows<T>::operator=(std::move(other));
       envelope_ = std::exchange(other.envelope_, {});
       response_ = std::exchange(other.response_, {});
     }
     return *this;
   }
-
-  // Rows are in wire order and valid while the page lives.
-  std::span<const T> rows() const noexcept { return {rows_, size_}; }      ///< every row
-  const T* begin() const noexcept { return rows_; }                        ///< the first row
-  const T* end() const noexcept { return rows_ + size_; }                  ///< past the last row
-  std::size_t size() const noexcept { return size_; }                      ///< the number of rows
-  bool empty() const noexcept { return size_ == 0; }                       ///< no rows
-  const T& operator[](std::size_t i) const noexcept { return rows_[i]; }   ///< row i (unchecked)
 
   /// The response fields around the rows.
   const page_envelope& envelope() const noexcept { return envelope_; }
@@ -301,14 +328,8 @@ class page {
   friend class cursor<T>;
   friend class client;
   explicit page(detail::page_parts&& parts) noexcept
-      : memory_(std::move(parts.memory)),
-        rows_(static_cast<const T*>(parts.rows)),
-        size_(parts.size),
-        envelope_(parts.envelope) {}
+      : detail::pooled_rows<T>(parts), envelope_(parts.envelope) {}
 
-  detail::page_memory memory_;
-  const T* rows_ = nullptr;
-  std::size_t size_ = 0;
   page_envelope envelope_;
   response_info response_;
 };

@@ -32,11 +32,4 @@ const char* to_string(files_errc code) noexcept {
   return "unknown";
 }
 
-files_error::files_error(files_errc code, const std::string& detail,
-                         std::optional<std::uint64_t> line)
-    : massive::error(std::string("files: ") + to_string(code) +
-                     (detail.empty() ? "" : ": " + detail)),
-      code_(code),
-      line_(line) {}
-
 }  // namespace massive::files

@@ -20,9 +20,4 @@ const char* to_string(relay_errc code) noexcept {
   return "unknown";
 }
 
-relay_error::relay_error(relay_errc code, const std::string& detail)
-    : massive::error(std::string("relay: ") + to_string(code) +
-                     (detail.empty() ? "" : ": " + detail)),
-      code_(code) {}
-
 }  // namespace massive::relay

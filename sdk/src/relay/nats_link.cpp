@@ -1,20 +1,11 @@
 #include "relay/nats_link.hpp"
 
 #include "massive/relay/error.hpp"
+#include "relay/comma_list.hpp"
 
 namespace massive::relay::detail {
 
 namespace {
-
-std::vector<std::string> split_servers(std::string_view list) {
-  std::vector<std::string> out;
-  while (!list.empty()) {
-    const std::string_view one = list.substr(0, list.find(','));
-    list.remove_prefix(std::min(list.size(), one.size() + 1));
-    if (!one.empty()) out.emplace_back(one);
-  }
-  return out;
-}
 
 void replace_all(std::string& text, std::string_view secret) {
   if (secret.empty()) return;
@@ -63,7 +54,8 @@ nats_link::nats_link(const nats_config& config, const std::string& name, jsOptio
   if (const natsStatus s = natsOptions_Create(&raw); s != NATS_OK)
     throw_nats("NATS options", s, config_);
   const std::unique_ptr<natsOptions, options_deleter> options(raw);
-  const std::vector<std::string> servers = split_servers(config_.servers);
+  std::vector<std::string> servers;  // NUL-terminated, for nats.c
+  for (const std::string_view one : comma_items(config_.servers)) servers.emplace_back(one);
   if (servers.empty())
     throw relay_error(relay_errc::invalid_option, "nats_config.servers: no server");
   std::vector<const char*> urls;

@@ -15,6 +15,7 @@
 #include "massive/relay/error.hpp"
 #include "massive/relay/subject.hpp"
 #include "massive/stream/error.hpp"
+#include "relay/comma_list.hpp"
 #include "relay/demand_fsm.hpp"
 #include "relay/lease_fsm.hpp"
 #include "relay/nats_link.hpp"
@@ -33,9 +34,7 @@ namespace {
 /// Upstream topics from the comma-separated text a consumer put in the demand bucket.
 std::vector<std::string> topics_of(std::string_view text) {
   std::vector<std::string> out;
-  while (!text.empty()) {
-    const std::string_view one = text.substr(0, text.find(','));
-    text.remove_prefix(std::min(text.size(), one.size() + 1));
+  for (const std::string_view one : detail::comma_items(text)) {
     const auto dot = one.find('.');
     if (dot != std::string_view::npos && dot != 0 && dot + 1 < one.size()) out.emplace_back(one);
   }

@@ -18,7 +18,4 @@ const char* to_string(stream_errc code) noexcept {
   return "unknown";
 }
 
-stream_error::stream_error(stream_errc code, const std::string& detail)
-    : massive::error(std::string("stream: ") + to_string(code) + (detail.empty() ? "" : ": " + detail)), code_(code) {}
-
 }  // namespace massive::stream

@@ -145,52 +145,31 @@ class row_decoder;
 /// page's arena. Move-only; rows are valid while the page lives (the lifetime rule of
 /// massive::page: its memory goes back to the pool when it is destroyed).
 template <class Row>
-class row_page {
-  static_assert(std::is_trivially_destructible_v<Row>, "page rows must be trivially destructible");
-
+class row_page : public massive::detail::pooled_rows<Row> {
  public:
-  using value_type = Row;             ///< the row type
-  using const_iterator = const Row*;  ///< rows are contiguous
-
   /// An empty page holding no memory.
   row_page() noexcept = default;
   /// Takes the rows and their memory; `other` becomes empty.
   row_page(row_page&& other) noexcept
-      : memory_(std::move(other.memory_)),
-        rows_(std::exchange(other.rows_, nullptr)),
-        size_(std::exchange(other.size_, 0)),
+      : massive::detail::pooled_rows<Row>(std::move(other)),
         stats_(std::exchange(other.stats_, {})) {}
   /// Returns this page's memory to its pool, then takes `other`'s.
   row_page& operator=(row_page&& other) noexcept {
     if (this != &other) {
-      memory_ = std::move(other.memory_);
-      rows_ = std::exchange(other.rows_, nullptr);
-      size_ = std::exchange(other.size_, 0);
+      massive::detail::pooled_rows<Row>::operator=(std::move(other));
       stats_ = std::exchange(other.stats_, {});
     }
     return *this;
   }
 
-  std::span<const Row> rows() const noexcept { return {rows_, size_}; }     ///< every row
-  const Row* begin() const noexcept { return rows_; }                       ///< the first row
-  const Row* end() const noexcept { return rows_ + size_; }                 ///< past the last row
-  std::size_t size() const noexcept { return size_; }                       ///< the number of rows
-  bool empty() const noexcept { return size_ == 0; }                        ///< no rows
-  const Row& operator[](std::size_t i) const noexcept { return rows_[i]; }  ///< row i (unchecked)
   /// Where the rows came from in the file and what was left out.
   const page_stats& stats() const noexcept { return stats_; }
 
  private:
   friend class row_decoder<Row>;
   explicit row_page(detail::csv_page_parts&& parts) noexcept
-      : memory_(std::move(parts.parts.memory)),
-        rows_(static_cast<const Row*>(parts.parts.rows)),
-        size_(parts.parts.size),
-        stats_(parts.stats) {}
+      : massive::detail::pooled_rows<Row>(parts.parts), stats_(parts.stats) {}
 
-  massive::detail::page_memory memory_;
-  const Row* rows_ = nullptr;
-  std::size_t size_ = 0;
   page_stats stats_;
 };
 

@@ -31,18 +31,16 @@ enum class files_errc {
 const char* to_string(files_errc code) noexcept;
 
 /// A flat file could not be listed, fetched or decoded; code() says why.
-class files_error : public massive::error {
+class files_error : public massive::coded_error<files_errc> {
  public:
   /// what() is "files: <code>: <detail>"; `detail` must hold no secret: it is shown as is.
   files_error(files_errc code, const std::string& detail,
-              std::optional<std::uint64_t> line = std::nullopt);
-  /// Why it failed.
-  files_errc code() const noexcept { return code_; }
+              std::optional<std::uint64_t> line = std::nullopt)
+      : coded_error("files", code, detail), line_(line) {}
   /// The line of the file (1 is the header) where a decode failed, when it is known.
   std::optional<std::uint64_t> line() const noexcept { return line_; }
 
  private:
-  files_errc code_;
   std::optional<std::uint64_t> line_;
 };
 

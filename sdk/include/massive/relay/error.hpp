@@ -23,15 +23,10 @@ enum class relay_errc {
 const char* to_string(relay_errc code) noexcept;
 
 /// A relay failure; code() says why, what() adds the detail (never a credential).
-class relay_error : public massive::error {
+class relay_error : public massive::coded_error<relay_errc> {
  public:
   /// what() is "relay: <code>: <detail>"; `detail` must hold no secret.
-  relay_error(relay_errc code, const std::string& detail);
-  /// Why it failed.
-  relay_errc code() const noexcept { return code_; }
-
- private:
-  relay_errc code_;
+  relay_error(relay_errc code, const std::string& detail) : coded_error("relay", code, detail) {}
 };
 
 }  // namespace massive::relay

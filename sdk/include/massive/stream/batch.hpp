@@ -105,12 +105,7 @@ class batch {
   /// an overload set).
   template <class F>
   void visit(F&& f) const {
-    if (storage_ == nullptr) return;
-    for (const detail::wire_entry& e : storage_->order) {
-      if (e.skipped) continue;
-      const auto& typed = storage_->events[static_cast<std::size_t>(e.kind)];
-      visit_event(e.kind, typed.bytes.data() + e.index * typed.size, f);
-    }
+    visit_with_text([&](const auto& event, std::string_view) { f(event); });
   }
 
   /// Calls f(event, text) for every event in wire order, each event as its own type and `text`

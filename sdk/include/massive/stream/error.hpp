@@ -24,15 +24,11 @@ enum class stream_errc {
 const char* to_string(stream_errc code) noexcept;
 
 /// A stream failed; code() says why, what() adds the server's message where it sent one.
-class stream_error : public massive::error {
+class stream_error : public massive::coded_error<stream_errc> {
  public:
-  /// what() is the code's name and `detail` (which must hold no secret: it is shown as is).
-  stream_error(stream_errc code, const std::string& detail);
-  /// Why the stream failed.
-  stream_errc code() const noexcept { return code_; }
-
- private:
-  stream_errc code_;
+  /// what() is "stream: <code>: <detail>" (the detail: the server's message where it sent one,
+  /// which must hold no secret: it is shown as is).
+  stream_error(stream_errc code, const std::string& detail) : coded_error("stream", code, detail) {}
 };
 
 }  // namespace massive::stream
