@@ -121,6 +121,22 @@ std::string member_default(const field& f) {
   }
 }
 
+/// The name of the row_context reader of one element type (read_<name>, read_<name>_array). The
+/// integers and times that are not in arrays never come here (the integer fields' switch reads
+/// them); a free-form value is read as JSON.
+std::string reader_type(scalar element) {
+  switch (element) {
+    case scalar::number: return "double";
+    case scalar::int32: return "int32";
+    case scalar::boolean: return "bool";
+    case scalar::string: return "string";
+    case scalar::date: return "date";
+    case scalar::decimal: return "decimal";
+    case scalar::json: return "json";
+    default: return "int64";
+  }
+}
+
 std::string reader_call(const field& f) {
   const std::string args = "(value, \"" + text::literal(f.key) + "\", row." + f.name + ")";
   if (f.type.object != nullptr) {
@@ -132,22 +148,8 @@ std::string reader_call(const field& f) {
     }
   }
   if (f.type.shape == field_type::form::map) return "ctx.read_double_map" + args;
-  if (f.type.shape == field_type::form::array) {
-    switch (f.type.element) {
-      case scalar::number: return "ctx.read_double_array" + args;
-      case scalar::int32: return "ctx.read_int32_array" + args;
-      case scalar::boolean: return "ctx.read_bool_array" + args;
-      case scalar::string: return "ctx.read_string_array" + args;
-      default: return "ctx.read_int64_array" + args;
-    }
-  }
-  switch (f.type.element) {
-    case scalar::boolean: return "ctx.read_bool" + args;
-    case scalar::string: return "ctx.read_string" + args;
-    case scalar::date: return "ctx.read_date" + args;
-    case scalar::decimal: return "ctx.read_decimal" + args;
-    default: return "ctx.read_json" + args;
-  }
+  if (f.type.shape == field_type::form::array) return "ctx.read_" + reader_type(f.type.element) + "_array" + args;
+  return "ctx.read_" + reader_type(f.type.element) + args;
 }
 
 std::string names_array(const std::string& decl, const std::vector<std::string>& names) {

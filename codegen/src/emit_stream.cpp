@@ -82,38 +82,51 @@ std::string events_header(const stream_api& s) {
   return out;
 }
 
+/// A source file with one constant table, a row per stream event, and the function that hands it out: what the
+/// SDK's event table and the mock's channels differ in.
+struct event_array {
+  std::string comment;   // the file's comment line after the banner
+  std::string includes;  // what comes before the namespace
+  std::string space;     // the namespace
+  std::string array;     // the table's declaration, e.g. "constexpr channel all_channels[]"
+  std::string getter;    // the function that returns the table
+};
+
+template <class Row>
+std::string event_array_file(const stream_api& s, const event_array& file, Row row) {
+  std::string out = text::banner() + file.comment + file.includes;
+  out += "namespace " + file.space + " {\n\nnamespace {\n\n" + file.array + " = {\n";
+  for (const stream_event& e : s.events) out += row(e);
+  out += "};\n\n}  // namespace\n\n" + file.getter + "\n\n}  // namespace " + file.space + "\n";
+  return out;
+}
+
 std::string event_table(const stream_api& s) {
-  std::string out = text::banner();
-  out += "// The event table (declared in sdk/src/stream/event_table.hpp): " + std::to_string(s.events.size()) +
-         " events by market, feed and ev.\n";
-  out += "#include \"stream/event_table.hpp\"\n\n";
-  for (const auto& m : s.models) out += "#include \"models/" + m->name + "_decode.hpp\"\n";
-  out += "\nnamespace massive::stream::detail {\n\nnamespace {\n\nconstexpr event_decoder all_events[] = {\n";
-  for (const stream_event& e : s.events) {
+  std::string includes = "#include \"stream/event_table.hpp\"\n\n";
+  for (const auto& m : s.models) includes += "#include \"models/" + m->name + "_decode.hpp\"\n";
+  const event_array file{"// The event table (declared in sdk/src/stream/event_table.hpp): " +
+                             std::to_string(s.events.size()) + " events by market, feed and ev.\n",
+                         includes + "\n", "massive::stream::detail", "constexpr event_decoder all_events[]",
+                         "std::span<const event_decoder> event_decoders() noexcept { return all_events; }"};
+  return event_array_file(s, file, [](const stream_event& e) {
     const std::string& type = e.event->name;
-    out += "    {\"" + text::literal(e.ev) + "\", " + market_value(e) + ", channel_feed::" +
+    return "    {\"" + text::literal(e.ev) + "\", " + market_value(e) + ", channel_feed::" +
            (e.feed.empty() ? std::string("any") : e.feed) + ", event_kind::" + kind_of(*e.event) + ", sizeof(" + type +
            "), &decode_into<" + type + ", massive::detail::decode_" + type + ">},\n";
-  }
-  out += "};\n\n}  // namespace\n\nstd::span<const event_decoder> event_decoders() noexcept { return all_events; }\n\n"
-         "}  // namespace massive::stream::detail\n";
-  return out;
+  });
 }
 
 /// The mock's stream channels (declared in mock/src/stream_catalog.hpp): what it streams for a
 /// topic, by the event model's name in the catalog.
 std::string mock_channels(const stream_api& s) {
-  std::string out = text::banner();
-  out += "// The mock's stream channels (declared in mock/src/stream_catalog.hpp): " + std::to_string(s.events.size()) +
-         " events.\n#include \"stream_catalog.hpp\"\n\nnamespace massive::mock::stream_catalog {\n\nnamespace {\n\n";
-  out += "constexpr channel all_channels[] = {\n";
-  for (const stream_event& e : s.events) {
-    out += "    {\"" + e.market + "\", \"" + e.feed + "\", \"" + text::literal(e.prefix) + "\", \"" + text::literal(e.ev) +
+  const event_array file{"// The mock's stream channels (declared in mock/src/stream_catalog.hpp): " +
+                             std::to_string(s.events.size()) + " events.\n",
+                         "#include \"stream_catalog.hpp\"\n\n", "massive::mock::stream_catalog",
+                         "constexpr channel all_channels[]", "std::span<const channel> channels() { return all_channels; }"};
+  return event_array_file(s, file, [](const stream_event& e) {
+    return "    {\"" + e.market + "\", \"" + e.feed + "\", \"" + text::literal(e.prefix) + "\", \"" + text::literal(e.ev) +
            "\", \"" + e.event->name + "\"},\n";
-  }
-  out += "};\n\n}  // namespace\n\nstd::span<const channel> channels() { return all_channels; }\n\n"
-         "}  // namespace massive::mock::stream_catalog\n";
-  return out;
+  });
 }
 
 }  // namespace
