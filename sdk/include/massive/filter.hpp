@@ -377,63 +377,64 @@ constexpr auto range_values(R&& values) {
   }
 }
 
+/// massive::any_of and massive::all_of: Values (any_of_values, all_of_values) from the values
+/// given, a range or a braced list.
+template <template <class> class Values>
+struct values_maker {
+  /// From the values given: any_of("AAPL", "MSFT"), any_of(1, 2).
+  template <class... Xs>
+    requires value_pack<Xs...>
+  constexpr auto operator()(Xs&&... values) const {
+    return made(pack_values(std::forward<Xs>(values)...));
+  }
+  /// From a range of values (copied; moved from an rvalue std::vector of the same type).
+  /// Throws std::invalid_argument when the range is empty.
+  template <value_range R>
+  constexpr auto operator()(R&& values) const {
+    return made(range_values(std::forward<R>(values)));
+  }
+  /// From a braced list: any_of({"AAPL", "MSFT"}).
+  template <class X>
+    requires filter_value<wire_decay_t<X>>
+  constexpr auto operator()(std::initializer_list<X> values) const {
+    return made(range_values(values));
+  }
+
+ private:
+  template <class T>
+  static constexpr Values<T> made(std::vector<T>&& values) {
+    return Values<T>{std::move(values)};
+  }
+};
+
 }  // namespace detail
 
-/// `name.any_of=a,b,...` from the values given: any_of("AAPL", "MSFT"), any_of(1, 2).
-template <class... Xs>
-  requires detail::value_pack<Xs...>
-constexpr auto any_of(Xs&&... values) {
-  return any_of_values{detail::pack_values(std::forward<Xs>(values)...)};
-}
-/// From a range of values (copied; moved from an rvalue std::vector of the same type).
-/// Throws std::invalid_argument when the range is empty.
-template <detail::value_range R>
-constexpr auto any_of(R&& values) {
-  return any_of_values{detail::range_values(std::forward<R>(values))};
-}
-/// From a braced list: any_of({"AAPL", "MSFT"}).
-template <class X>
-  requires filter_value<wire_decay_t<X>>
-constexpr auto any_of(std::initializer_list<X> values) {
-  return any_of_values{detail::range_values(values)};
-}
-
-/// `name.all_of=a,b,...` from the values given.
-template <class... Xs>
-  requires detail::value_pack<Xs...>
-constexpr auto all_of(Xs&&... values) {
-  return all_of_values{detail::pack_values(std::forward<Xs>(values)...)};
-}
-/// From a range of values. Throws std::invalid_argument when the range is empty.
-template <detail::value_range R>
-constexpr auto all_of(R&& values) {
-  return all_of_values{detail::range_values(std::forward<R>(values))};
-}
-/// From a braced list: all_of({"a", "b"}).
-template <class X>
-  requires filter_value<wire_decay_t<X>>
-constexpr auto all_of(std::initializer_list<X> values) {
-  return all_of_values{detail::range_values(values)};
-}
+/// `name.any_of=a,b,...`: any_of("AAPL", "MSFT"), any_of(1, 2), any_of(a_range),
+/// any_of({"AAPL", "MSFT"}). Throws std::invalid_argument when there is no value.
+inline constexpr detail::values_maker<any_of_values> any_of{};
+/// `name.all_of=a,b,...`, made as any_of's values are.
+inline constexpr detail::values_maker<all_of_values> all_of{};
 
 namespace detail {
 
-// The slots of the four filter types; each filter inherits the ones its comparators need,
-// so a comparator it lacks is not a member at all.
+// The slots of the four filter types; each filter inherits the ones its comparators need, with
+// their constructors, so a comparator it lacks is not a member at all.
 
 template <class T>
 class equality_slot {
  public:
+  constexpr equality_slot() = default;
+  /// Equality, `name=value` (for an array_filter: the array contains `value`).
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr equality_slot(U&& value) : eq_(T(std::forward<U>(value))) {}
+
   /// The value of `name=value`, when set.
   constexpr const std::optional<T>& eq() const noexcept { return eq_; }
   friend constexpr bool operator==(const equality_slot&, const equality_slot&) = default;
 
  protected:
-  template <class U>
-  constexpr void set_eq(U&& value) {
-    eq_.emplace(T(std::forward<U>(value)));
-  }
-  constexpr bool eq_empty() const noexcept { return !eq_; }
+  constexpr bool slot_empty() const noexcept { return !eq_; }
 
  private:
   std::optional<T> eq_;
@@ -442,6 +443,17 @@ class equality_slot {
 template <class T>
 class range_slots {
  public:
+  constexpr range_slots() = default;
+  /// From gt/gte/lt/lte/between, combined with &&.
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr range_slots(const range_bounds<U>& bounds) {
+    if (bounds.gt()) gt_.emplace(T(*bounds.gt()));
+    if (bounds.gte()) gte_.emplace(T(*bounds.gte()));
+    if (bounds.lt()) lt_.emplace(T(*bounds.lt()));
+    if (bounds.lte()) lte_.emplace(T(*bounds.lte()));
+  }
+
   constexpr const std::optional<T>& gt() const noexcept { return gt_; }
   constexpr const std::optional<T>& gte() const noexcept { return gte_; }
   constexpr const std::optional<T>& lt() const noexcept { return lt_; }
@@ -449,51 +461,66 @@ class range_slots {
   friend constexpr bool operator==(const range_slots&, const range_slots&) = default;
 
  protected:
-  template <class U>
-  constexpr void set_bounds(const range_bounds<U>& bounds) {
-    if (bounds.gt()) gt_.emplace(T(*bounds.gt()));
-    if (bounds.gte()) gte_.emplace(T(*bounds.gte()));
-    if (bounds.lt()) lt_.emplace(T(*bounds.lt()));
-    if (bounds.lte()) lte_.emplace(T(*bounds.lte()));
-  }
-  constexpr bool range_empty() const noexcept { return !gt_ && !gte_ && !lt_ && !lte_; }
+  constexpr bool slot_empty() const noexcept { return !gt_ && !gte_ && !lt_ && !lte_; }
 
  private:
   std::optional<T> gt_, gte_, lt_, lte_;
 };
 
-template <class T>
-class any_of_slot {
+/// The values of `name.any_of=` or `name.all_of=` (Values: any_of_values or all_of_values, what
+/// massive::any_of() and massive::all_of() make).
+template <class T, template <class> class Values>
+class list_slot {
  public:
-  /// The values of `name.any_of=`; empty when not set.
-  constexpr const std::vector<T>& any_of() const noexcept { return any_of_; }
-  friend constexpr bool operator==(const any_of_slot&, const any_of_slot&) = default;
+  constexpr list_slot() = default;
+  /// From massive::any_of() or massive::all_of(), as the filter's comparator says.
+  template <class U>
+    requires filter_value_for<U, T>
+  constexpr list_slot(Values<U> values) : values_(convert_values<T>(std::move(values).release())) {}
+  friend constexpr bool operator==(const list_slot&, const list_slot&) = default;
 
  protected:
-  template <class U>
-  constexpr void set_any_of(any_of_values<U>&& values) {
-    any_of_ = convert_values<T>(std::move(values).release());
-  }
+  constexpr const std::vector<T>& values() const noexcept { return values_; }
+  constexpr bool slot_empty() const noexcept { return values_.empty(); }
 
  private:
-  std::vector<T> any_of_;
+  std::vector<T> values_;
 };
 
+/// Any of several values, `name.any_of=a,b` (for an array_filter: the array contains any of them).
 template <class T>
-class all_of_slot {
+class any_of_slot : public list_slot<T, any_of_values> {
  public:
+  using any_of_slot::list_slot::list_slot;
+  /// The values of `name.any_of=`; empty when not set.
+  constexpr const std::vector<T>& any_of() const noexcept { return this->values(); }
+};
+
+/// The array contains all of the values: `name.all_of=a,b`.
+template <class T>
+class all_of_slot : public list_slot<T, all_of_values> {
+ public:
+  using all_of_slot::list_slot::list_slot;
   /// The values of `name.all_of=`; empty when not set.
-  constexpr const std::vector<T>& all_of() const noexcept { return all_of_; }
-  friend constexpr bool operator==(const all_of_slot&, const all_of_slot&) = default;
+  constexpr const std::vector<T>& all_of() const noexcept { return this->values(); }
+};
 
- protected:
-  template <class U>
-  constexpr void set_all_of(all_of_values<U>&& values) {
-    all_of_ = convert_values<T>(std::move(values).release());
-  }
+/// A filter made of slots: their constructors, their accessors, empty() and ==. The four public
+/// filter types are distinct classes over it (generated parameters name them).
+template <class T, template <class> class... Slots>
+class slotted_filter : public Slots<T>... {
+ public:
+  /// The type of the parameter's values (array_filter: of the array's elements).
+  using value_type = T;
 
- private:
-  std::vector<T> all_of_;
+  /// No condition: the parameter is not sent.
+  constexpr slotted_filter() = default;
+  using Slots<T>::Slots...;
+
+  /// True when no comparator is set: the parameter is not sent.
+  constexpr bool empty() const noexcept { return (Slots<T>::slot_empty() && ...); }
+  /// Equal when the same comparators are set to equal values.
+  friend constexpr bool operator==(const slotted_filter&, const slotted_filter&) = default;
 };
 
 }  // namespace detail
@@ -501,114 +528,32 @@ class all_of_slot {
 /// `name`, `name.gt`, `name.gte`, `name.lt`, `name.lte`. Holds its values inline: building
 /// one never allocates (beyond what copying a T allocates).
 template <filter_value T>
-class range_filter : public detail::equality_slot<T>, public detail::range_slots<T> {
+class range_filter : public detail::slotted_filter<T, detail::equality_slot, detail::range_slots> {
  public:
-  /// The type of the parameter's values.
-  using value_type = T;
-
-  /// No condition: the parameter is not sent.
-  constexpr range_filter() = default;
-  /// Equality, `name=value`.
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr range_filter(U&& value) { this->set_eq(std::forward<U>(value)); }
-  /// From gt/gte/lt/lte/between, combined with &&.
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr range_filter(const range_bounds<U>& bounds) { this->set_bounds(bounds); }
-
-  /// True when no comparator is set: the parameter is not sent.
-  constexpr bool empty() const noexcept { return this->eq_empty() && this->range_empty(); }
-  /// Equal when the same comparators are set to equal values.
-  friend constexpr bool operator==(const range_filter&, const range_filter&) = default;
+  using range_filter::slotted_filter::slotted_filter;
 };
 
 /// `name`, `name.any_of`.
 template <filter_value T>
-class set_filter : public detail::equality_slot<T>, public detail::any_of_slot<T> {
+class set_filter : public detail::slotted_filter<T, detail::equality_slot, detail::any_of_slot> {
  public:
-  /// The type of the parameter's values.
-  using value_type = T;
-
-  /// No condition: the parameter is not sent.
-  constexpr set_filter() = default;
-  /// Equality, `name=value`.
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr set_filter(U&& value) { this->set_eq(std::forward<U>(value)); }
-  /// Any of several values, `name.any_of=a,b`, from massive::any_of().
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr set_filter(any_of_values<U> values) { this->set_any_of(std::move(values)); }
-
-  /// True when no comparator is set: the parameter is not sent.
-  constexpr bool empty() const noexcept { return this->eq_empty() && this->any_of().empty(); }
-  /// Equal when the same comparators are set to equal values.
-  friend constexpr bool operator==(const set_filter&, const set_filter&) = default;
+  using set_filter::slotted_filter::slotted_filter;
 };
 
 /// `name`, `name.gt`, `name.gte`, `name.lt`, `name.lte`, `name.any_of`.
 template <filter_value T>
-class filter : public detail::equality_slot<T>,
-               public detail::range_slots<T>,
-               public detail::any_of_slot<T> {
+class filter
+    : public detail::slotted_filter<T, detail::equality_slot, detail::range_slots, detail::any_of_slot> {
  public:
-  /// The type of the parameter's values.
-  using value_type = T;
-
-  /// No condition: the parameter is not sent.
-  constexpr filter() = default;
-  /// Equality, `name=value`.
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr filter(U&& value) { this->set_eq(std::forward<U>(value)); }
-  /// From gt/gte/lt/lte/between, combined with &&.
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr filter(const range_bounds<U>& bounds) { this->set_bounds(bounds); }
-  /// Any of several values, `name.any_of=a,b`, from massive::any_of().
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr filter(any_of_values<U> values) { this->set_any_of(std::move(values)); }
-
-  /// True when no comparator is set: the parameter is not sent.
-  constexpr bool empty() const noexcept {
-    return this->eq_empty() && this->range_empty() && this->any_of().empty();
-  }
-  /// Equal when the same comparators are set to equal values.
-  friend constexpr bool operator==(const filter&, const filter&) = default;
+  using filter::slotted_filter::slotted_filter;
 };
 
 /// For array-valued fields: `name` (contains), `name.any_of`, `name.all_of`.
 template <filter_value T>
-class array_filter : public detail::equality_slot<T>,
-                     public detail::any_of_slot<T>,
-                     public detail::all_of_slot<T> {
+class array_filter
+    : public detail::slotted_filter<T, detail::equality_slot, detail::any_of_slot, detail::all_of_slot> {
  public:
-  /// The type of the array's elements.
-  using value_type = T;
-
-  /// No condition: the parameter is not sent.
-  constexpr array_filter() = default;
-  /// The array contains `value`: `name=value`.
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr array_filter(U&& value) { this->set_eq(std::forward<U>(value)); }
-  /// The array contains any of the values: `name.any_of=a,b`, from massive::any_of().
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr array_filter(any_of_values<U> values) { this->set_any_of(std::move(values)); }
-  /// The array contains all of the values: `name.all_of=a,b`, from massive::all_of().
-  template <class U>
-    requires filter_value_for<U, T>
-  constexpr array_filter(all_of_values<U> values) { this->set_all_of(std::move(values)); }
-
-  /// True when no comparator is set: the parameter is not sent.
-  constexpr bool empty() const noexcept {
-    return this->eq_empty() && this->any_of().empty() && this->all_of().empty();
-  }
-  /// Equal when the same comparators are set to equal values.
-  friend constexpr bool operator==(const array_filter&, const array_filter&) = default;
+  using array_filter::slotted_filter::slotted_filter;
 };
 
 }  // namespace massive
