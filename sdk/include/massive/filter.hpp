@@ -192,6 +192,8 @@ class range_bounds {
   /// The type of the bound values.
   using value_type = T;
 
+  /// No bound.
+  constexpr range_bounds() = default;
   /// One bound: `which` of `value`. massive::gt(), gte(), lt() and lte() make these.
   constexpr range_bounds(bound which, T value) { slot(which).emplace(std::move(value)); }
   /// From bounds of another value type, e.g. int into long.
@@ -287,30 +289,25 @@ constexpr range_bounds<detail::common_wire_t<A, B>> operator&&(const range_bound
   return out;
 }
 
-/// `name.gt=value`.
-template <class X>
-  requires filter_value<wire_decay_t<X>>
-constexpr range_bounds<wire_decay_t<X>> gt(X&& value) {
-  return {bound::gt, wire_decay_t<X>(std::forward<X>(value))};
-}
-/// `name.gte=value`.
-template <class X>
-  requires filter_value<wire_decay_t<X>>
-constexpr range_bounds<wire_decay_t<X>> gte(X&& value) {
-  return {bound::gte, wire_decay_t<X>(std::forward<X>(value))};
-}
-/// `name.lt=value`.
-template <class X>
-  requires filter_value<wire_decay_t<X>>
-constexpr range_bounds<wire_decay_t<X>> lt(X&& value) {
-  return {bound::lt, wire_decay_t<X>(std::forward<X>(value))};
-}
-/// `name.lte=value`.
-template <class X>
-  requires filter_value<wire_decay_t<X>>
-constexpr range_bounds<wire_decay_t<X>> lte(X&& value) {
-  return {bound::lte, wire_decay_t<X>(std::forward<X>(value))};
-}
+namespace detail {
+
+/// massive::gt, gte, lt and lte: one bound `Which` of the value given.
+template <bound Which>
+struct bound_maker {
+  template <class X>
+    requires filter_value<wire_decay_t<X>>
+  constexpr range_bounds<wire_decay_t<X>> operator()(X&& value) const {
+    return {Which, wire_decay_t<X>(std::forward<X>(value))};
+  }
+};
+
+}  // namespace detail
+
+inline constexpr detail::bound_maker<bound::gt> gt{};    ///< `name.gt=value`: gt(100)
+inline constexpr detail::bound_maker<bound::gte> gte{};  ///< `name.gte=value`
+inline constexpr detail::bound_maker<bound::lt> lt{};    ///< `name.lt=value`
+inline constexpr detail::bound_maker<bound::lte> lte{};  ///< `name.lte=value`
+
 /// Inclusive at both ends, as SQL's BETWEEN: gte(low) && lte(high). Throws
 /// std::invalid_argument when high < low (for value types that are ordered).
 template <class X, class Y>
@@ -447,24 +444,19 @@ class range_slots {
   /// From gt/gte/lt/lte/between, combined with &&.
   template <class U>
     requires filter_value_for<U, T>
-  constexpr range_slots(const range_bounds<U>& bounds) {
-    if (bounds.gt()) gt_.emplace(T(*bounds.gt()));
-    if (bounds.gte()) gte_.emplace(T(*bounds.gte()));
-    if (bounds.lt()) lt_.emplace(T(*bounds.lt()));
-    if (bounds.lte()) lte_.emplace(T(*bounds.lte()));
-  }
+  constexpr range_slots(const range_bounds<U>& bounds) : bounds_(bounds) {}
 
-  constexpr const std::optional<T>& gt() const noexcept { return gt_; }
-  constexpr const std::optional<T>& gte() const noexcept { return gte_; }
-  constexpr const std::optional<T>& lt() const noexcept { return lt_; }
-  constexpr const std::optional<T>& lte() const noexcept { return lte_; }
+  constexpr const std::optional<T>& gt() const noexcept { return bounds_.gt(); }    ///< `name.gt`
+  constexpr const std::optional<T>& gte() const noexcept { return bounds_.gte(); }  ///< `name.gte`
+  constexpr const std::optional<T>& lt() const noexcept { return bounds_.lt(); }    ///< `name.lt`
+  constexpr const std::optional<T>& lte() const noexcept { return bounds_.lte(); }  ///< `name.lte`
   friend constexpr bool operator==(const range_slots&, const range_slots&) = default;
 
  protected:
-  constexpr bool slot_empty() const noexcept { return !gt_ && !gte_ && !lt_ && !lte_; }
+  constexpr bool slot_empty() const noexcept { return bounds_ == range_bounds<T>{}; }
 
  private:
-  std::optional<T> gt_, gte_, lt_, lte_;
+  range_bounds<T> bounds_;
 };
 
 /// The values of `name.any_of=` or `name.all_of=` (Values: any_of_values or all_of_values, what
