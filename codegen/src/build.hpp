@@ -45,6 +45,13 @@ api build(const json& spec, const curated_map& map, const std::set<std::string>&
 /// A JSON pointer (RFC 6901) to `path`'s GET operation, for messages: #/paths/~1v3~1trades~1{stockTicker}/get.
 std::string operation_pointer(const std::string& path);
 
+/// An operation's success response, as written (a $ref is not followed): `200`, else `2XX`, else
+/// `default`; nullptr when it has none.
+const json* success_response(const json& operation);
+/// The JSON media type of a response's `content`: `application/json`, also with parameters
+/// (`application/json; charset=utf-8`) or as a `+json` type; nullptr when there is none.
+const json* json_media(const json& content);
+
 namespace building {
 
 // The REST and the stream descriptions' texts become doc comments by the same rules.

@@ -266,11 +266,11 @@ class stream_builder {
     response r;
     const json* ok = nullptr;
     if (get != nullptr) {
-      if (const json* all = get->find("responses")) ok = all->find("200");
+      ok = success_response(*get);
     }
     if (ok == nullptr) return r;
     r.doc = std::string(ok->text("description"));
-    if (const json* c = ok->find("content")) r.content = c->find("application/json");
+    if (const json* c = ok->find("content")) r.content = json_media(*c);
     if (r.content != nullptr) r.schema = r.content->find("schema");
     return r;
   }

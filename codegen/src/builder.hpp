@@ -30,6 +30,7 @@ struct merged {
   const json* items = nullptr;
   const json* additional = nullptr;
   bool has_one_of = false;
+  bool recursive = false;  // reached through a $ref to a schema that holds itself: kept as JSON
 
   /// The schema of the property `key`, or nullptr; the last one when parts repeat it.
   const json* property(std::string_view key) const {
@@ -54,6 +55,10 @@ class builder {
   const json& resolve(const json& s, std::string* ref_name = nullptr) const;
   merged merge(const json& raw) const;
   void merge_into(const json& raw, merged& out) const;
+  /// Whether the schema `s` holds itself again through its $refs (a tree's node holding its
+  /// children): no C++ struct can, so a value of it is kept as JSON (json_value), with a warning.
+  bool recursive(const json& s) const;
+  bool reaches(const json& node, const json* target, std::set<const json*>& seen) const;
   kind classify(const merged& m, scalar& s) const;
   const std::string& signature(const json& raw);
   void collect(const json& raw, const std::string& location);
@@ -91,6 +96,8 @@ class builder {
   api api_;
   std::vector<std::string> problems_;
   std::map<const json*, std::string> signatures_;
+  mutable std::map<const json*, bool> recursive_;  // resolved schema -> recursive(), once each
+  mutable std::set<std::string> recursive_warned_;   // the recursive schemas' names, warned once
   // Object nodes: signature -> every location, first first.
   std::map<std::string, std::vector<std::pair<std::string, const json*>>> nodes_;
   std::vector<std::string> node_order_;  // signatures in order of first sight

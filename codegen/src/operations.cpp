@@ -81,16 +81,12 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   };
 
   // The response: where the rows are.
-  const json* ok = nullptr;
-  if (const json* responses = op.find("responses")) {
-    ok = responses->find("200");
-    if (ok == nullptr) ok = responses->find("default");
-  }
+  const json* ok = success_response(op);
   const json* body = nullptr;
   if (ok != nullptr) {
     const json& resolved = resolve(*ok);
     if (const json* content = resolved.find("content")) {
-      if (const json* media = content->find("application/json")) body = media->find("schema");
+      if (const json* media = json_media(*content)) body = media->find("schema");
     }
   }
   if (body == nullptr) return skip("no application/json 200 response schema, so no rows to type");
@@ -536,6 +532,25 @@ void builder::name_enums() {
 
 api build(const json& spec, const curated_map& map, const std::set<std::string>& reserved, notices& out) {
   return building::builder(spec, map, reserved, out).run();
+}
+
+const json* success_response(const json& operation) {
+  const json* responses = operation.find("responses");
+  if (responses == nullptr) return nullptr;
+  for (const char* code : {"200", "2XX", "default"}) {
+    if (const json* response = responses->find(code)) return response;
+  }
+  return nullptr;
+}
+
+const json* json_media(const json& content) {
+  if (const json* exact = content.find("application/json")) return exact;
+  for (const auto& [type, media] : content.members()) {
+    const std::string_view base = std::string_view(type).substr(0, type.find(';'));
+    const std::string_view bare = base.substr(0, base.find_last_not_of(' ') + 1);
+    if (bare == "application/json" || (bare.starts_with("application/") && bare.ends_with("+json"))) return &media;
+  }
+  return nullptr;
 }
 
 std::string operation_pointer(const std::string& path) {

@@ -67,10 +67,60 @@ const json& builder::resolve(const json& s, std::string* ref_name) const {
   throw generation_error({"$ref cycle"});
 }
 
+namespace {
+
+/// Calls f on each schema that `s` holds (its properties, items, additional properties, allOf,
+/// oneOf and anyOf parts) until f returns true; returns whether it did.
+template <class F>
+bool any_child(const json& s, F&& f) {
+  for (const char* key : {"properties", "patternProperties"}) {
+    if (const json* props = s.find(key)) {
+      for (const auto& member : props->members()) {
+        if (f(member.second)) return true;
+      }
+    }
+  }
+  for (const char* key : {"items", "additionalProperties"}) {
+    if (const json* inner = s.find(key); inner != nullptr && inner->is_object() && f(*inner)) return true;
+  }
+  for (const char* key : {"allOf", "oneOf", "anyOf"}) {
+    if (const json* parts = s.find(key)) {
+      for (const json& part : parts->items()) {
+        if (f(part)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool builder::reaches(const json& node, const json* target, std::set<const json*>& seen) const {
+  const json& s = resolve(node);
+  if (&s == target) return true;
+  if (!s.is_object() || !seen.insert(&s).second) return false;
+  return any_child(s, [&](const json& child) { return reaches(child, target, seen); });
+}
+
+bool builder::recursive(const json& s) const {
+  if (auto it = recursive_.find(&s); it != recursive_.end()) return it->second;
+  std::set<const json*> seen{&s};
+  const bool found = any_child(s, [&](const json& child) { return reaches(child, &s, seen); });
+  return recursive_[&s] = found;
+}
+
 void builder::merge_into(const json& raw, merged& out) const {
   std::string ref_name;
   const json& s = resolve(raw, &ref_name);
   if (out.ref_name.empty()) out.ref_name = ref_name;
+  if (!ref_name.empty() && recursive(s)) {
+    if (recursive_warned_.insert(ref_name).second) {
+      notices_.warnings.push_back("schema " + ref_name + " holds itself (through its $refs): its values are kept as "
+                                  "JSON text (json_value), not as a model");
+    }
+    out.recursive = true;
+    return;
+  }
   if (const json* parts = s.find("allOf")) {
     for (const json& part : parts->items()) merge_into(part, out);
   }
@@ -104,6 +154,7 @@ merged builder::merge(const json& raw) const {
 }
 
 kind builder::classify(const merged& m, scalar& s) const {
+  if (m.recursive) return kind::json_value;
   if (m.type == "array" || m.items != nullptr) return kind::array;
   if (m.type == "object" || !m.properties.empty()) {
     if (m.properties.size() == 1 && m.properties.front().first == "*") return kind::map;

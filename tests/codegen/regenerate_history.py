@@ -79,10 +79,14 @@ def changed_sources(old_root, new_root):
 
 
 def compile_command(commands, old_root, new_root, rel):
-    """The build's flags for the generated decoder libraries (the unity batches of
-    massive::shared_models: every group and model library compiles with the same), for `rel`
-    under new_root."""
-    entry = next((e for e in commands if "/massive_shared_models.dir/" in e["file"]), None)
+    """The build's flags for `rel` under new_root: the committed file's own where the build
+    compiles it alone (an operation table, the mock's catalog), else those of the generated
+    decoder libraries (the unity batches of massive::shared_models: every group and model library
+    compiles with the same)."""
+    own = os.path.join(old_root, rel)
+    entry = next((e for e in commands if os.path.realpath(e["file"]) == own), None)
+    if entry is None:
+        entry = next((e for e in commands if "/massive_shared_models.dir/" in e["file"]), None)
     if entry is None:
         fail("compile_commands.json has no source of massive::shared_models to copy the flags of")
     args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
@@ -111,6 +115,8 @@ def main():
     p.add_argument("--work", required=True)
     p.add_argument("--expect", action="append", default=[])
     p.add_argument("--compile-commands")
+    p.add_argument("--also-compile", action="append", default=[],
+                   help="a generated source to compile besides the changed groups and models")
     a = p.parse_args()
 
     old_root = os.path.realpath(a.generated)
@@ -161,7 +167,7 @@ def main():
     if a.compile_commands:
         with open(a.compile_commands, encoding="utf-8") as f:
             commands = json.load(f)
-        sources = changed_sources(old_root, new_root)
+        sources = changed_sources(old_root, new_root) + a.also_compile
         if not sources:
             fail("no changed group or model source to compile")
         started = time.monotonic()

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Regenerates from the committed description plus operations written with what OpenAPI allows
+and the committed description does not use yet, then checks the result as regenerate_history.py
+checks a real older description (exit 0, every new route in the report, the changed sources
+compile) and that each construct got its documented treatment:
+
+- members named like C++ keywords, starting with a digit, with '-', '.', ' ', non-ASCII
+  letters or nothing at all, two keys differing by case; enumerations of such values;
+- nullable, 3.1 type lists, oneOf/anyOf, allOf over a $ref, $ref'd and recursive schemas (a
+  node holding its children: kept as JSON, with a warning), maps of scalars, models and
+  anything, empty schemas, arrays of arrays and arrays without items, five levels of nesting,
+  every integer, number and string format;
+- parameters in the path with '-', in the query with '[', '.', '-' and keyword names, in
+  headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
+  operation without operationId or with another's; media types with parameters
+  (`application/json; charset=utf-8`), a `2XX` response; a CSV-only and a POST-only route.
+
+Usage: unusual_spec.py --base-spec <committed description> <regenerate_history.py arguments
+without --spec>; the description is written under --work.
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def operation(opid, params, schema, extra=None):
+    op = {"summary": str(opid), "description": "Unusual construct %s." % opid, "parameters": params,
+          "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": schema}}}},
+          "tags": ["default"]}
+    if opid is not None:
+        op["operationId"] = opid
+    op.update(extra or {})
+    return {"get": op}
+
+
+def paged(items):
+    return {"type": "object", "properties": {"status": {"type": "string"}, "request_id": {"type": "string"},
+                                             "next_url": {"type": "string"},
+                                             "results": {"type": "array", "items": items}}}
+
+
+def unusual(spec):
+    schemas = spec["components"]["schemas"]
+    keywords = ["class", "delete", "new", "default", "operator", "namespace", "template", "int", "float",
+                "bool", "true", "register", "union", "and", "or", "not", "this", "return", "auto", "xor"]
+    props = {k: {"type": "string"} for k in keywords}
+    props.update({
+        "1d": {"type": "number"}, "pre-market": {"type": "number"}, "a.b": {"type": "integer"},
+        "with space": {"type": "string"}, "Price": {"type": "number"}, "price": {"type": "number"},
+        "": {"type": "string"}, "\u00fcn\u00ef": {"type": "string"}, "_x": {"type": "string"},
+        "nullable_n": {"type": "number", "nullable": True}, "types31": {"type": ["string", "null"]},
+        "one": {"oneOf": [{"type": "string"}, {"type": "number"}]},
+        "any": {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}},
+                          {"type": "object", "properties": {"b": {"type": "integer"}}}]},
+        "all": {"allOf": [{"$ref": "#/components/schemas/UnusualBase"},
+                          {"type": "object", "properties": {"extra": {"type": "string"}}}]},
+        "ref": {"$ref": "#/components/schemas/UnusualBase"},
+        "tree": {"$ref": "#/components/schemas/UnusualNode"},
+        "map_s": {"type": "object", "additionalProperties": {"type": "string"}},
+        "map_o": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/UnusualBase"}},
+        "map_any": {"type": "object", "additionalProperties": True},
+        "empty": {}, "no_type": {"description": "no type"}, "const_s": {"const": "fixed"},
+        "enum_odd": {"type": "string", "enum": ["1min", "a-b", "", "UPPER", "upper", "\u00fc", "class", "x y"]},
+        "enum_int": {"type": "integer", "enum": [1, 2, 3]},
+        "i32": {"type": "integer", "format": "int32"}, "i64": {"type": "integer", "format": "int64"},
+        "dbl": {"type": "number", "format": "double"}, "flt": {"type": "number", "format": "float"},
+        "dt": {"type": "string", "format": "date-time"}, "d": {"type": "string", "format": "date"},
+        "uuid": {"type": "string", "format": "uuid"}, "odd_format": {"type": "integer", "format": "unix-ms-ish"},
+        "dec": {"type": "number", "format": "decimal"}, "flag": {"type": "boolean"},
+        "arr_arr": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+        "arr_bare": {"type": "array"},
+        "deep": {"type": "object", "properties": {"l1": {"type": "array", "items": {"type": "object", "properties": {
+            "l2": {"type": "object", "properties": {"l3": {"type": "array", "items": {"type": "object", "properties": {
+                "l4": {"type": "string"}}}}}}}}}}},
+    })
+    schemas["UnusualBase"] = {"type": "object", "properties": {"id": {"type": "string"}, "n": {"type": "integer"}},
+                              "required": ["id"]}
+    schemas["UnusualNode"] = {"type": "object", "properties": {
+        "name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/components/schemas/UnusualNode"}}}}
+    schemas["UnusualRow"] = {"type": "object", "properties": props, "required": ["class", "price"]}
+    base = {"$ref": "#/components/schemas/UnusualBase"}
+    params = [
+        {"in": "path", "name": "stock-ticker", "required": True, "schema": {"type": "string"}},
+        {"in": "query", "name": "class", "schema": {"type": "string"}},
+        {"in": "query", "name": "filter[ticker]", "schema": {"type": "string"}},
+        {"in": "query", "name": "from", "schema": {"type": "string", "format": "date"}},
+        {"in": "query", "name": "a.b.c", "schema": {"type": "integer"}},
+        {"in": "query", "name": "x-odd", "schema": {"type": "boolean"}, "required": True},
+        {"in": "query", "name": "kinds", "schema": {"type": "array", "items": {"type": "string", "enum": ["a", "b-c", "1"]}}},
+        {"in": "query", "name": "ts.gte", "schema": {"type": "string"}},
+        {"in": "query", "name": "ts.any_of", "schema": {"type": "string"}},
+        {"in": "query", "name": "order", "schema": {"type": "string", "enum": ["asc", "desc", "ASC"]}},
+        {"in": "query", "name": "limit", "schema": {"type": "integer", "maximum": 1000, "default": 10}},
+        {"in": "header", "name": "X-Trace", "schema": {"type": "string"}},
+        {"in": "cookie", "name": "session", "schema": {"type": "string"}},
+        {"$ref": "#/components/parameters/" + next(iter(spec["components"]["parameters"]))},
+        {"in": "query", "name": "no_schema"},
+    ]
+    paths = spec["paths"]
+    paths["/v9/unusual/{stock-ticker}"] = operation("GetUnusualRows", params, paged({"$ref": "#/components/schemas/UnusualRow"}))
+    paths["/v9/unusual-no-id/rows/"] = operation(None, [], paged(base))
+    paths["/v9/unusual-same-id"] = operation("GetRelatedCompanies", [], paged(base))
+    paths["/v9/unusual-scalars"] = operation("GetUnusualScalars", [], paged({"type": "string"}))
+    paths["/v9/unusual-one-of"] = operation("GetUnusualOneOf", [], paged({"oneOf": [base, {"$ref": "#/components/schemas/UnusualNode"}]}))
+    paths["/v9/unusual-object"] = operation("GetUnusualObject", [], {"type": "object", "properties": {"status": {"type": "string"}, "results": base}})
+    paths["/v9/unusual-deprecated"] = operation("GetUnusualDeprecated", [], paged(base), {"deprecated": True, "x-unknown": {"a": 1}})
+    paths["/v9/unusual-charset"] = operation("GetUnusualCharset", [], None)
+    paths["/v9/unusual-charset"]["get"]["responses"]["200"]["content"] = {
+        "application/json; charset=utf-8": {"schema": paged(base)}}
+    paths["/v9/unusual-2xx"] = operation("GetUnusual2xx", [], paged(base))
+    paths["/v9/unusual-2xx"]["get"]["responses"] = {"2XX": paths["/v9/unusual-2xx"]["get"]["responses"]["200"],
+                                                    "default": {"description": "an error"}}
+    paths["/v9/unusual-csv"] = {"get": {"operationId": "GetUnusualCsv", "responses": {"200": {
+        "description": "csv", "content": {"text/csv": {"schema": {"type": "string"}}}}}}}
+    paths["/v9/unusual-post"] = {"post": {"operationId": "PostUnusual", "responses": {"200": {"description": "x"}}}}
+    level = operation("GetUnusualPathLevel", [], paged(base))
+    level["parameters"] = [{"in": "query", "name": "shared", "schema": {"type": "string"}}]
+    paths["/v9/unusual-path-level"] = level
+    spec["openapi"] = "3.1.0"
+    return spec
+
+
+def main():
+    args = sys.argv[1:]
+    at = args.index("--base-spec")
+    base = args[at + 1]
+    del args[at:at + 2]
+    work = args[args.index("--work") + 1]
+    with open(base, encoding="utf-8") as f:
+        spec = unusual(json.load(f))
+    os.makedirs(os.path.dirname(os.path.abspath(work)), exist_ok=True)
+    written = os.path.abspath(work) + "-spec.json"
+    with open(written, "w", encoding="utf-8") as f:
+        json.dump(spec, f, indent=1)
+    here = os.path.dirname(os.path.abspath(__file__))
+    return subprocess.run([sys.executable, os.path.join(here, "regenerate_history.py"), "--spec", written] + args).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
