@@ -48,7 +48,7 @@ namespace text {
 std::string banner();
 /// `prefix` + text, greedily wrapped to 100 columns, each line indented by `indent` spaces.
 std::string comment(int indent, std::string_view text, std::string_view prefix = "/// ");
-/// A C++ string literal's body for `s` (quotes and backslashes escaped).
+/// A C++ string literal's body for `s`: quotes, backslashes, "??" and control characters escaped.
 std::string literal(std::string_view s);
 /// The enumerator naming `s`, as both massive::payload_shape and the mock's catalog::shape
 /// spell it (e.g. "results_array").

@@ -207,8 +207,9 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     q.filter = filter;
     o.query_params.push_back(std::move(q));
   }
-  // Two parameters of one name would not compile in the parameters struct.
-  std::set<std::string> names;
+  // Two parameters of one name would not compile in the parameters struct, nor one named like
+  // its member functions or the builder that render() writes into (emit_groups.cpp).
+  std::set<std::string> names{"render", "target", "b"};
   for (param* p : [&] {
          std::vector<param*> all;
          for (param& x : o.path_params) all.push_back(&x);
@@ -217,7 +218,8 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
        }()) {
     if (names.insert(p->name).second) continue;
     const std::string renamed = first_free(p->name, names);
-    warn(where + ": parameter " + p->wire + " would be a second member named " + p->name + "; generated as " + renamed);
+    warn(where + ": parameter " + p->wire + " would be a second member named " + p->name +
+         " (another parameter's, or the parameters struct's own); generated as " + renamed);
     p->name = renamed;
     names.insert(renamed);
   }

@@ -17,6 +17,9 @@ std::string comment(int indent, std::string_view text, std::string_view prefix) 
   std::string word;
   bool empty = true;
   while (words >> word) {
+    // A comment line ending in a backslash (or the trigraph ??/) would continue onto the next
+    // line and swallow it: such a word is quoted as code, so that no line ends with one.
+    if (word.back() == '\\' || word.ends_with("?\?/")) word = "`" + word + "`";
     if (!empty && line.size() + 1 + word.size() > 100) {
       out += line + "\n";
       line = lead;
@@ -31,9 +34,19 @@ std::string comment(int indent, std::string_view text, std::string_view prefix) 
 
 std::string literal(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '"' || c == '\\' || (c == '?' && i > 0 && s[i - 1] == '?')) {
+      out += '\\';  // the second '?' of a pair too: "??/" would be a trigraph's spelling
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      // Control characters as three-digit octal escapes, which no following digit extends.
+      const auto byte = static_cast<unsigned char>(c);
+      out += {'\\', static_cast<char>('0' + (byte >> 6)), static_cast<char>('0' + ((byte >> 3) & 7)),
+              static_cast<char>('0' + (byte & 7))};
+    } else {
+      out += c;
+    }
   }
   return out;
 }

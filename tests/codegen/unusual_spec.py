@@ -13,7 +13,12 @@ compile) and that each construct got its documented treatment:
 - parameters in the path with '-', in the query with '[', '.', '-' and keyword names, in
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
-  (`application/json; charset=utf-8`), a `2XX` response; a CSV-only and a POST-only route.
+  (`application/json; charset=utf-8`), a `2XX` response; a CSV-only and a POST-only route;
+- a new first segment with '-' and '.' (a new group), path parameters named `class` and `b`
+  (render()'s builder), two query parameters differing by case, a deepObject, an enumeration of
+  300 values and one whose values collide as identifiers, an integer enumeration;
+- texts that would end a comment (`*/`), continue its line (a final backslash, `??/`) or break
+  a string literal (quotes, backslashes, control characters) in every place docs are made from.
 
 Usage: unusual_spec.py --base-spec <committed description> <regenerate_history.py arguments
 without --spec>; the description is written under --work.
@@ -117,6 +122,28 @@ def unusual(spec):
     level = operation("GetUnusualPathLevel", [], paged(base))
     level["parameters"] = [{"in": "query", "name": "shared", "schema": {"type": "string"}}]
     paths["/v9/unusual-path-level"] = level
+    # Texts that end a comment or continue its line, in every place a doc comment is made from.
+    hostile = "Ends a comment */ or continues one \\\nC:\\ \r\t\u00e9 <b>&amp;</b> `tick` \"q\" ??/ C:\\"
+    texts = operation("GetUnusualTexts", [{"in": "query", "name": "note", "description": hostile,
+                                           "schema": {"type": "string", "description": hostile}}],
+                      paged({"type": "object", "description": hostile, "properties": {
+                          "text": {"type": "string", "description": hostile},
+                          "kind": {"type": "string", "enum": ["*/", "a\\", "\"", "x\ny"], "description": hostile}}}))
+    texts["get"]["summary"] = hostile
+    texts["get"]["description"] = hostile
+    paths["/v9/unusual-texts"] = texts
+    paths["/new-group.v2/v1/items/{class}/{b}/sub"] = operation("GetNewGroupItems", [
+        {"in": "path", "name": "class", "required": True, "schema": {"type": "string"}},
+        {"in": "path", "name": "b", "required": True, "schema": {"type": "integer"}},
+        {"in": "query", "name": "Ticker", "schema": {"type": "string"}},
+        {"in": "query", "name": "ticker", "schema": {"type": "string"}},
+        {"in": "query", "name": "obj", "style": "deepObject", "schema": {"type": "object", "properties": {"a": {"type": "string"}}}},
+        {"in": "query", "name": "collide", "schema": {"type": "string", "enum": ["a-b", "a_b", "A-B", "a b"]}},
+        {"in": "query", "name": "big", "schema": {"type": "string", "enum": ["v%d" % i for i in range(300)]}},
+        {"in": "query", "name": "levels", "schema": {"type": "integer", "enum": [1, 5, 10]}},
+        {"in": "query", "name": "ids", "style": "form", "explode": False, "schema": {"type": "array", "items": {"type": "integer"}}},
+    ], paged({"type": "object", "properties": {"a-b": {"type": "string"}, "a_b": {"type": "string"},
+                                                "results": {"type": "object", "properties": {"*": {"type": "number"}}}}}))
     spec["openapi"] = "3.1.0"
     return spec
 
