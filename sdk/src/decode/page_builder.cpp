@@ -26,7 +26,8 @@ void page_builder::start(const std::shared_ptr<page_pool>& pool, std::size_t row
   open(row_size);
 }
 
-void page_builder::start(const std::shared_ptr<page_pool>& pool, std::size_t row_size, page_memory&& reused) {
+void page_builder::start(const std::shared_ptr<page_pool>& pool, std::size_t row_size,
+                         page_memory&& reused) {
   if (!pool_access::holds_page_of(reused, pool.get())) {
     reused.reset();
     start(pool, row_size);
@@ -87,8 +88,9 @@ page_parts page_builder::finish() {
   // resets it): zeroing 192 bytes of envelope showed in the profile of one-event frames.
   const void* rows = rows_->data();
   const std::size_t size = row_count();
-  return page_parts{page_memory(std::move(pool_), std::exchange(rows_, nullptr), std::exchange(arena_, nullptr)),
-                    rows, size, envelope_};
+  return page_parts{
+      page_memory(std::move(pool_), std::exchange(rows_, nullptr), std::exchange(arena_, nullptr)),
+      rows, size, envelope_};
 }
 
 void page_builder::abandon() noexcept {

@@ -42,7 +42,8 @@ class pool_access {
   static void unpark(region* r) noexcept;
   /// Whether `memory` holds both regions of a page, from `pool`.
   static bool holds_page_of(const page_memory& memory, const page_pool* pool) noexcept;
-  static void take(page_memory& memory, std::shared_ptr<page_pool>& pool, region*& rows, region*& arena) noexcept;
+  static void take(page_memory& memory, std::shared_ptr<page_pool>& pool, region*& rows,
+                   region*& arena) noexcept;
 };
 
 }  // namespace massive::detail

@@ -79,7 +79,9 @@ class batch_pool {
       forget_events(*s, handed_out);
       massive::detail::pool_access::park(s->memory);
       batch_storage* none = nullptr;
-      if (spare_.compare_exchange_strong(none, s, std::memory_order_release, std::memory_order_relaxed)) return;
+      if (spare_.compare_exchange_strong(none, s, std::memory_order_release,
+                                         std::memory_order_relaxed))
+        return;
     }
     s->clear();
     const std::lock_guard lock(mutex_);
@@ -320,7 +322,8 @@ batch frame_decoder::finish() {
 void frame_decoder::reset() noexcept {
   if (!impl_) return;
   impl_->core.reset();
-  if (impl_->current != nullptr) impl_->batches->release(std::exchange(impl_->current, nullptr), false);
+  if (impl_->current != nullptr)
+    impl_->batches->release(std::exchange(impl_->current, nullptr), false);
   impl_->frame_bytes = 0;
   impl_->oversize = false;
 }
