@@ -67,6 +67,10 @@ class decoder_core {
   void finish();
   page_parts take();
   void reset() noexcept;
+  /// The next body's page goes into `memory`, a page's memory from this decoder's pool that
+  /// its owner gave back (parked) rather than released, instead of two regions taken from the
+  /// pool. Between bodies only; otherwise `memory` simply goes back to the pool.
+  void recycle(page_memory&& memory);
 
  private:
   struct impl;

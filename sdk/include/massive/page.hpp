@@ -215,6 +215,8 @@ class page_memory {
   void reset() noexcept;
 
  private:
+  friend class pool_access;  // a decoder takes back the regions of a page it may reuse
+
   std::shared_ptr<page_pool> pool_;
   region* rows_ = nullptr;
   region* arena_ = nullptr;

@@ -343,5 +343,12 @@ void decoder_core::feed(std::span<const char> chunk) { impl_->feed(chunk); }
 void decoder_core::finish() { impl_->finish(); }
 page_parts decoder_core::take() { return impl_->take(); }
 void decoder_core::reset() noexcept { impl_->reset(); }
+void decoder_core::recycle(page_memory&& memory) {
+  if (impl_->life != lifecycle::idle || impl_->builder.started()) {
+    memory.reset();
+    return;
+  }
+  impl_->builder.start(impl_->pool, impl_->codec->row_size, std::move(memory));
+}
 
 }  // namespace massive::detail

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <new>
+#include <utility>
 
 #if defined(__has_include) && __has_include(<sanitizer/asan_interface.h>)
 #include <sanitizer/asan_interface.h>
@@ -21,7 +22,9 @@ std::size_t os_page_size() noexcept {
   return size;
 }
 
-std::size_t round_up(std::size_t n, std::size_t to) noexcept { return (n + to - 1) / to * to; }
+// `to` is a power of two (a page size): a mask, not a division, as this runs twice a page
+// (twice a stream frame).
+std::size_t round_up(std::size_t n, std::size_t to) noexcept { return (n + to - 1) & ~(to - 1); }
 
 // Rows hold views into their page's regions, and a returned region is reused for the next
 // page, so a row kept past its page would silently read another page's bytes. In
@@ -48,6 +51,38 @@ void pool_access::note_used(page_pool& pool, region* r, std::size_t used) noexce
     pool.bytes_touched_.fetch_add(touched - r->touched, std::memory_order_relaxed);
     r->touched = touched;
   }
+}
+
+void pool_access::retire(page_pool& pool, region* r) noexcept {
+  // Give back the committed memory beyond the retention cap (outside the pool's lock).
+  const std::size_t retained = pool.config_.retained_bytes_per_region;
+  if (r->touched > retained) {
+    auto* base = reinterpret_cast<std::byte*>(r);
+    const std::size_t excess = r->touched - retained;
+    ::madvise(base + retained, excess, MADV_DONTNEED);
+    pool.bytes_released_.fetch_add(excess, std::memory_order_relaxed);
+    r->touched = retained;
+  }
+  poison(r);
+}
+
+void pool_access::park(page_memory& memory) noexcept {
+  if (!memory.pool_) return;
+  if (memory.arena_ != nullptr) retire(*memory.pool_, memory.arena_);
+  if (memory.rows_ != nullptr) retire(*memory.pool_, memory.rows_);
+}
+
+void pool_access::unpark(region* r) noexcept { unpoison(r); }
+
+bool pool_access::holds_page_of(const page_memory& memory, const page_pool* pool) noexcept {
+  return memory.pool_.get() == pool && memory.rows_ != nullptr && memory.arena_ != nullptr;
+}
+
+void pool_access::take(page_memory& memory, std::shared_ptr<page_pool>& pool, region*& rows,
+                       region*& arena) noexcept {
+  pool = std::move(memory.pool_);
+  rows = std::exchange(memory.rows_, nullptr);
+  arena = std::exchange(memory.arena_, nullptr);
 }
 
 void page_memory::reset() noexcept {
@@ -105,15 +140,7 @@ detail::region* page_pool::acquire() {
 }
 
 void page_pool::release(detail::region* r) noexcept {
-  // Give back the committed memory beyond the retention cap first, outside the lock.
-  if (r->touched > config_.retained_bytes_per_region) {
-    auto* base = reinterpret_cast<std::byte*>(r);
-    const std::size_t excess = r->touched - config_.retained_bytes_per_region;
-    ::madvise(base + config_.retained_bytes_per_region, excess, MADV_DONTNEED);
-    bytes_released_.fetch_add(excess, std::memory_order_relaxed);
-    r->touched = config_.retained_bytes_per_region;
-  }
-  poison(r);
+  detail::pool_access::retire(*this, r);
   {
     std::lock_guard lock(mutex_);
     if (free_count_ < config_.max_free_regions) {

@@ -32,6 +32,10 @@ class page_builder {
   bool started() const noexcept { return rows_ != nullptr; }
   /// Takes two regions from the pool for a page of rows of row_size bytes.
   void start(const std::shared_ptr<page_pool>& pool, std::size_t row_size);
+  /// As start(), in the regions of a page's memory its owner gave back for reuse (parked:
+  /// pool_access::park) rather than in two taken from the pool. Memory of another pool, or
+  /// none, goes back to its pool and start() takes two regions as usual.
+  void start(const std::shared_ptr<page_pool>& pool, std::size_t row_size, page_memory&& reused);
 
   // Rows: storage for the next rows is [row_end(), row_limit()); commit_rows() publishes.
   std::byte* row_end() const noexcept { return row_end_; }
@@ -107,6 +111,7 @@ class page_builder {
 
  private:
   void record_usage() noexcept;
+  void open(std::size_t row_size) noexcept;
 
   std::shared_ptr<page_pool> pool_;
   region* rows_ = nullptr;

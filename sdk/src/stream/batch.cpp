@@ -6,9 +6,11 @@
 #include "massive/stream/batch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 
+#include "decode/region.hpp"
 #include "decode/row_codec.hpp"
 #include "decode/row_decoding.hpp"
 #include "massive/stream/error.hpp"
@@ -26,19 +28,41 @@ void* batch_storage::append(event_kind kind, std::size_t size) {
   return t.bytes.data() + t.count++ * size;
 }
 
+namespace {
+
+/// Empties the batch but for its memory. A batch handed out has an entry in its wire order
+/// for every event of its typed arrays, so the types it holds are found there: a frame of a few
+/// events clears a few counts rather than one per event kind.
+void forget_events(batch_storage& s, bool handed_out) noexcept {
+  if (handed_out && s.order.size() < event_kind_count) {
+    for (const wire_entry& e : s.order) s.events[static_cast<std::size_t>(e.kind)].count = 0;
+  } else {
+    for (batch_storage::typed& t : s.events) t.count = 0;
+  }
+  s.order = {};
+  s.skipped = 0;
+  s.gap = false;
+}
+
+}  // namespace
+
 void batch_storage::clear() noexcept {
   memory.reset();
-  order = {};
-  for (typed& t : events) t.count = 0;
-  skipped = 0;
-  gap = false;
+  forget_events(*this, false);
 }
 
 /// The batches of one decoder: reused, so that a warm stream allocates none. Batches may be
 /// dropped on any thread.
+///
+/// The batch dropped last waits in `spare_` with its memory (parked: page_memory's regions
+/// kept, not returned to the page pool) for the next frame, which the decoder then decodes
+/// into the same regions: a stream whose consumer drops each batch before the next frame
+/// comes goes through neither this pool's mutex nor the page pool's. One batch's memory is
+/// kept so; others go back to the page pool as before, which bounds what is kept.
 class batch_pool {
  public:
   batch_storage* acquire() {
+    if (batch_storage* s = spare_.exchange(nullptr, std::memory_order_acquire)) return s;
     const std::lock_guard lock(mutex_);
     if (free_.empty()) {
       owned_.push_back(std::make_unique<batch_storage>());
@@ -49,13 +73,23 @@ class batch_pool {
     free_.pop_back();
     return s;
   }
-  void release(batch_storage* s) noexcept {
+  /// `handed_out`: the storage was a batch's (rather than a frame's that failed or was reset).
+  void release(batch_storage* s, bool handed_out) noexcept {
+    if (spare_.load(std::memory_order_relaxed) == nullptr) {
+      forget_events(*s, handed_out);
+      massive::detail::pool_access::park(s->memory);
+      batch_storage* none = nullptr;
+      if (spare_.compare_exchange_strong(none, s, std::memory_order_release,
+                                         std::memory_order_relaxed))
+        return;
+    }
     s->clear();
     const std::lock_guard lock(mutex_);
     free_.push_back(s);
   }
 
  private:
+  std::atomic<batch_storage*> spare_{nullptr};
   std::mutex mutex_;
   std::vector<std::unique_ptr<batch_storage>> owned_;
   std::vector<batch_storage*> free_;
@@ -64,7 +98,7 @@ class batch_pool {
 }  // namespace detail
 
 void batch::release() noexcept {
-  if (storage_ != nullptr) pool_->release(std::exchange(storage_, nullptr));
+  if (storage_ != nullptr) pool_->release(std::exchange(storage_, nullptr), true);
   pool_.reset();
 }
 
@@ -128,6 +162,12 @@ struct frame_decoder::impl {
         codec{sizeof(detail::wire_entry), alignof(detail::wire_entry), &decode_events},
         core(p ? std::move(p) : frame_pool(), codec, payload_shape::top_level_array, l.decode) {}
 
+  /// The batch the frame fills; the engine's page goes into its memory when it kept some.
+  void begin_frame() {
+    current = batches->acquire();
+    core.recycle(std::move(current->memory));
+  }
+
   const event_decoder* find(std::string_view ev) const noexcept {
     for (const event_decoder* d : events) {
       if (d->ev == ev) return d;
@@ -161,6 +201,10 @@ struct frame_decoder::impl {
     od::array elements;
     if (auto e = massive::detail::iterate_elements(b, doc, elements))
       massive::detail::fail_batch(b, e);
+    // Every event has a key its decoder does not declare (`ev`), and a batch reports no
+    // unknown keys: counting from one spares the engine writing the first one's path each frame.
+    std::uint32_t& unknown_keys = b.builder.leniency().unknown_keys;
+    if (unknown_keys == 0) unknown_keys = 1;
     std::byte* out = b.builder.row_end();
     std::byte* const limit = b.builder.row_limit();
     std::size_t row = b.first_row;
@@ -239,7 +283,7 @@ void frame_decoder::feed(std::span<const char> chunk) {
         stream_errc::frame_too_large,
         "a frame longer than " + std::to_string(d.limits.max_frame_bytes) + " bytes");
   }
-  if (d.current == nullptr) d.current = d.batches->acquire();
+  if (d.current == nullptr) d.begin_frame();
   const decoding_scope scope(&d);
   d.core.feed(chunk);
 }
@@ -251,7 +295,7 @@ batch frame_decoder::finish() {
         stream_errc::frame_too_large,
         "a frame longer than " + std::to_string(d.limits.max_frame_bytes) + " bytes");
   }
-  if (d.current == nullptr) d.current = d.batches->acquire();
+  if (d.current == nullptr) d.begin_frame();
   {
     const decoding_scope scope(&d);
     d.core.finish();
@@ -261,7 +305,7 @@ batch frame_decoder::finish() {
   // frame, naming the first (the core decodes leniently and counts, docs/guide/decoding.md);
   // unknown keys, `ev` among them, are skipped.
   if (const page_leniency& counts = parts.envelope.leniency; !counts.exact()) {
-    d.batches->release(std::exchange(d.current, nullptr));
+    d.batches->release(std::exchange(d.current, nullptr), false);
     d.frame_bytes = 0;
     const bool missing = counts.coerced + counts.skipped == 0;
     throw decode_error(missing ? decode_errc::missing_field : decode_errc::wrong_type,
@@ -278,7 +322,8 @@ batch frame_decoder::finish() {
 void frame_decoder::reset() noexcept {
   if (!impl_) return;
   impl_->core.reset();
-  if (impl_->current != nullptr) impl_->batches->release(std::exchange(impl_->current, nullptr));
+  if (impl_->current != nullptr)
+    impl_->batches->release(std::exchange(impl_->current, nullptr), false);
   impl_->frame_bytes = 0;
   impl_->oversize = false;
 }
