@@ -9,8 +9,8 @@
 #
 # Environment: BUILD_DIR (default build-e2e), RUNS (timed runs per client and workload,
 # default 3), E2E_BIN (a directory holding already built massive_e2e_* binaries: skips the
-# build), KEEP=1 (keep the temporary directory: fixtures, nginx config and log), ZLIB_BIN (see
-# the client list below: the SDK built with zlib as its inflater, beside ISA-L).
+# build), KEEP=1 (keep the temporary directory: fixtures, nginx config and log), ZLIB_BIN and
+# BASE_BIN (see the client list below: the SDK built with zlib, or from another commit, beside it).
 #
 # Everything runs on 127.0.0.1: nginx is started by this script as an unprivileged-port
 # instance with its own config, certificate and fixtures in a temporary directory, and is
@@ -102,10 +102,13 @@ clients = {
     "libcurl+simdjson": lambda w, c, g: [f"{bin_dir}/massive_e2e_libcurl", "simdjson", w, origin, cert, c["first_target"], str(int(g))],
     "libcurl+nlohmann": lambda w, c, g: [f"{bin_dir}/massive_e2e_libcurl", "nlohmann", w, origin, cert, c["first_target"], str(int(g))],
 }
-# ZLIB_BIN: a directory holding a massive_e2e_sdk built with -DMASSIVE_WITH_ISAL=OFF, run as one
-# more client: the inflater's A/B (ISA-L against zlib) in the same run.
-if os.environ.get("ZLIB_BIN"):
-    clients["massive/zlib"] = lambda w, c, g: [f"{os.environ['ZLIB_BIN']}/massive_e2e_sdk", w, origin, cert, c["first_target"], str(int(g))]
+# Other builds of the SDK's client, each run as one more client for an A/B in the same run:
+# ZLIB_BIN, a directory holding a massive_e2e_sdk built with -DMASSIVE_WITH_ISAL=OFF (the
+# inflater's A/B, ISA-L against zlib); BASE_BIN, one built from another commit (a change's A/B).
+ab_arms = {"massive/zlib": ("ZLIB_BIN", "(the inflater's A/B)"), "massive/base": ("BASE_BIN", "(A/B against BASE_BIN)")}
+for name, (variable, _) in ab_arms.items():
+    if os.environ.get(variable):
+        clients[name] = lambda w, c, g, d=os.environ[variable]: [f"{d}/massive_e2e_sdk", w, origin, cert, c["first_target"], str(int(g))]
 
 # The same malloc behaviour in every client, set from outside so that curl gets it too: what
 # mallopt(M_MMAP_THRESHOLD, 32 MiB) and mallopt(M_TRIM_THRESHOLD, 1 GiB) do in the decode
@@ -226,8 +229,9 @@ for workload in manifest:
         mine = summary.get((me, workload, gzip))
         if not mine:
             continue
-        for other, target in (("libcurl+simdjson", 1.3), ("libcurl+nlohmann", 6.0), ("curl", None), ("massive/zlib", None)):
-            if other == "massive/zlib" and me != "massive":
+        for other, target in (("libcurl+simdjson", 1.3), ("libcurl+nlohmann", 6.0), ("curl", None),
+                              *((arm, None) for arm in ab_arms)):
+            if other in ab_arms and me != "massive":
                 continue
             theirs = summary.get((other, workload, gzip))
             if not theirs:
@@ -235,8 +239,8 @@ for workload in manifest:
             ratio = mine[0] / theirs[0]
             # The same ratio in CPU seconds: less sensitive to the other builds sharing the cores.
             cpu_ratio = statistics.median(s[4] for s in theirs[3]) / statistics.median(s[4] for s in mine[3])
-            if other == "massive/zlib":
-                status, target_text = "(the inflater's A/B)", "-"
+            if other in ab_arms:
+                status, target_text = ab_arms[other][1], "-"
             elif target is None:
                 status, target_text = "(the transfer floor: reported)", "-"
             elif gzip:
