@@ -20,8 +20,14 @@ compile) and that each construct got its documented treatment:
 - texts that would end a comment (`*/`), continue its line (a final backslash, `??/`) or break
   a string literal (quotes, backslashes, control characters) in every place docs are made from.
 
+The stream description gets the same treatment: channels with keyword and non-identifier keys,
+a recursive and a oneOf key, a media type with parameters, an `ev` with a quote, a backslash
+and `??/`, a description ending in a backslash, and a channel of a market the SDK lacks
+(skipped, and said).
+
 Usage: unusual_spec.py --base-spec <committed description> <regenerate_history.py arguments
-without --spec>; the description is written under --work.
+without --spec>; both descriptions are written under --work, and --stream-spec names the
+committed stream description the unusual one is made from.
 """
 import json
 import os
@@ -148,6 +154,28 @@ def unusual(spec):
     return spec
 
 
+def unusual_stream(spec):
+    paths = spec["paths"]
+    model = next(iter(paths.values()))
+    spec["components"].setdefault("schemas", {})["UnusualStreamNode"] = {"type": "object", "properties": {
+        "n": {"type": "string"}, "kids": {"type": "array", "items": {"$ref": "#/components/schemas/UnusualStreamNode"}}}}
+
+    def channel(path, ev, props, media="application/json"):
+        c = json.loads(json.dumps(model))
+        schema = {"type": "object", "properties": dict({"ev": {"type": "string", "enum": [ev]}}, **props)}
+        c["get"]["responses"] = {"200": {"description": "an event", "content": {media: {"schema": schema, "example": {"ev": ev}}}}}
+        c["get"]["description"] = "Ends with a backslash C:\\"
+        paths[path] = c
+
+    channel("/stocks/UZ", "UZ", {"class": {"type": "string"}, "sym": {"type": "string"}, "t": {"type": "integer"},
+                                 "a-b": {"type": "number"}, "tree": {"$ref": "#/components/schemas/UnusualStreamNode"},
+                                 "one": {"oneOf": [{"type": "string"}, {"type": "number"}]}})
+    channel("/stocks/UC", "UC", {"sym": {"type": "string"}}, media="application/json; charset=utf-8")
+    channel("/stocks/UQ", "UQ\"\\??/", {"sym": {"type": "string"}})
+    channel("/new-market/UN", "UN", {"sym": {"type": "string"}})
+    return spec
+
+
 def main():
     args = sys.argv[1:]
     at = args.index("--base-spec")
@@ -160,6 +188,12 @@ def main():
     written = os.path.abspath(work) + "-spec.json"
     with open(written, "w", encoding="utf-8") as f:
         json.dump(spec, f, indent=1)
+    at = args.index("--stream-spec")
+    with open(args[at + 1], encoding="utf-8") as f:
+        stream = unusual_stream(json.load(f))
+    args[at + 1] = os.path.abspath(work) + "-stream-spec.json"
+    with open(args[at + 1], "w", encoding="utf-8") as f:
+        json.dump(stream, f, indent=1)
     here = os.path.dirname(os.path.abspath(__file__))
     return subprocess.run([sys.executable, os.path.join(here, "regenerate_history.py"), "--spec", written] + args).returncode
 
