@@ -16,7 +16,8 @@ compile) and that each construct got its documented treatment:
   (`application/json; charset=utf-8`), a `2XX` response; a CSV-only and a POST-only route;
 - a new first segment with '-' and '.' (a new group), path parameters named `class` and `b`
   (render()'s builder), two query parameters differing by case, a deepObject, an enumeration of
-  300 values and one whose values collide as identifiers, an integer enumeration;
+  300 values and one whose values collide as identifiers, enumerations of integers (negative
+  ones too), booleans, numbers, repeated values, no value and mixed types;
 - texts that would end a comment (`*/`), continue its line (a final backslash, `??/`) or break
   a string literal (quotes, backslashes, control characters) in every place docs are made from.
 
@@ -150,6 +151,15 @@ def unusual(spec):
         {"in": "query", "name": "ids", "style": "form", "explode": False, "schema": {"type": "array", "items": {"type": "integer"}}},
     ], paged({"type": "object", "properties": {"a-b": {"type": "string"}, "a_b": {"type": "string"},
                                                 "results": {"type": "object", "properties": {"*": {"type": "number"}}}}}))
+    paths["/v9/unusual-enums"] = operation("GetUnusualEnums", [
+        {"in": "query", "name": "repeated", "schema": {"type": "string", "enum": ["a", "a", "b"]}},
+        {"in": "query", "name": "negative", "schema": {"type": "integer", "enum": [-1, 0, 1]}},
+        {"in": "query", "name": "yes_no", "schema": {"type": "boolean", "enum": [True, False]}},
+        {"in": "query", "name": "halves", "schema": {"type": "number", "enum": [0.5, 1.5]}},
+        {"in": "query", "name": "none", "schema": {"type": "string", "enum": []}},
+        {"in": "query", "name": "mixed", "schema": {"enum": ["x", 1, None]}},
+    ], paged({"type": "object", "properties": {"e": {"type": "string", "enum": ["a", "a"]},
+                                               "n": {"type": "integer", "enum": [-5, 5]}}}))
     spec["openapi"] = "3.1.0"
     return spec
 
