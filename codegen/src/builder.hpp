@@ -56,8 +56,9 @@ class builder {
   merged merge(const json& raw) const;
   void merge_into(const json& raw, merged& out) const;
   /// Whether the schema `s` holds itself again through its $refs (a tree's node holding its
-  /// children): no C++ struct can, so a value of it is kept as JSON (json_value), with a warning.
-  bool recursive(const json& s) const;
+  /// children): no C++ struct can, so a value of it is kept as JSON (json_value). Decided once
+  /// per schema, with a warning naming it (`name`) when it does.
+  bool recursive(const json& s, const std::string& name) const;
   bool reaches(const json& node, const json* target, std::set<const json*>& seen) const;
   kind classify(const merged& m, scalar& s) const;
   const std::string& signature(const json& raw);
@@ -97,7 +98,6 @@ class builder {
   std::vector<std::string> problems_;
   std::map<const json*, std::string> signatures_;
   mutable std::map<const json*, bool> recursive_;  // resolved schema -> recursive(), once each
-  mutable std::set<std::string> recursive_warned_;   // the recursive schemas' names, warned once
   // Object nodes: signature -> every location, first first.
   std::map<std::string, std::vector<std::pair<std::string, const json*>>> nodes_;
   std::vector<std::string> node_order_;  // signatures in order of first sight

@@ -102,10 +102,14 @@ bool builder::reaches(const json& node, const json* target, std::set<const json*
   return any_child(s, [&](const json& child) { return reaches(child, target, seen); });
 }
 
-bool builder::recursive(const json& s) const {
+bool builder::recursive(const json& s, const std::string& name) const {
   if (auto it = recursive_.find(&s); it != recursive_.end()) return it->second;
   std::set<const json*> seen{&s};
   const bool found = any_child(s, [&](const json& child) { return reaches(child, &s, seen); });
+  if (found) {
+    notices_.warnings.push_back("schema " + name + " holds itself (through its $refs): its values are kept as JSON "
+                                "text (json_value), not as a model");
+  }
   return recursive_[&s] = found;
 }
 
@@ -113,11 +117,7 @@ void builder::merge_into(const json& raw, merged& out) const {
   std::string ref_name;
   const json& s = resolve(raw, &ref_name);
   if (out.ref_name.empty()) out.ref_name = ref_name;
-  if (!ref_name.empty() && recursive(s)) {
-    if (recursive_warned_.insert(ref_name).second) {
-      notices_.warnings.push_back("schema " + ref_name + " holds itself (through its $refs): its values are kept as "
-                                  "JSON text (json_value), not as a model");
-    }
+  if (!ref_name.empty() && recursive(s, ref_name)) {
     out.recursive = true;
     return;
   }
