@@ -97,26 +97,27 @@ class stream_builder {
     return nullptr;
   }
 
+  /// As the REST builder's resolve(): a reference that cannot be followed stands for a schema
+  /// that says nothing (a key of it is kept as JSON text), with one warning per reference.
   const json& resolve(const json& s) const {
+    static const json says_nothing;
     const json* at = &s;
     for (int hops = 0; hops < 16; ++hops) {
       const std::string_view ref = at->text("$ref");
       if (ref.empty()) return *at;
-      at = pointer(ref);
-      if (at == nullptr) throw generation_error({"dangling $ref " + std::string(ref) + " in the stream description"});
+      const json* next = spec_.at_reference(ref);
+      if (next == nullptr) {
+        if (unfollowed_refs_.insert(std::string(ref)).second) {
+          notices_.warnings.push_back("stream description: $ref " + std::string(ref) +
+                                      " names nothing in it: what it stands for is kept as JSON text (json_value)");
+        }
+        return says_nothing;
+      }
+      at = next;
     }
-    throw generation_error({"$ref cycle in the stream description"});
-  }
-  const json* pointer(std::string_view ref) const {
-    if (ref.substr(0, 2) != "#/") return nullptr;
-    const json* at = &spec_;
-    std::size_t from = 2;
-    while (at != nullptr && from <= ref.size()) {
-      const std::size_t slash = std::min(ref.find('/', from), ref.size());
-      at = at->find(ref.substr(from, slash - from));
-      from = slash + 1;
-    }
-    return at;
+    notices_.warnings.push_back("stream description: $ref " + std::string(s.text("$ref")) +
+                                " is a cycle of references: kept as JSON text (json_value)");
+    return says_nothing;
   }
   /// The object's properties with allOf parts merged (a later part refines an earlier one's key).
   void properties(const json& raw, std::vector<std::pair<std::string, const json*>>& out) const {
@@ -347,35 +348,60 @@ class stream_builder {
     model& m = new_model(row, "");
     stream_event e = channel_of(&row, row.words[1], row.option("topic"));
     e.ev = *row.option("ev");
+    add_row_fields(m, row);
+    e.event = &m;
+    out_.events.push_back(std::move(e));
+  }
+
+  /// The row's <key>=<type> words as m's fields, for an event the description lacks.
+  void add_row_fields(model& m, const map_row& row) {
     for (std::size_t w = 2; w < row.words.size(); ++w) {
       const std::string& word = row.words[w];
       const auto eq = word.find('=');
-      if (eq == std::string::npos || word.compare(0, 3, "ev=") == 0 || word.compare(0, 6, "topic=") == 0) continue;
+      if (eq == std::string::npos) continue;
+      const std::string key = word.substr(0, eq);
+      if (key == "ev" || key == "topic" || key == "schema") continue;
       field_type t;
       if (!parse_type(word.substr(eq + 1), t)) {
         problem(map_.where(row) + ": " + word + " is not <key>=<type> with a stream field type");
         continue;
       }
-      add_field(m, word.substr(0, eq), nullptr, t);
+      add_field(m, key, nullptr, t);
     }
     if (m.fields.empty()) problem(map_.where(row) + ": an event the description lacks needs its <key>=<type> words");
-    e.event = &m;
-    out_.events.push_back(std::move(e));
   }
 
-  /// Status events (connected, auth, subscriptions, disconnects): one schema, every market.
+  /// Status events (connected, auth, subscriptions, disconnects): one schema, every market. A
+  /// description without that schema still has status events (the client cannot work without
+  /// them): the row's ev= and <key>=<type> words then say what they hold, with a warning.
   void add_schema_event(const map_row& row) {
-    const std::string ref = "#/components/schemas/" + row.words[1].substr(std::string_view("schema=").size());
-    const json* schema = pointer(ref);
+    const std::string name = row.words[1].substr(std::string_view("schema=").size());
+    const std::string ref = "#/components/schemas/" + name;
+    const json* schema = spec_.at_reference(ref);
     if (schema == nullptr) {
-      problem(map_.where(row) + ": " + row.words[1] + " names nothing in the stream description");
+      const auto ev = row.option("ev");
+      if (!ev) {
+        problem(map_.where(row) + ": " + row.words[1] + " names nothing in the stream description, and the row has no " +
+                "ev=<ev> <key>=<type>... words to make the event from");
+        return;
+      }
+      notices_.warnings.push_back("stream description: no schema " + name + ": " + row.words[0] +
+                                  " is made from its map row's words (" + map_.where(row) + ")");
+      model& m = new_model(row, "");
+      stream_event e;
+      e.path = ref;
+      e.ev = *ev;
+      add_row_fields(m, row);
+      e.event = &m;
+      out_.events.push_back(std::move(e));
       return;
     }
     model& m = new_model(row, std::string(resolve(*schema).text("description")));
     stream_event e;
     e.path = ref;
     e.ev = ev_of(*schema);
-    if (e.ev.empty()) problem(map_.where(row) + ": " + row.words[1] + " names no ev value");
+    if (e.ev.empty()) e.ev = row.option("ev").value_or("");
+    if (e.ev.empty()) problem(map_.where(row) + ": " + row.words[1] + " names no ev value, and the row has no ev=<ev>");
     add_described(m, *schema, std::move(e));
   }
 
@@ -413,6 +439,7 @@ class stream_builder {
   const json& spec_;
   const curated_map& map_;
   notices& notices_;
+  mutable std::set<std::string> unfollowed_refs_;  // $refs resolve() could not follow, warned once each
   stream_api out_;
   std::vector<std::string> problems_;
 };

@@ -98,6 +98,7 @@ class builder {
   std::vector<std::string> problems_;
   std::map<const json*, std::string> signatures_;
   mutable std::map<const json*, bool> recursive_;  // resolved schema -> recursive(), once each
+  mutable std::set<std::string> unfollowed_refs_;    // $refs resolve() could not follow, warned once each
   // Object nodes: signature -> every location, first first.
   std::map<std::string, std::vector<std::pair<std::string, const json*>>> nodes_;
   std::vector<std::string> node_order_;  // signatures in order of first sight

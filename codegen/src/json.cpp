@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 namespace massive::codegen {
@@ -78,6 +79,44 @@ const json* json::find(std::string_view key) const noexcept {
 std::string_view json::text(std::string_view key) const noexcept {
   const json* v = find(key);
   return v != nullptr && v->is_string() ? std::string_view(v->text_) : std::string_view();
+}
+
+const json* json::at_reference(std::string_view ref) const {
+  if (!ref.starts_with("#")) return nullptr;
+  // The fragment's percent-encoding first (RFC 3986), then the pointer's escapes (RFC 6901).
+  std::string pointer;
+  for (std::size_t i = 1; i < ref.size(); ++i) {
+    const auto hex = [&](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+    if (ref[i] == '%' && i + 2 < ref.size() && hex(ref[i + 1]) && hex(ref[i + 2])) {
+      pointer += static_cast<char>(std::stoi(std::string(ref.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      pointer += ref[i];
+    }
+  }
+  const json* at = this;
+  std::size_t from = 0;
+  while (at != nullptr && from < pointer.size()) {
+    if (pointer[from] != '/') return nullptr;
+    const std::size_t end = std::min(pointer.find('/', from + 1), pointer.size());
+    std::string token;
+    for (std::size_t i = from + 1; i < end; ++i) {
+      if (pointer[i] == '~' && i + 1 < end && (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
+        token += pointer[++i] == '0' ? '~' : '/';
+      } else {
+        token += pointer[i];
+      }
+    }
+    if (at->is_array()) {
+      const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+      const std::size_t index = digits && token.size() < 10 ? std::stoul(token) : at->items_.size();
+      at = index < at->items_.size() ? &at->items_[index] : nullptr;
+    } else {
+      at = at->find(token);
+    }
+    from = end;
+  }
+  return at;
 }
 
 bool json::flag(std::string_view key) const noexcept {

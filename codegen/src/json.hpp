@@ -30,6 +30,10 @@ class json {
   const json* find(std::string_view key) const noexcept;
   /// The string value of member `key`, or "" when absent or not a string.
   std::string_view text(std::string_view key) const noexcept;
+  /// What a local reference ("#/components/schemas/X": a URI fragment holding a JSON pointer,
+  /// its %XX, ~1 and ~0 escapes undone) points at in this document, or nullptr when it is not
+  /// local or names nothing.
+  const json* at_reference(std::string_view ref) const;
   bool flag(std::string_view key) const noexcept;
 
   const std::string& string() const noexcept { return text_; }

@@ -48,23 +48,28 @@ bool parse_scalar(const std::string& text, scalar& out) {
 
 
 const json& builder::resolve(const json& s, std::string* ref_name) const {
+  // A reference that cannot be followed (to nowhere, to another file, or round in a circle)
+  // stands for a schema that says nothing: its value is kept as JSON text, like any schema
+  // without a type, and the rest of the description still generates.
+  static const json says_nothing;
+  const auto unfollowed = [&](std::string_view ref, const char* why) -> const json& {
+    if (unfollowed_refs_.insert(std::string(ref)).second) {
+      notices_.warnings.push_back("$ref " + std::string(ref) + " " + why + ": what it stands for is kept as JSON text "
+                                  "(json_value) or, for a parameter or response, left out");
+    }
+    return says_nothing;
+  };
   const json* at = &s;
   for (int hops = 0; hops < 32; ++hops) {
     const std::string_view ref = at->text("$ref");
     if (ref.empty()) return *at;
-    if (ref.substr(0, 2) != "#/") throw generation_error({"unsupported $ref " + std::string(ref)});
-    const json* next = &spec_;
-    std::size_t start = 2;
-    while (start <= ref.size()) {
-      const std::size_t end = std::min(ref.find('/', start), ref.size());
-      next = next->find(ref.substr(start, end - start));
-      if (next == nullptr) throw generation_error({"dangling $ref " + std::string(ref)});
-      start = end + 1;
-    }
+    if (!ref.starts_with("#")) return unfollowed(ref, "is not within the description");
+    const json* next = spec_.at_reference(ref);
+    if (next == nullptr) return unfollowed(ref, "names nothing in the description");
     if (ref_name != nullptr) *ref_name = std::string(ref.substr(ref.rfind('/') + 1));
     at = next;
   }
-  throw generation_error({"$ref cycle"});
+  return unfollowed(s.text("$ref"), "is a cycle of references");
 }
 
 namespace {

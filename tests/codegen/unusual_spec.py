@@ -9,7 +9,8 @@ compile) and that each construct got its documented treatment:
 - nullable, 3.1 type lists, oneOf/anyOf, allOf over a $ref, $ref'd and recursive schemas (a
   node holding its children: kept as JSON, with a warning), maps of scalars, models and
   anything, empty schemas, arrays of arrays and arrays without items, five levels of nesting,
-  every integer, number and string format;
+  every integer, number and string format; a $ref into another operation (a JSON pointer with
+  ~1 and %XX escapes);
 - parameters in the path with '-', in the query with '[', '.', '-' and keyword names, in
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
@@ -23,8 +24,8 @@ compile) and that each construct got its documented treatment:
 
 The stream description gets the same treatment: channels with keyword and non-identifier keys,
 a recursive and a oneOf key, a media type with parameters, an `ev` with a quote, a backslash
-and `??/`, a description ending in a backslash, and a channel of a market the SDK lacks
-(skipped, and said).
+and `??/`, a description ending in a backslash, a channel of a market the SDK lacks (skipped,
+and said), and no status schema (the map row makes the status event).
 
 Usage: unusual_spec.py --base-spec <committed description> <regenerate_history.py arguments
 without --spec>; both descriptions are written under --work, and --stream-spec names the
@@ -126,6 +127,10 @@ def unusual(spec):
     paths["/v9/unusual-csv"] = {"get": {"operationId": "GetUnusualCsv", "responses": {"200": {
         "description": "csv", "content": {"text/csv": {"schema": {"type": "string"}}}}}}}
     paths["/v9/unusual-post"] = {"post": {"operationId": "PostUnusual", "responses": {"200": {"description": "x"}}}}
+    # A $ref into another operation (a JSON pointer with ~1 for '/'; %7B%7D for the braces, as a
+    # URI fragment may write them): the same rows as that operation, so its model.
+    paths["/v9/unusual-pointer"] = operation("GetUnusualPointer", [], {"$ref": (
+        "#/paths/~1v3~1trades~1%7BstockTicker%7D/get/responses/200/content/application~1json/schema")})
     level = operation("GetUnusualPathLevel", [], paged(base))
     level["parameters"] = [{"in": "query", "name": "shared", "schema": {"type": "string"}}]
     paths["/v9/unusual-path-level"] = level
@@ -183,6 +188,8 @@ def unusual_stream(spec):
     channel("/stocks/UC", "UC", {"sym": {"type": "string"}}, media="application/json; charset=utf-8")
     channel("/stocks/UQ", "UQ\"\\??/", {"sym": {"type": "string"}})
     channel("/new-market/UN", "UN", {"sym": {"type": "string"}})
+    # No status schema: the map row's words make the status event.
+    del spec["components"]["schemas"]["Event"]
     return spec
 
 

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Regenerates from the committed descriptions changed at random in the ways a publisher's
+next version, an older one or a careless edit changes them, and checks each result as
+regenerate_history.py checks a real older description: the generator exits 0 (no signal, no
+hang, no refusal), the change report names every route gone or added, and, for the first
+--compile-seeds seeds, the changed sources compile.
+
+Each seed is deterministic (random.Random(seed)); a failure names the seed and the changes made,
+so it can be replayed alone with --first <seed> --seeds 1 (the descriptions are kept under
+--work). The kinds of change (KINDS below) are kinds, not instances: a schema whose type goes,
+changes or becomes a list, whose properties, items or enumeration go or turn into another JSON
+type; $refs that name nothing, leave the file or go round in a circle; allOf/oneOf/anyOf
+wrappers; operations without or with another's operationId, without parameters, with a
+response of no JSON, with a parameter renamed away from its path; routes added with a trailing
+slash, an undeclared path parameter or another case; a method other than GET; schemas removed
+from components. The stream description gets its own: schemas removed, $refs to nothing, an ev
+without values, keys of another JSON type, a channel gone or moved.
+
+What may fail instead of exit 0 is not drawn: a description with no GET operation at all is
+refused by design (nothing to generate), and codegen_refuses tests that.
+
+Usage: mutated_spec.py --spec <REST description> --stream-spec <stream description>
+       --seeds N [--first S] [--compile-seeds K] <regenerate_history.py arguments without
+       --spec, --stream-spec and --expect>
+"""
+import copy
+import json
+import os
+import random
+import subprocess
+import sys
+
+WEIRD = [None, 5, "x", [], {}, True, -1, 1.5, [1, "a"], {"a": 1}]
+
+
+def walk(x):
+    """Every object in x, x first."""
+    if isinstance(x, dict):
+        yield x
+        for v in x.values():
+            yield from walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from walk(v)
+
+
+def schemas(spec):
+    """Every object of the description that is a schema (not a parameter)."""
+    return [n for n in walk(spec) if any(k in n for k in ("type", "$ref", "properties", "items", "allOf"))
+            and "in" not in n]
+
+
+def operations(spec):
+    return [(path, item["get"]) for path, item in spec["paths"].items() if isinstance(item.get("get"), dict)]
+
+
+def schema_names(spec):
+    return list(spec.get("components", {}).get("schemas", {})) or ["Missing"]
+
+
+# Each kind takes (spec, random) and changes the REST description in place; its name says what.
+def type_removed(spec, r):
+    r.choice(schemas(spec)).pop("type", None)
+
+
+def type_changed(spec, r):
+    r.choice(schemas(spec))["type"] = r.choice(["string", "integer", "number", "boolean", "array", "object", "null",
+                                                 ["string", "null"], ["integer", "string"], "unknown"])
+
+
+def properties_removed(spec, r):
+    r.choice(schemas(spec)).pop("properties", None)
+
+
+def items_removed(spec, r):
+    r.choice(schemas(spec)).pop("items", None)
+
+
+def member_of_another_json_type(spec, r):
+    key = r.choice(["type", "properties", "items", "required", "description", "enum", "format", "$ref", "nullable"])
+    r.choice(schemas(spec))[key] = r.choice(WEIRD)
+
+
+def replaced_by_ref(spec, r):
+    n = r.choice(schemas(spec))
+    n.clear()
+    n["$ref"] = "#/components/schemas/" + r.choice(schema_names(spec))
+
+
+def ref_to_nothing(spec, r):
+    n = r.choice(schemas(spec))
+    n.clear()
+    n["$ref"] = r.choice(["#/components/schemas/Missing", "#/components/schemas/", "#/nowhere/at/all",
+                          "other.json#/components/schemas/X", "#/components/schemas/A~1B%20C"])
+
+
+def ref_cycle(spec, r):
+    spec.setdefault("components", {}).setdefault("schemas", {})["Loop"] = {"$ref": "#/components/schemas/Loop"}
+    n = r.choice(schemas(spec))
+    n.clear()
+    n["$ref"] = "#/components/schemas/Loop"
+
+
+def wrapped_in_composition(spec, r):
+    n = r.choice(schemas(spec))
+    inner = dict(n)
+    n.clear()
+    n[r.choice(["allOf", "oneOf", "anyOf"])] = [inner, {"type": r.choice(["string", "object", "integer"])}]
+
+
+def enumeration_changed(spec, r):
+    r.choice(schemas(spec))["enum"] = r.choice([[], [1, 2], ["a", "a"], [None], ["x", 1, True], [{"a": 1}], "x"])
+
+
+def format_changed(spec, r):
+    r.choice(schemas(spec))["format"] = r.choice(["date", "date-time", "int64", "double", "float", "uuid", "unknown", 5])
+
+
+def properties_of_another_shape(spec, r):
+    r.choice(schemas(spec))["properties"] = r.choice([
+        {}, {"": {"type": "string"}}, {"a": 5}, {"a": None}, {"a": {"$ref": "#/x/y"}},
+        {"m": {"type": "object", "additionalProperties": r.choice([True, False, {"type": "integer"}])}}])
+
+
+def schema_removed(spec, r):
+    spec.get("components", {}).get("schemas", {}).pop(r.choice(schema_names(spec)), None)
+
+
+def operation_id_removed(spec, r):
+    r.choice(operations(spec))[1].pop("operationId", None)
+
+
+def operation_id_shared(spec, r):
+    (_, a), (_, b) = r.sample(operations(spec), 2)
+    a["operationId"] = b.get("operationId", "shared")
+
+
+def responses_without_json(spec, r):
+    r.choice(operations(spec))[1]["responses"] = r.choice([
+        {}, {"200": {"description": "OK"}}, {"404": {"description": "no"}},
+        {"200": {"$ref": "#/components/responses/Missing"}}, r.choice(WEIRD)])
+
+
+def parameters_removed(spec, r):
+    r.choice(operations(spec))[1].pop("parameters", None)
+
+
+def parameter_changed(spec, r):
+    params = r.choice(operations(spec))[1].get("parameters") or [{}]
+    p = r.choice(params)
+    if isinstance(p, dict):
+        p[r.choice(["name", "in", "schema", "required", "description"])] = r.choice(WEIRD + ["path", "query", "class", ""])
+
+
+def parameter_ref_to_nothing(spec, r):
+    params = r.choice(operations(spec))[1].get("parameters")
+    if params:
+        params[r.randrange(len(params))] = {"$ref": "#/components/parameters/Missing"}
+
+
+def path_parameter_renamed(spec, r):
+    for p in r.choice(operations(spec))[1].get("parameters", []):
+        if isinstance(p, dict) and p.get("in") == "path" and isinstance(p.get("name"), str):
+            p["name"] += "Renamed"
+
+
+def route_added(spec, r):
+    path, op = r.choice(operations(spec))
+    new = r.choice([path.rstrip("/") + "/", path + "/{extra}", path + "/x-y.z", path.replace("v", "V", 1),
+                    path + "/{ticker}/{ticker}", path + ":batch"])
+    spec["paths"][new] = {"get": copy.deepcopy(op)}
+
+
+def method_changed(spec, r):
+    path, op = r.choice(operations(spec))
+    item = spec["paths"][path]
+    del item["get"]
+    item[r.choice(["post", "put", "delete", "options"])] = op
+    if not operations(spec):  # every GET gone is the refusal codegen_refuses tests: keep one
+        item["get"] = op
+
+
+def operation_text_of_another_type(spec, r):
+    key = r.choice(["summary", "description", "tags", "x-polygon-paginate", "deprecated", "x-polygon-deprecation"])
+    r.choice(operations(spec))[1][key] = r.choice(WEIRD)
+
+
+KINDS = [type_removed, type_changed, properties_removed, items_removed, member_of_another_json_type,
+         replaced_by_ref, ref_to_nothing, ref_cycle, wrapped_in_composition, enumeration_changed, format_changed,
+         properties_of_another_shape, schema_removed, operation_id_removed, operation_id_shared,
+         responses_without_json, parameters_removed, parameter_changed, parameter_ref_to_nothing,
+         path_parameter_renamed, route_added, method_changed, operation_text_of_another_type]
+
+
+def stream_schema_removed(spec, r):
+    names = list(spec.get("components", {}).get("schemas", {}))
+    if names:
+        spec["components"]["schemas"].pop(r.choice(names))
+
+
+def stream_ref_to_nothing(spec, r):
+    n = r.choice(schemas(spec))
+    n.clear()
+    n["$ref"] = "#/components/schemas/Missing"
+
+
+def stream_ev_without_values(spec, r):
+    with_ev = [n for n in walk(spec) if isinstance(n.get("properties"), dict) and "ev" in n["properties"]]
+    if with_ev:
+        r.choice(with_ev)["properties"]["ev"] = r.choice([{}, {"enum": []}, {"enum": [1]}, {"type": "string"}])
+
+
+def stream_key_of_another_type(spec, r):
+    r.choice(schemas(spec))[r.choice(["type", "properties", "enum", "items", "description"])] = r.choice(WEIRD)
+
+
+def stream_channel_gone(spec, r):
+    spec["paths"].pop(r.choice(list(spec["paths"])))
+
+
+def stream_channel_moved(spec, r):
+    path = r.choice(list(spec["paths"]))
+    spec["paths"][r.choice([path + "2", path.replace("/", "/launchpad/", 1), "/unknown" + path])] = spec["paths"].pop(path)
+
+
+STREAM_KINDS = [stream_schema_removed, stream_ref_to_nothing, stream_ev_without_values, stream_key_of_another_type,
+                stream_channel_gone, stream_channel_moved]
+
+
+def take(args, flag, default=None):
+    if flag not in args:
+        return default
+    at = args.index(flag)
+    value = args[at + 1]
+    del args[at:at + 2]
+    return value
+
+
+def main():
+    args = sys.argv[1:]
+    with open(take(args, "--spec"), encoding="utf-8") as f:
+        base = json.load(f)
+    with open(take(args, "--stream-spec"), encoding="utf-8") as f:
+        stream_base = json.load(f)
+    seeds = int(take(args, "--seeds"))
+    first = int(take(args, "--first", "0"))
+    compile_seeds = int(take(args, "--compile-seeds", "0"))
+    compile_args = []
+    while "--compile-commands" in args or "--also-compile" in args:
+        for flag in ("--compile-commands", "--also-compile"):
+            value = take(args, flag)
+            if value is not None:
+                compile_args += [flag, value]
+    work = os.path.abspath(take(args, "--work"))
+    os.makedirs(work, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    failed = []
+    for seed in range(first, first + seeds):
+        r = random.Random(seed)
+        spec, stream = copy.deepcopy(base), copy.deepcopy(stream_base)
+        made = []
+        for _ in range(r.choice([1, 2, 4, 8, 16])):
+            kind = r.choice(KINDS)
+            kind(spec, r)
+            made.append(kind.__name__)
+        for _ in range(r.choice([0, 0, 1, 3])):
+            kind = r.choice(STREAM_KINDS)
+            kind(stream, r)
+            made.append(kind.__name__)
+        spec_path = os.path.join(work, "seed%d-spec.json" % seed)
+        stream_path = os.path.join(work, "seed%d-stream-spec.json" % seed)
+        with open(spec_path, "w", encoding="utf-8") as f:
+            json.dump(spec, f)
+        with open(stream_path, "w", encoding="utf-8") as f:
+            json.dump(stream, f)
+        extra = compile_args if seed - first < compile_seeds else []
+        try:
+            run = subprocess.run([sys.executable, os.path.join(here, "regenerate_history.py"), "--spec", spec_path,
+                                  "--stream-spec", stream_path, "--work", os.path.join(work, "seed%d" % seed)]
+                                 + args + extra, capture_output=True, text=True, timeout=600)
+            verdict, output = run.returncode, run.stdout + run.stderr
+        except subprocess.TimeoutExpired:
+            verdict, output = "timeout", ""
+        print("seed %d (%s): %s" % (seed, ", ".join(made), "ok" if verdict == 0 else "FAILED"), flush=True)
+        if verdict != 0:
+            failed.append("seed %d (%s): %s\n%s" % (seed, ", ".join(made), verdict, output[-3000:]))
+        else:
+            for path in (spec_path, stream_path):
+                os.remove(path)
+            subprocess.run(["rm", "-rf", os.path.join(work, "seed%d" % seed)])
+    if failed:
+        print("FAIL: %d of %d changed descriptions did not regenerate:\n%s" % (len(failed), seeds, "\n".join(failed)),
+              file=sys.stderr)
+        return 1
+    print("%d changed descriptions regenerated, %d of them compiled" % (seeds, min(seeds, compile_seeds)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
