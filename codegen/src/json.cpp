@@ -8,21 +8,37 @@
 
 namespace massive::codegen {
 
+// Read with simdjson's On Demand API rather than its DOM: the DOM refuses a whole document
+// for one integer beyond 64 bits (an example, a maximum), where On Demand hands over a
+// number's text as written, which is what the tree keeps.
 struct json_builder {
-  static json from(simdjson::dom::element e) {
+  static json from(simdjson::ondemand::value v, std::string_view where) {
     json out;
-    switch (e.type()) {
-      case simdjson::dom::element_type::ARRAY: {
+    simdjson::ondemand::json_type type;
+    check(v.type().get(type), where);
+    switch (type) {
+      case simdjson::ondemand::json_type::array: {
         out.kind_ = json::kind::array;
-        const simdjson::dom::array array = e.get_array().value_unsafe();
-        for (auto item : array) out.items_.push_back(from(item));
+        simdjson::ondemand::array array;
+        check(v.get_array().get(array), where);
+        for (auto item : array) {
+          simdjson::ondemand::value value;
+          check(item.get(value), where);
+          out.items_.push_back(from(value, where));
+        }
         break;
       }
-      case simdjson::dom::element_type::OBJECT: {
+      case simdjson::ondemand::json_type::object: {
         out.kind_ = json::kind::object;
-        const simdjson::dom::object object = e.get_object().value_unsafe();
+        simdjson::ondemand::object object;
+        check(v.get_object().get(object), where);
         for (auto field : object) {
-          out.members_.emplace_back(std::string(field.key), from(field.value));
+          std::string_view key;
+          simdjson::ondemand::value value;
+          check(field.unescaped_key().get(key), where);
+          std::string name(key);
+          check(field.value().get(value), where);
+          out.members_.emplace_back(std::move(name), from(value, where));
         }
         // Canonical order: the generator's output is a function of the description's content,
         // never of the order in which its publisher wrote the keys (one sorts them, another
@@ -31,42 +47,61 @@ struct json_builder {
                          [](const auto& a, const auto& b) { return a.first < b.first; });
         break;
       }
-      case simdjson::dom::element_type::STRING:
+      case simdjson::ondemand::json_type::string: {
         out.kind_ = json::kind::string;
-        out.text_ = std::string(e.get_string().value_unsafe());
+        std::string_view text;
+        check(v.get_string().get(text), where);
+        out.text_ = std::string(text);
         break;
-      case simdjson::dom::element_type::INT64:
-      case simdjson::dom::element_type::UINT64:
-      case simdjson::dom::element_type::DOUBLE:
+      }
+      case simdjson::ondemand::json_type::number: {
         out.kind_ = json::kind::number;
-        out.text_ = simdjson::minify(e);
+        std::string_view token = v.raw_json_token();
+        while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.remove_suffix(1);
+        out.text_ = std::string(token);
         break;
-      case simdjson::dom::element_type::BOOL:
+      }
+      case simdjson::ondemand::json_type::boolean:
         out.kind_ = json::kind::boolean;
-        out.boolean_ = e.get_bool().value_unsafe();
+        check(v.get_bool().get(out.boolean_), where);
         break;
-      case simdjson::dom::element_type::NULL_VALUE: break;
+      case simdjson::ondemand::json_type::null: {
+        bool is_null = false;
+        check(v.is_null().get(is_null), where);
+        if (!is_null) check(simdjson::INCORRECT_TYPE, where);
+        break;
+      }
     }
     return out;
+  }
+
+  static json document(const simdjson::padded_string& text, std::string_view where) {
+    simdjson::ondemand::parser parser;
+    simdjson::ondemand::document doc;
+    check(parser.iterate(text).get(doc), where);
+    simdjson::ondemand::value root;
+    check(doc.get_value().get(root), where);
+    json out = from(root, where);
+    // Nothing may follow the value (On Demand reads no further than it is asked).
+    if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS) check(simdjson::TRAILING_CONTENT, where);
+    return out;
+  }
+
+  static void check(simdjson::error_code e, std::string_view where) {
+    if (e != simdjson::SUCCESS) throw std::runtime_error(std::string(where) + simdjson::error_message(e));
   }
 };
 
 json json::load(const std::string& path) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (auto e = parser.load(path).get(root)) {
+  simdjson::padded_string text;
+  if (auto e = simdjson::padded_string::load(path).get(text)) {
     throw std::runtime_error("cannot read " + path + ": " + simdjson::error_message(e));
   }
-  return json_builder::from(root);
+  return json_builder::document(text, "cannot read " + path + ": ");
 }
 
 json json::parse(std::string_view text) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (auto e = parser.parse(simdjson::padded_string(text)).get(root)) {
-    throw std::runtime_error(std::string("invalid JSON: ") + simdjson::error_message(e));
-  }
-  return json_builder::from(root);
+  return json_builder::document(simdjson::padded_string(text), "invalid JSON: ");
 }
 
 const json* json::find(std::string_view key) const noexcept {

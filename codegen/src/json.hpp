@@ -1,6 +1,7 @@
 // A small owning JSON tree for the generator. The description is read once with simdjson's
-// DOM and copied into this tree because the generator walks it many times, follows $refs and
-// merges allOf parts, and needs object members in document order.
+// On Demand API and copied into this tree because the generator walks it many times, follows
+// $refs and merges allOf parts; members are kept sorted by key (json.cpp says why), numbers as
+// written.
 #pragma once
 
 #include <cstdint>

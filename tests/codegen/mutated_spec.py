@@ -11,7 +11,9 @@ so it can be replayed alone with --first <seed> --seeds 1 (the descriptions are 
 changes or becomes a list, whose properties, items or enumeration go or turn into another JSON
 type; $refs that name nothing, leave the file or go round in a circle; allOf/oneOf/anyOf
 wrappers; operations without or with another's operationId, without parameters, with a
-response of no JSON, with a parameter renamed away from its path; routes added with a trailing
+response of no JSON, with a parameter renamed away from its path, with a default, an example
+or an enumeration of odd values (quotes, backslashes, `??/`, a line break, integers beyond 64
+bits, objects, values equal but for case); routes added with a trailing
 slash, an undeclared path parameter or another case; a method other than GET; schemas removed
 from components. The stream description gets its own: schemas removed, $refs to nothing, an ev
 without values, keys of another JSON type, a channel gone or moved.
@@ -158,6 +160,26 @@ def parameter_ref_to_nothing(spec, r):
         params[r.randrange(len(params))] = {"$ref": "#/components/parameters/Missing"}
 
 
+ODD_VALUES = ["a\"b\\c??/", "line\nbreak", "", "\u00fc", "x" * 300, 18446744073709551616, -9223372036854775809, -0.0,
+              1e308, {"a": 1}, [1, 2], None, True]
+
+
+def parameter_default_or_example_odd(spec, r):
+    params = [p for p in r.choice(operations(spec))[1].get("parameters", []) if isinstance(p, dict)]
+    if params:
+        p = r.choice(params)
+        target = p.setdefault("schema", {}) if r.random() < 0.7 and isinstance(p.get("schema"), dict) else p
+        target[r.choice(["default", "example"])] = r.choice(ODD_VALUES)
+
+
+def enumeration_of_odd_values(spec, r):
+    values = r.sample(ODD_VALUES + ["A", "a", "1", "-", "class", "a b", "a-b", "a_b"], r.randrange(1, 8))
+    r.choice(schemas(spec))["enum"] = values
+    params = [p for p in r.choice(operations(spec))[1].get("parameters", []) if isinstance(p, dict)]
+    if params and isinstance(params[0].get("schema"), dict):
+        params[0]["schema"]["enum"] = values
+
+
 def path_parameter_renamed(spec, r):
     for p in r.choice(operations(spec))[1].get("parameters", []):
         if isinstance(p, dict) and p.get("in") == "path" and isinstance(p.get("name"), str):
@@ -189,7 +211,8 @@ KINDS = [type_removed, type_changed, properties_removed, items_removed, member_o
          replaced_by_ref, ref_to_nothing, ref_cycle, wrapped_in_composition, enumeration_changed, format_changed,
          properties_of_another_shape, schema_removed, operation_id_removed, operation_id_shared,
          responses_without_json, parameters_removed, parameter_changed, parameter_ref_to_nothing,
-         path_parameter_renamed, route_added, method_changed, operation_text_of_another_type]
+         path_parameter_renamed, route_added, method_changed, operation_text_of_another_type,
+         parameter_default_or_example_odd, enumeration_of_odd_values]
 
 
 def stream_schema_removed(spec, r):

@@ -7,8 +7,8 @@ unattended job would, and checks what a user relies on:
   removed or renamed, and every route it adds as added: the routes are read from the
   description itself, not from the generator;
 - the strings given with --expect are in the report;
-- with --compile, every generated source of a group or a model that changed, or that includes a
-  header that changed, compiles (-fsyntax-only, with the flags the build gave the same kind of
+- with --compile, every generated source of a group, a model or an operation table that
+  changed, or that includes a header that changed, compiles (-fsyntax-only, with the flags the build gave the same kind of
   source, from compile_commands.json): only what changed, so that the check stays cheap.
 """
 import argparse
@@ -55,7 +55,8 @@ def surface_operations(path):
 
 
 def changed_sources(old_root, new_root):
-    """The group and model sources to compile: changed or new, or including a changed header."""
+    """The group, model and operation-table sources to compile: changed or new, or including a
+    changed header."""
     changed_headers = set()
     for base, _, files in os.walk(os.path.join(new_root, "include")):
         for name in files:
@@ -65,7 +66,7 @@ def changed_sources(old_root, new_root):
             if not os.path.exists(old) or not filecmp.cmp(old, new, shallow=False):
                 changed_headers.add(rel)
     out = []
-    for folder in ("src/groups", "src/models"):
+    for folder in ("src/groups", "src/models", "src/operations"):
         for name in sorted(os.listdir(os.path.join(new_root, folder))):
             if not name.endswith(".cpp") or name == "model_table.cpp":
                 continue
@@ -167,7 +168,8 @@ def main():
     if a.compile_commands:
         with open(a.compile_commands, encoding="utf-8") as f:
             commands = json.load(f)
-        sources = changed_sources(old_root, new_root) + a.also_compile
+        sources = changed_sources(old_root, new_root)
+        sources += [rel for rel in a.also_compile if rel not in sources]
         if not sources:
             fail("no changed group or model source to compile")
         started = time.monotonic()
