@@ -76,9 +76,13 @@ struct json_builder {
   }
 
   static json document(const simdjson::padded_string& text, std::string_view where) {
+    // A UTF-8 byte order mark, which RFC 8259 lets a reader ignore, and an editor may write.
+    const std::size_t bom = std::string_view(text).starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    const simdjson::padded_string_view view(text.data() + bom, text.size() - bom,
+                                            text.size() - bom + simdjson::SIMDJSON_PADDING);
     simdjson::ondemand::parser parser;
     simdjson::ondemand::document doc;
-    check(parser.iterate(text).get(doc), where);
+    check(parser.iterate(view).get(doc), where);
     simdjson::ondemand::value root;
     check(doc.get_value().get(root), where);
     json out = from(root, where);

@@ -1,7 +1,9 @@
 # Output is a function of the descriptions' content, not of their key order or whitespace: the
-# committed REST description with every object's keys reversed (written here by Python), and
+# committed REST description with every object's keys reversed (written here by Python, with a
+# UTF-8 byte order mark and CRLF line ends, as an editor on another system may save it), and
 # client-python's stream description as published (the same content, keys in another order),
-# each regenerate exactly generated/.
+# each regenerate exactly generated/. Seen failing with the byte order mark not skipped
+# (json.cpp): "cannot read ...: A JSON document made of a scalar ...".
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 execute_process(
@@ -13,7 +15,7 @@ def rev(o):
     return [rev(x) for x in o] if isinstance(o, list) else o
 with open(sys.argv[1], encoding="utf-8") as f:
     d = json.load(f)
-with open(sys.argv[2], "w", encoding="utf-8") as f:
+with open(sys.argv[2], "w", encoding="utf-8-sig", newline="\r\n") as f:
     json.dump(rev(d), f, indent=1)
 ]=] "${SPEC}" "${WORK}/reversed.json"
   RESULT_VARIABLE status)
