@@ -87,6 +87,8 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     const json& resolved = resolve(*ok);
     if (const json* content = resolved.find("content")) {
       if (const json* media = json_media(*content)) body = media->find("schema");
+    } else {
+      body = resolved.find("schema");  // Swagger 2.0: the schema on the response itself
     }
   }
   if (body == nullptr) return skip("no application/json 200 response schema, so no rows to type");
@@ -238,6 +240,8 @@ param builder::make_param(const operation& op, const json& p, const std::string&
   const map_row* rename = map_.lookup("param", wire);
   out.name = rename != nullptr && rename->words.size() > 1 ? rename->words[1] : identifier(wire);
   const json* schema = p.find("schema");
+  // Swagger 2.0 types a parameter in place.
+  if (schema == nullptr && (p.find("type") || p.find("enum") || p.find("items") || p.find("format"))) schema = &p;
   const merged m = schema != nullptr ? merge(*schema) : merged{};
   const json* values = schema != nullptr ? resolve(*schema).find("enum") : nullptr;
   if (const json* d = schema != nullptr ? resolve(*schema).find("default") : nullptr) {

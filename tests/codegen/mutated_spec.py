@@ -13,7 +13,8 @@ type; $refs that name nothing, leave the file or go round in a circle; allOf/one
 wrappers; operations without or with another's operationId, without parameters, with a
 response of no JSON, with a parameter renamed away from its path, with a default, an example
 or an enumeration of odd values (quotes, backslashes, `??/`, a line break, integers beyond 64
-bits, objects, values equal but for case); routes added with a trailing
+bits, objects, values equal but for case), written as Swagger 2.0 writes one (the schema on
+the response, parameters typed in place); routes added with a trailing
 slash, an undeclared path parameter or another case; a method other than GET; schemas removed
 from components. The stream description gets its own: schemas removed, $refs to nothing, an ev
 without values, keys of another JSON type, a channel gone or moved.
@@ -180,6 +181,21 @@ def enumeration_of_odd_values(spec, r):
         params[0]["schema"]["enum"] = values
 
 
+def swagger2_style(spec, r):
+    """An operation written as Swagger 2.0 writes one: the response's schema on the response,
+    parameters typed in place."""
+    _, op = r.choice(operations(spec))
+    ok = op.get("responses", {}).get("200") if isinstance(op.get("responses"), dict) else None
+    if isinstance(ok, dict) and isinstance(ok.get("content"), dict):
+        media = ok.pop("content").get("application/json")
+        if isinstance(media, dict) and "schema" in media:
+            ok["schema"] = media["schema"]
+    for p in op.get("parameters", []):
+        if isinstance(p, dict) and isinstance(p.get("schema"), dict) and "$ref" not in p["schema"]:
+            for key, value in p.pop("schema").items():
+                p.setdefault(key, value)
+
+
 def path_parameter_renamed(spec, r):
     for p in r.choice(operations(spec))[1].get("parameters", []):
         if isinstance(p, dict) and p.get("in") == "path" and isinstance(p.get("name"), str):
@@ -212,7 +228,7 @@ KINDS = [type_removed, type_changed, properties_removed, items_removed, member_o
          properties_of_another_shape, schema_removed, operation_id_removed, operation_id_shared,
          responses_without_json, parameters_removed, parameter_changed, parameter_ref_to_nothing,
          path_parameter_renamed, route_added, method_changed, operation_text_of_another_type,
-         parameter_default_or_example_odd, enumeration_of_odd_values]
+         parameter_default_or_example_odd, enumeration_of_odd_values, swagger2_style]
 
 
 def stream_schema_removed(spec, r):
