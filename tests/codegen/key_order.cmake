@@ -4,7 +4,7 @@
 # client-python's stream description as published (the same content, keys in another order),
 # and the REST description in Swagger 2.0's form (swagger2_form.py) each regenerate exactly
 # generated/. Seen failing with the Swagger 2.0 form of a response not read (operations.cpp):
-# "generation refused" (no operation had rows to type). Seen failing with the byte order mark not skipped
+# "generation refused" (no operation had rows to type); with the byte order mark not skipped
 # (json.cpp): "cannot read ...: A JSON document made of a scalar ...".
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
