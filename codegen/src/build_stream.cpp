@@ -263,7 +263,7 @@ class stream_builder {
     const json* schema = nullptr;
     std::string doc;
   };
-  static response response_of(const json* get) {
+  response response_of(const json* get) const {
     response r;
     const json* ok = nullptr;
     if (get != nullptr) {
@@ -273,12 +273,27 @@ class stream_builder {
     r.doc = std::string(ok->text("description"));
     if (const json* c = ok->find("content")) r.content = json_media(*c);
     if (r.content != nullptr) r.schema = r.content->find("schema");
+    // A channel may describe its message as the frame it comes in: an array of events.
+    if (r.schema != nullptr) {
+      const json& s = resolve(*r.schema);
+      if (const json* items = s.find("items"); items != nullptr && s.text("type") == "array") r.schema = items;
+    }
     return r;
   }
   /// The `ev` identifying the channel's events: the schema's single enum value, else the example's.
-  std::string ev_for(const response& r) const {
+  /// The `ev` of a channel's events: the description's (its schema's, else its example's), else
+  /// the channel's prefix, which is every described channel's ev (T for /stocks/T, FMV for
+  /// /business/stocks/FMV), with a warning.
+  std::string ev_for(const response& r, const stream_event& e) const {
     std::string ev = ev_of(*r.schema);
-    if (ev.empty() && r.content->find("example") != nullptr) ev = std::string(r.content->find("example")->text("ev"));
+    if (const json* example = r.content != nullptr ? r.content->find("example") : nullptr; ev.empty() && example) {
+      ev = std::string(example->text("ev"));
+    }
+    if (ev.empty()) {
+      ev = e.prefix;
+      notices_.warnings.push_back("stream channel " + e.path + " names no single ev value (neither an enum nor an example): "
+                                  "its events are taken to carry ev=" + ev + ", the channel's prefix");
+    }
     return ev;
   }
 
@@ -289,11 +304,8 @@ class stream_builder {
       return;
     }
     stream_event e = channel_of(&row, path, row.option("topic"));
-    e.ev = ev_for(r);
-    if (e.ev.empty()) {
-      notices_.skipped.push_back("stream channel " + path + ": names no ev value (neither an enum nor an example)");
-      return;
-    }
+    if (e.prefix.empty()) return;  // channel_of said why
+    e.ev = ev_for(r, e);
     add_described(new_model(row, r.doc), *r.schema, std::move(e));
   }
 
@@ -302,14 +314,12 @@ class stream_builder {
   void add_default_channel(const std::string& path, const json* get) {
     const response r = response_of(get);
     stream_event e = channel_of(nullptr, path, std::nullopt);
-    if (r.schema != nullptr && !e.market.empty()) e.ev = ev_for(r);
-    if (e.ev.empty()) {
+    if (r.schema == nullptr || e.market.empty()) {
       notices_.skipped.push_back("stream channel " + path + ": " +
-                                 (r.schema == nullptr ? "no response schema"
-                                  : e.market.empty()  ? "not /<market>/<prefix> with a known market"
-                                                      : "names no ev value (neither an enum nor an example)"));
+                                 (r.schema == nullptr ? "no response schema" : "not /<market>/<prefix> with a known market"));
       return;
     }
+    e.ev = ev_for(r, e);
     static const std::pair<const char*, const char*> singular_market[] = {
         {"stocks", "stock"}, {"options", "option"}, {"indices", "index"}};
     std::string stem = e.market;
