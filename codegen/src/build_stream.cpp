@@ -101,23 +101,21 @@ class stream_builder {
   /// that says nothing (a key of it is kept as JSON text), with one warning per reference.
   const json& resolve(const json& s) const {
     static const json says_nothing;
+    const auto unfollowed = [&](std::string_view ref, const char* why) -> const json& {
+      if (unfollowed_refs_.insert(std::string(ref)).second) {
+        notices_.warnings.push_back("stream description: $ref " + std::string(ref) + " " + why +
+                                    ": what it stands for is kept as JSON text (json_value)");
+      }
+      return says_nothing;
+    };
     const json* at = &s;
     for (int hops = 0; hops < 16; ++hops) {
       const std::string_view ref = at->text("$ref");
       if (ref.empty()) return *at;
-      const json* next = spec_.at_reference(ref);
-      if (next == nullptr) {
-        if (unfollowed_refs_.insert(std::string(ref)).second) {
-          notices_.warnings.push_back("stream description: $ref " + std::string(ref) +
-                                      " names nothing in it: what it stands for is kept as JSON text (json_value)");
-        }
-        return says_nothing;
-      }
-      at = next;
+      at = spec_.at_reference(ref);
+      if (at == nullptr) return unfollowed(ref, "names nothing in it");
     }
-    notices_.warnings.push_back("stream description: $ref " + std::string(s.text("$ref")) +
-                                " is a cycle of references: kept as JSON text (json_value)");
-    return says_nothing;
+    return unfollowed(s.text("$ref"), "is a cycle of references");
   }
   /// The object's properties with allOf parts merged (a later part refines an earlier one's key).
   void properties(const json& raw, std::vector<std::pair<std::string, const json*>>& out) const {
@@ -280,7 +278,6 @@ class stream_builder {
     }
     return r;
   }
-  /// The `ev` identifying the channel's events: the schema's single enum value, else the example's.
   /// The `ev` of a channel's events: the description's (its schema's, else its example's), else
   /// the channel's prefix, which is every described channel's ev (T for /stocks/T, FMV for
   /// /business/stocks/FMV), with a warning.
