@@ -37,9 +37,9 @@ case "$source" in
 esac
 python3 - "$fetched" "spec/$target" <<'PY'
 import json, sys
-with open(sys.argv[1], encoding="utf-8") as f:
+with open(sys.argv[1], encoding="utf-8-sig") as f:  # a byte order mark, if any, is not content
     description = json.load(f)
-if not isinstance(description, dict) or not description.get("paths"):
+if not isinstance(description, dict) or not isinstance(description.get("paths"), dict) or not description["paths"]:
     sys.exit("sync-spec: %s is not an API description (no paths)" % sys.argv[1])
 with open(sys.argv[2], "w", encoding="utf-8") as f:
     json.dump(description, f, indent=2, sort_keys=True, ensure_ascii=False)
@@ -55,13 +55,13 @@ readme, stored, source, day, sha = sys.argv[1:]
 name = os.path.basename(stored)
 with open(stored, encoding="utf-8") as f:
     d = json.load(f)
-version = d.get("openapi", "?")
-gets = [(p, i) for p, i in d["paths"].items() if "get" in i]
+version = "OpenAPI %s" % d["openapi"] if "openapi" in d else "Swagger %s" % d.get("swagger", "?")
+gets = [(p, i) for p, i in d["paths"].items() if isinstance(i, dict) and isinstance(i.get("get"), dict)]
 if name == "massive-websocket.json":
-    what = "streams (OpenAPI %s form): %d channels" % (version, len(d["paths"]))
+    what = "streams (%s form): %d channels" % (version, len(d["paths"]))
 else:
     ignored = sum(1 for _, i in gets if i.get("x-polygon-ignore") or i["get"].get("x-polygon-ignore"))
-    what = "REST (OpenAPI %s): %d GET operations, %d of them `x-polygon-ignore` path variants" % (
+    what = "REST (%s): %d GET operations, %d of them `x-polygon-ignore` path variants" % (
         version, len(gets), ignored)
 with open(readme, encoding="utf-8") as f:
     lines = f.read().split("\n")

@@ -4,14 +4,18 @@
 # (normalised), its provenance row in spec/README.md gets the source, the date and the file's
 # sha256, generated/ is regenerated, the change report printed and its breaking and added
 # lines put in CHANGELOG.md. Seen failing with the
-# README update's row match misspelt: "spec/README.md has no row for massive-openapi.json".
+# README update's row match misspelt: "spec/README.md has no row for massive-openapi.json", and
+# with the description read as utf-8 rather than utf-8-sig ("Unexpected UTF-8 BOM").
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/codegen")
 file(COPY "${ROOT}/scripts" "${ROOT}/spec" "${ROOT}/generated" "${ROOT}/CHANGELOG.md" DESTINATION "${WORK}")
 file(COPY "${ROOT}/codegen/map.txt" "${ROOT}/codegen/audit.tsv" "${ROOT}/codegen/official-names.tsv" DESTINATION "${WORK}/codegen")
 
+# Given as an editor may save it: with a UTF-8 byte order mark.
+execute_process(COMMAND "${PYTHON}" -c "import sys; open(sys.argv[2], 'wb').write(b'\\xef\\xbb\\xbf' + open(sys.argv[1], 'rb').read())"
+                        "${HISTORY}/massive-openapi-2026-04-27.json" "${WORK}/massive-openapi-2026-04-27.json")
 execute_process(COMMAND ${CMAKE_COMMAND} -E env MASSIVE_CODEGEN=${CODEGEN}
-                        "${WORK}/scripts/sync-spec.sh" "${HISTORY}/massive-openapi-2026-04-27.json" --no-build
+                        "${WORK}/scripts/sync-spec.sh" "${WORK}/massive-openapi-2026-04-27.json" --no-build
                 RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "sync-spec.sh exited ${status}:\n${output}\n${errors}")
@@ -23,7 +27,7 @@ file(READ "${WORK}/generated/CHANGES.md" report)
 file(READ "${WORK}/CHANGELOG.md" changelog)
 foreach(check
     "readme|| `massive-openapi.json` | REST (OpenAPI 3.0.3): 145 GET operations, 21 of them `x-polygon-ignore` path variants |"
-    "readme|${HISTORY}/massive-openapi-2026-04-27.json, normalised (keys sorted, 2-space indent) by scripts/sync-spec.sh"
+    "readme|${WORK}/massive-openapi-2026-04-27.json, normalised (keys sorted, 2-space indent) by scripts/sync-spec.sh"
     "readme|`${sha}` |"
     "stored|\"/futures/vX/aggs/{ticker}\": {"
     "report|- `client.futures().aggregates_vx()` (`GET /futures/vX/aggs/{ticker}`)"
