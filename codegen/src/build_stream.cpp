@@ -59,7 +59,7 @@ class stream_builder {
       if (location.rfind("schema=", 0) == 0) {
         add_schema_event(*row);
       } else if (described.count(location)) {
-        add_channel(*row, location, paths->find(location)->find("get"));
+        add_channel(*row, location, resolve(*paths->find(location)).find("get"));
       } else if (row->option("ev")) {
         add_undescribed(*row);
       } else {
@@ -68,7 +68,7 @@ class stream_builder {
     }
     // Channels the map does not name: default names, after every curated one is taken.
     for (const auto& [path, item] : paths->members()) {
-      if (channel_row(path) == nullptr) add_default_channel(path, item.find("get"));
+      if (channel_row(path) == nullptr) add_default_channel(path, resolve(item).find("get"));
     }
     for (const map_row& row : map_.rows()) {
       if ((row.kind == "stream_key" || row.kind == "stream_field") && !row.used) {

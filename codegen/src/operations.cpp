@@ -335,7 +335,8 @@ api builder::run() {
     notices_.names_path = official_.file();
   }
   for (const map_row* row : map_.find("group")) known_groups_.push_back(row->words[0]);
-  for (const auto& [path, item] : paths->members()) {
+  for (const auto& [path, written] : paths->members()) {
+    const json& item = resolve(written);  // a path item may be a $ref to another
     const json* get = item.find("get");
     if (get == nullptr) continue;
     // The official clients' pull scripts drop these before generating; a raw download has them.

@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 
 
 def fail(message):
@@ -28,14 +29,25 @@ def fail(message):
     sys.exit(1)
 
 
+def follow(spec, ref):
+    """What a local $ref (a URI fragment holding a JSON pointer) points at, or None."""
+    at = spec
+    for token in urllib.parse.unquote(ref[2:]).split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        at = at.get(token) if isinstance(at, dict) else None
+    return at
+
+
 def described_routes(spec_path):
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
     routes = set()
     for path, item in spec["paths"].items():
-        get = item.get("get")
-        if get is None:
+        if isinstance(item, dict) and str(item.get("$ref", "")).startswith("#/"):
+            item = follow(spec, item["$ref"])  # a path item may be a $ref to another
+        if not isinstance(item, dict) or not isinstance(item.get("get"), dict):
             continue
+        get = item["get"]
         draft = any(x.get(k) for x in (item, get) for k in ("x-polygon-draft", "x-massive-draft"))
         if not draft:
             routes.add("GET " + path)

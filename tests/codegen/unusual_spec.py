@@ -9,8 +9,8 @@ compile) and that each construct got its documented treatment:
 - nullable, 3.1 type lists, oneOf/anyOf, allOf over a $ref, $ref'd and recursive schemas (a
   node holding its children: kept as JSON, with a warning), maps of scalars, models and
   anything, empty schemas, arrays of arrays and arrays without items, five levels of nesting,
-  every integer, number and string format, integers beyond 64 bits; a $ref into another operation (a JSON pointer with
-  ~1 and %XX escapes);
+  every integer, number and string format, integers beyond 64 bits; a $ref into another
+  operation (a JSON pointer with ~1 and %XX escapes); path items that are $refs;
 - parameters in the path with '-', in the query with '[', '.', '-' and keyword names, in
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
@@ -134,6 +134,10 @@ def unusual(spec):
     # URI fragment may write them): the same rows as that operation, so its model.
     paths["/v9/unusual-pointer"] = operation("GetUnusualPointer", [], {"$ref": (
         "#/paths/~1v3~1trades~1%7BstockTicker%7D/get/responses/200/content/application~1json/schema")})
+    # Path items that are $refs: to another path's and to one under components.
+    paths["/v9/unusual-path-ref/{stockTicker}"] = {"$ref": "#/paths/~1v3~1trades~1%7BstockTicker%7D"}
+    spec["components"].setdefault("pathItems", {})["UnusualItem"] = operation("GetUnusualPathItem", [], paged(base))
+    paths["/v9/unusual-path-item"] = {"$ref": "#/components/pathItems/UnusualItem"}
     level = operation("GetUnusualPathLevel", [], paged(base))
     level["parameters"] = [{"in": "query", "name": "shared", "schema": {"type": "string"}}]
     paths["/v9/unusual-path-level"] = level
