@@ -385,15 +385,19 @@ class stream_builder {
     const std::string name = row.words[1].substr(std::string_view("schema=").size());
     const std::string ref = "#/components/schemas/" + name;
     const json* schema = spec_.at_reference(ref);
-    if (schema == nullptr) {
+    std::vector<std::pair<std::string, const json*>> props;
+    if (schema != nullptr) properties(*schema, props);
+    const bool keyed = std::any_of(props.begin(), props.end(), [](const auto& p) { return p.first != "ev"; });
+    if (!keyed) {
       const auto ev = row.option("ev");
       if (!ev) {
-        problem(map_.where(row) + ": " + row.words[1] + " names nothing in the stream description, and the row has no " +
-                "ev=<ev> <key>=<type>... words to make the event from");
+        problem(map_.where(row) + ": " + row.words[1] + " names no keyed schema of the stream description, and the row " +
+                "has no ev=<ev> <key>=<type>... words to make the event from");
         return;
       }
-      notices_.warnings.push_back("stream description: no schema " + name + ": " + row.words[0] +
-                                  " is made from its map row's words (" + map_.where(row) + ")");
+      notices_.warnings.push_back("stream description: " +
+                                  (schema == nullptr ? "no schema " + name : "schema " + name + " gives no key") + ": " +
+                                  row.words[0] + " is made from its map row's words (" + map_.where(row) + ")");
       model& m = new_model(row, "");
       stream_event e;
       e.path = ref;

@@ -488,6 +488,7 @@ std::string owned_header(const model& m) {
 std::string owned_definition(const model& m) {
   std::string out = "owned::" + m.name + " to_owned(const " + m.name + "& row) {\n  owned::" + m.name + " out;\n";
   for (const field& f : m.fields) out += owned_copy(f);
+  if (m.fields.empty()) out += "  static_cast<void>(row);\n";  // an object the description gives no key
   return out + "  return out;\n}\n\n";
 }
 
@@ -510,6 +511,7 @@ std::string source(const model& m) {
   }
   out += "void write_json(json_writer& w, const " + m.name + "& row) {\n  w.begin_object();\n";
   for (const field& f : m.fields) out += "  w.field(\"" + text::literal(f.key) + "\", row." + f.name + ");\n";
+  if (m.fields.empty()) out += "  static_cast<void>(row);\n";
   out += "  w.end_object();\n}\n\n";
   out += "void visit_fields(reflection::field_visitor& v, const " + m.name + "& row) {\n";
   for (const field& f : m.fields)

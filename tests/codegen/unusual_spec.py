@@ -25,7 +25,8 @@ compile) and that each construct got its documented treatment:
 The stream description gets the same treatment: channels with keyword and non-identifier keys,
 a recursive and a oneOf key, a media type with parameters, an `ev` with a quote, a backslash
 and `??/`, a description ending in a backslash, a channel of a market the SDK lacks (skipped,
-and said), and no status schema (the map row makes the status event).
+and said), an event of no key but its `ev`, and no status schema (the map row makes the status
+event).
 
 Usage: unusual_spec.py --base-spec <committed description> <regenerate_history.py arguments
 without --spec>; both descriptions are written under --work, and --stream-spec names the
@@ -134,6 +135,10 @@ def unusual(spec):
     # URI fragment may write them): the same rows as that operation, so its model.
     paths["/v9/unusual-pointer"] = operation("GetUnusualPointer", [], {"$ref": (
         "#/paths/~1v3~1trades~1%7BstockTicker%7D/get/responses/200/content/application~1json/schema")})
+    # Rows and a nested object the description gives no key.
+    paths["/v9/unusual-no-keys"] = operation("GetUnusualNoKeys", [], paged({"type": "object", "properties": {
+        "nothing": {"type": "object"}}}))
+    paths["/v9/unusual-empty-rows"] = operation("GetUnusualEmptyRows", [], paged({"type": "object"}))
     # Path items that are $refs: to another path's and to one under components.
     paths["/v9/unusual-path-ref/{stockTicker}"] = {"$ref": "#/paths/~1v3~1trades~1%7BstockTicker%7D"}
     spec["components"].setdefault("pathItems", {})["UnusualItem"] = operation("GetUnusualPathItem", [], paged(base))
@@ -195,6 +200,7 @@ def unusual_stream(spec):
     channel("/stocks/UC", "UC", {"sym": {"type": "string"}}, media="application/json; charset=utf-8")
     channel("/stocks/UQ", "UQ\"\\??/", {"sym": {"type": "string"}})
     channel("/new-market/UN", "UN", {"sym": {"type": "string"}})
+    channel("/stocks/UE", "UE", {})  # an event of no key but its ev
     # No status schema: the map row's words make the status event.
     del spec["components"]["schemas"]["Event"]
     return spec
