@@ -373,11 +373,12 @@ std::string decoder(const model& m) {
          "& row) {\n";
   if (has_helpers) out += "  using namespace " + ns + ";\n";
   if (!required.empty()) out += "  std::uint64_t seen = 0;\n";
+  if (m.fields.empty()) out += "  static_cast<void>(row);  // an object the description gives no key\n";
   out += "  for (auto item : object) {\n";
   out += "    od::field field;\n";
   out += "    if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);\n";
   out += "    const char* const key = field.key().raw();\n";
-  out += "    od::value& value = field.value();\n";
+  if (!m.fields.empty()) out += "    od::value& value = field.value();\n";
   if (any_number) {
     out += "    double* number = nullptr;  // the double field this key names\n";
     out += "    std::string_view number_key;\n";
