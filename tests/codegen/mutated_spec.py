@@ -14,9 +14,8 @@ wrappers; operations without or with another's operationId, without parameters, 
 response of no JSON, with a parameter renamed away from its path, with a default, an example
 or an enumeration of odd values (quotes, backslashes, `??/`, a line break, integers beyond 64
 bits, objects, values equal but for case), written as Swagger 2.0 writes one (the schema on
-the response, parameters typed in place); routes added with a trailing
-slash, an undeclared path parameter or another case; a method other than GET; schemas removed
-from components. The stream description gets its own: schemas removed, $refs to nothing, an ev
+the response, parameters typed in place); routes added with a trailing slash, an undeclared
+path parameter or another case; a method other than GET; schemas removed from components. The stream description gets its own: schemas removed, $refs to nothing, an ev
 without values, keys of another JSON type, a channel gone or moved.
 
 What may fail instead of exit 0 is not drawn: a description with no GET operation at all is
