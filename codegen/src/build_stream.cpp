@@ -329,7 +329,7 @@ class stream_builder {
     for (const stream_event& x : out_.events) {
       if (x.market == e.market) topics.insert(x.topic);
     }
-    const std::string prefix = identifier(e.prefix);
+    const std::string prefix = bounded_name(identifier(e.prefix));
     std::string name = stem + "_" + feed + prefix;
     for (int n = 2; models.count(name + "_event"); ++n) name = stem + "_" + feed + prefix + "_" + std::to_string(n);
     e.topic = first_free(feed + prefix, topics);

@@ -21,6 +21,7 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -72,6 +73,15 @@ std::string display_name(const std::string& file, const std::string& out_dir) {
 }
 
 /// Rewrites `file` without the lines in `drop`; `replace` maps a line to its new text.
+/// Writes a whole file; throws naming it when it could not be (a name too long, a full disk):
+/// a stream that failed writes nothing and says nothing.
+void write_file(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
 void rewrite(const std::string& file, const std::set<std::size_t>& drop, std::size_t replace_line = 0,
              const std::string& replacement = {}) {
   std::ifstream in(file);
@@ -84,7 +94,7 @@ void rewrite(const std::string& file, const std::set<std::size_t>& drop, std::si
     }
   }
   in.close();
-  std::ofstream(file, std::ios::binary) << text;
+  write_file(file, text);
 }
 
 /// --prune: stale rows of the map and of the official names removed; stale audit rows removed
@@ -227,7 +237,7 @@ int main(int argc, char** argv) {
       const fs::path target = root / rel;
       fs::create_directories(target.parent_path());
       if (before.count(rel) && read_file(target) == content) continue;  // keep timestamps: no rebuild
-      std::ofstream(target, std::ios::binary) << content;
+      write_file(target, content);
     }
     for (const std::string& rel : before) {
       if (!files.count(rel)) fs::remove(root / rel);

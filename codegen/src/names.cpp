@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstdio>
 
 namespace massive::codegen {
 
@@ -37,6 +39,21 @@ std::string identifier(std::string_view wire) {
   if (out.empty() || std::isdigit(static_cast<unsigned char>(out.front()))) out.insert(out.begin(), '_');
   if (is_keyword(out)) out += '_';
   return out;
+}
+
+std::string bounded_name(const std::string& name) {
+  constexpr std::size_t longest = 96, head = 48, tail = 32;
+  if (name.size() <= longest) return name;
+  std::uint32_t hash = 2166136261u;
+  for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  const auto trim = [](std::string part) {
+    while (!part.empty() && part.front() == '_') part.erase(part.begin());
+    while (!part.empty() && part.back() == '_') part.pop_back();
+    return part;
+  };
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(hash));
+  return trim(name.substr(0, head)) + "_" + hex + "_" + trim(name.substr(name.size() - tail));
 }
 
 }  // namespace massive::codegen

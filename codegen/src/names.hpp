@@ -10,5 +10,11 @@ namespace massive::codegen {
 /// company_name_search, 10-K -> _10_k; C++ keywords get a trailing underscore.
 std::string identifier(std::string_view wire);
 bool is_keyword(std::string_view word);
+/// A default name made from the description's keys, kept short enough to name files
+/// (<name>_decode.hpp must fit a file system's 255 bytes, with room to spare): a name longer
+/// than 96 bytes keeps its first 48 and its last 32 (the owner and the innermost key) around 8
+/// hex digits of a hash of the whole (FNV-1a), so that it stays one name per shape, the same in
+/// every run.
+std::string bounded_name(const std::string& name);
 
 }  // namespace massive::codegen

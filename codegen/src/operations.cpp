@@ -478,7 +478,7 @@ void builder::name_operations() {
     for (std::size_t i = 0; i < api_.operations.size(); ++i) {
       operation& o = api_.operations[i];
       if (curated_name_[i] || o.experimental != experimental) continue;
-      o.group = default_group(o.path, known_groups_);
+      o.group = bounded_name(default_group(o.path, known_groups_));
       const std::vector<std::string> candidates = method_candidates(o.path, o.operation_id, o.group);
       o.name.clear();
       for (const std::string& c : candidates) {

@@ -353,7 +353,7 @@ model* builder::default_model(const std::string& sig, const std::string& locatio
     name = base + "_" + word;
   }
   auto m = std::make_unique<model>();
-  m->name = first_free(name, taken_type_names());
+  m->name = first_free(bounded_name(name), taken_type_names());
   m->signature = sig;
   m->location = location;
   notices_.defaults.push_back("the object at GET " + location + " has no model row: generated as " + m->name +

@@ -68,3 +68,15 @@ foreach(args "--spec;${WORK}/empty.json;--stream-spec;${STREAM_SPEC}" "--spec;${
     message(FATAL_ERROR "an empty or missing description: expected exit 2 naming it and nothing written, got ${status}: ${errors}")
   endif()
 endforeach()
+
+# A file that cannot be written is an error naming it, not a silent gap in generated/ (an
+# ofstream that fails writes nothing and says nothing: a model named from 80-byte keys five deep
+# was once missing so). Here a directory stands where surface.txt goes. Seen failing with
+# write_file()'s check removed: exit 0.
+file(MAKE_DIRECTORY "${WORK}/out-blocked/surface.txt")
+execute_process(COMMAND "${CODEGEN}" --spec "${SPEC}" --stream-spec "${STREAM_SPEC}" --map "${MAP}" --out "${WORK}/out-blocked"
+                RESULT_VARIABLE status ERROR_VARIABLE errors)
+string(FIND "${errors}" "cannot write ${WORK}/out-blocked/surface.txt" at)
+if(NOT status EQUAL 2 OR at EQUAL -1)
+  message(FATAL_ERROR "an output file that cannot be written: expected exit 2 naming it, got ${status}: ${errors}")
+endif()

@@ -10,7 +10,8 @@ compile) and that each construct got its documented treatment:
   node holding its children: kept as JSON, with a warning), maps of scalars, models and
   anything, empty schemas, arrays of arrays and arrays without items, five levels of nesting,
   every integer, number and string format, integers beyond 64 bits; a $ref into another
-  operation (a JSON pointer with ~1 and %XX escapes); path items that are $refs;
+  operation (a JSON pointer with ~1 and %XX escapes); path items that are $refs; keys and a
+  first segment so long that names made of them would not fit a file name;
 - parameters in the path with '-', in the query with '[', '.', '-' and keyword names, in
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
@@ -135,6 +136,13 @@ def unusual(spec):
     # URI fragment may write them): the same rows as that operation, so its model.
     paths["/v9/unusual-pointer"] = operation("GetUnusualPointer", [], {"$ref": (
         "#/paths/~1v3~1trades~1%7BstockTicker%7D/get/responses/200/content/application~1json/schema")})
+    # Keys so long that names made of them would not fit a file name (255 bytes): objects five
+    # deep under 80-byte keys, and a first segment (a new group) as long.
+    long_key = "a_property_name_long_enough_to_make_the_file_names_of_nested_models_too_long_"
+    nested = {"type": "object", "properties": {"leaf": {"type": "string"}}}
+    for depth in range(5):
+        nested = {"type": "object", "properties": {long_key + str(depth): nested, "n": {"type": "integer"}}}
+    paths["/" + "long-group-" * 12 + "/v1/rows"] = operation("GetLongNames", [], paged(nested))
     # Rows and a nested object the description gives no key.
     paths["/v9/unusual-no-keys"] = operation("GetUnusualNoKeys", [], paged({"type": "object", "properties": {
         "nothing": {"type": "object"}}}))
@@ -201,6 +209,7 @@ def unusual_stream(spec):
     channel("/stocks/UQ", "UQ\"\\??/", {"sym": {"type": "string"}})
     channel("/new-market/UN", "UN", {"sym": {"type": "string"}})
     channel("/stocks/UE", "UE", {})  # an event of no key but its ev
+    channel("/stocks/" + "LONG" * 70, "L", {"sym": {"type": "string"}})  # a prefix too long for a file name
     # No status schema: the map row's words make the status event.
     del spec["components"]["schemas"]["Event"]
     return spec
