@@ -72,7 +72,6 @@ std::string display_name(const std::string& file, const std::string& out_dir) {
   return rel.generic_string();
 }
 
-/// Rewrites `file` without the lines in `drop`; `replace` maps a line to its new text.
 /// Writes a whole file; throws naming it when it could not be (a name too long, a full disk):
 /// a stream that failed writes nothing and says nothing.
 void write_file(const std::filesystem::path& file, const std::string& text) {
@@ -82,6 +81,7 @@ void write_file(const std::filesystem::path& file, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + file.string());
 }
 
+/// Rewrites `file` without the lines in `drop`; `replace` maps a line to its new text.
 void rewrite(const std::string& file, const std::set<std::size_t>& drop, std::size_t replace_line = 0,
              const std::string& replacement = {}) {
   std::ifstream in(file);
