@@ -257,6 +257,30 @@ TEST_CASE("authentication failure, a plan without access and max_connections end
   }
 }
 
+// The limit is the decoder's, as the bytes arrive (client.cpp, read_frame()). Seen failing with
+// frame_decoder::feed's count removed: "streamed a frame over max_frame_bytes". That a hostile
+// server resetting the connection does not turn the refusal into a reset and a reconnect loop
+// (what Beast's own limit did) was checked by hand against a server that resets.
+TEST_CASE("a frame over stream_config::limits.max_frame_bytes ends next() with frame_too_large") {
+  mock::stream_server server;
+  ms::stream_config o = options_for(server);
+  o.limits.max_frame_bytes = 120;  // above the status frames, below a frame of four trades
+  bool threw = false;
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    stream.subscribe({ms::stocks::trades("AAPL")});
+    try {
+      co_await stream.next();
+      FAIL("streamed a frame over max_frame_bytes");
+    } catch (const ms::stream_error& e) {
+      threw = true;
+      CHECK(e.code() == ms::stream_errc::frame_too_large);
+      CHECK(std::string(e.what()).find("a frame longer than 120 bytes") != std::string::npos);
+    }
+  });
+  CHECK(threw);
+}
+
 TEST_CASE("a wrong key is auth_failed and is never echoed") {
   mock::stream_server server;
   ms::stream_config o = options_for(server);

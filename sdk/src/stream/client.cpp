@@ -144,7 +144,11 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       socket->set_option(websocket::stream_base::decorator([headers = &where.headers](websocket::request_type& request) {
         for (const auto& [name, value] : *headers) request.insert(name, value);
       }));
-      socket->read_message_max(options.limits.max_frame_bytes);
+      // The frame limit is the decoder's, counted as the bytes arrive (read_frame()). Left to
+      // Beast, an oversize frame fails the connection inside Beast, whose close handshake then
+      // reports its own error in place of message_too_big when the server resets rather than
+      // closing: the client reconnected for ever, naming a reset.
+      socket->read_message_max(0);
       co_await socket->async_handshake(where.host_header, where.path, use_awaitable);
       socket->text(true);
       stalled = false;
@@ -224,12 +228,6 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       co_return decoder.finish();
     } catch (const boost::system::system_error& e) {
       buffer.consume(buffer.size());
-      if (e.code() == websocket::error::message_too_big) {
-        drop();
-        decoder.reset();
-        throw stream_error(stream_errc::frame_too_large,
-                           "a frame longer than " + std::to_string(options.limits.max_frame_bytes) + " bytes");
-      }
       lost(stalled ? "stalled: no frame or pong in time" : e.code().message());
       co_return std::nullopt;
     } catch (...) {
