@@ -352,9 +352,14 @@ class stream_builder {
   }
 
   void add_undescribed(const map_row& row) {
-    model& m = new_model(row, "");
     stream_event e = channel_of(&row, row.words[1], row.option("topic"));
     e.ev = *row.option("ev");
+    add_from_row(row, std::move(e));
+  }
+
+  /// The event `e` with the model its map row's <key>=<type> words make.
+  void add_from_row(const map_row& row, stream_event e) {
+    model& m = new_model(row, "");
     add_row_fields(m, row);
     e.event = &m;
     out_.events.push_back(std::move(e));
@@ -398,13 +403,10 @@ class stream_builder {
       notices_.warnings.push_back("stream description: " +
                                   (schema == nullptr ? "no schema " + name : "schema " + name + " gives no key") + ": " +
                                   row.words[0] + " is made from its map row's words (" + map_.where(row) + ")");
-      model& m = new_model(row, "");
       stream_event e;
       e.path = ref;
       e.ev = *ev;
-      add_row_fields(m, row);
-      e.event = &m;
-      out_.events.push_back(std::move(e));
+      add_from_row(row, std::move(e));
       return;
     }
     model& m = new_model(row, std::string(resolve(*schema).text("description")));
