@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything and runs the whole test suite in three builds: the optimised build of what
 # users run (library, CLI, samples, benchmarks, generator) with the tests that need -O3 or no
-# sanitizer; an ASan+UBSan build (clang) of every suite (allocation gates included) and of the fuzz
-# corpora's replay; a ThreadSanitizer build of the suites labelled `tsan` (only their
+# sanitizer (g++); an ASan+UBSan build (clang) of every suite (allocation gates included) and of
+# the fuzz corpora's replay; a ThreadSanitizer build (clang) of the suites labelled `tsan` (only their
 # executables and what they link). Exits non-zero on any failure. Does its own set-up:
 # installs missing Debian packages first. Uses ccache when it is installed (CCACHE_DISABLE=1
 # measures without it).
@@ -54,15 +54,23 @@ step "Release tests" ctest --test-dir build --output-on-failure -j "$jobs"
 # time (call_driver.cpp 17.1 -> 14.9 s, a stocks model batch 23.8 -> 21.2 s under ASan+UBSan).
 sanitizer_debug_info="-DCMAKE_CXX_FLAGS_DEBUG=-g1 -fdebug-prefix-map=$PWD=."
 
-# The ASan+UBSan build is clang 14's where installed (scripts/install-deps.sh installs it): it
-# compiles this unoptimised, instrumented build in 60 % of g++'s time (the cold build 428 s
-# against 645-696 s), and the project then compiles with both compilers (g++ makes the two
-# other builds). At -O1, under ThreadSanitizer, clang is no faster: that build stays g++'s.
-asan_compiler=()
+# The sanitizer builds are clang 14's where installed (scripts/install-deps.sh installs it): it
+# compiles these unoptimised, instrumented builds in about 60 % of g++'s time (the ASan+UBSan
+# build from cold 428 s against 645-696 s), and the project is then compiled by both compilers
+# in every run (g++ makes the optimised build, what users build first).
+sanitizer_compiler=()
 if command -v clang++-14 >/dev/null; then
-  asan_compiler=(-DCMAKE_CXX_COMPILER=clang++-14)
+  sanitizer_compiler=(-DCMAKE_CXX_COMPILER=clang++-14)
+  # A build directory another compiler configured (g++'s, before) is configured afresh: CMake
+  # would drop its cache itself, and with it every other -D given on the same command line.
+  for dir in build-asan build-tsan; do
+    cached=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$dir/CMakeCache.txt" 2>/dev/null || true)
+    if [[ -n "$cached" && "$(readlink -f "$cached")" != "$(readlink -f "$(command -v clang++-14)")" ]]; then
+      rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+    fi
+  done
 fi
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug "$sanitizer_debug_info" "${launcher[@]}" "${asan_compiler[@]}" \
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug "$sanitizer_debug_info" "${launcher[@]}" "${sanitizer_compiler[@]}" \
   -DMASSIVE_SANITIZE=ON -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF \
   -DMASSIVE_BUILD_CLI=ON -DMASSIVE_BUILD_DOCS=OFF
 step "ASan build" cmake --build build-asan -j "$jobs"
@@ -70,7 +78,7 @@ slowest build-asan
 step "ASan tests" ctest --test-dir build-asan --output-on-failure -j "$jobs"
 
 # A test's name is its executable's: build only those labelled tsan.
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug "$sanitizer_debug_info" "${launcher[@]}" \
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug "$sanitizer_debug_info" "${launcher[@]}" "${sanitizer_compiler[@]}" \
   -DMASSIVE_TSAN=ON -DMASSIVE_BUILD_TESTS=ON -DMASSIVE_BUILD_SAMPLES=OFF -DMASSIVE_BUILD_BENCHMARKS=OFF \
   -DMASSIVE_BUILD_CLI=OFF -DMASSIVE_BUILD_DOCS=OFF
 mapfile -t tsan_tests < <(ctest --test-dir build-tsan -N -L tsan | sed -n 's/^ *Test *#[0-9]*: //p')

@@ -9,7 +9,8 @@ unattended job would, and checks what a user relies on:
 - the strings given with --expect are in the report;
 - with --compile, every generated source of a group, a model or an operation table that
   changed, or that includes a header that changed, compiles (-fsyntax-only, with the flags the build gave the same kind of
-  source, from compile_commands.json): only what changed, so that the check stays cheap.
+  source, from compile_commands.json, those with the same flags as one file): only what
+  changed, so that the check stays cheap.
 """
 import argparse
 import filecmp
@@ -115,7 +116,7 @@ def compile_command(commands, old_root, new_root, rel):
         if a in ("-MD", "-c") or a.endswith("ccache") or a == entry["file"]:
             continue
         out.append(a.replace(old_root + "/", new_root + "/"))
-    return out + ["-fsyntax-only", os.path.join(new_root, rel)], entry["directory"]
+    return out + ["-fsyntax-only", os.path.join(new_root, rel)], entry["directory"], entry["file"] != own
 
 
 def main():
@@ -185,12 +186,26 @@ def main():
         if not sources:
             fail("no changed group or model source to compile")
         started = time.monotonic()
+        # The groups' and models' sources are compiled together, as one file that includes
+        # each, as the library unity-builds them: parsing the shared headers once instead of
+        # once per source was most of this check's time (36 sources: 76 s one by one). The
+        # sources the build compiles alone (the operation tables: not one of them could share a
+        # file with another) stay alone.
+        batches = {}
         for rel in sources:
-            args, directory = compile_command(commands, old_root, new_root, rel)
-            result = subprocess.run(args, cwd=directory, capture_output=True, text=True)
+            args, directory, unity = compile_command(commands, old_root, new_root, rel)
+            batches.setdefault((tuple(args[:-1]), directory, rel if not unity else ""), []).append(rel)
+        for n, ((flags, directory, _), members) in enumerate(sorted(batches.items())):
+            target = os.path.join(new_root, members[0])
+            if len(members) > 1:
+                target = os.path.join(work, "batch_%d.cpp" % n)
+                with open(target, "w", encoding="utf-8") as f:
+                    f.writelines('#include "%s"\n' % os.path.join(new_root, rel) for rel in members)
+            result = subprocess.run(list(flags) + [target], cwd=directory, capture_output=True, text=True)
             if result.returncode != 0:
-                fail("%s does not compile:\n%s" % (rel, result.stderr[-4000:]))
-        print("compiled %d changed sources in %.1f s: %s" % (len(sources), time.monotonic() - started, " ".join(sources)))
+                fail("%s do not compile:\n%s" % (" ".join(members), result.stderr[-4000:]))
+        print("compiled %d changed sources (%d compiler runs) in %.1f s: %s" %
+              (len(sources), len(batches), time.monotonic() - started, " ".join(sources)))
 
 
 if __name__ == "__main__":
