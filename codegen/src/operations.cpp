@@ -56,6 +56,12 @@ const json* builder::collect_underlying(const std::string& path, const merged& r
 void builder::add_operation(const std::string& path, const json& path_item, const json& op) {
   operation o;
   o.path = path;
+  if (path.empty() || path.front() != '/') {
+    // OpenAPI's paths begin with '/'; without it the request line would carry no origin-form
+    // target. The route, and what map rows name, is the key with its slash.
+    o.path = "/" + path;
+    warn("GET " + path + " (" + operation_pointer(path) + "): the path does not begin with '/'; generated as " + o.path);
+  }
   o.operation_id = std::string(op.text("operationId"));
   o.summary = first_sentence(op.text("summary").empty() ? op.text("description") : op.text("summary"));
   o.description = one_line(op.text("description"));
@@ -66,13 +72,13 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     o.deprecated = true;
     if (const json* replaces = dep->find("replaces")) o.deprecated_use = std::string(replaces->text("path"));
   }
-  const map_row* row = map_.lookup("op", "GET", path);
+  const map_row* row = map_.lookup("op", "GET", o.path);
   if (row != nullptr && row->words.size() >= 4) {
     o.group = row->words[2];
     o.name = row->words[3];
     o.page_style = row->has("page");
   } else if (row != nullptr) {
-    problem(map_.where(*row) + ": op rows are `op GET " + path + " <group> <method> [page]`");
+    problem(map_.where(*row) + ": op rows are `op GET " + o.path + " <group> <method> [page]`");
   }
   const std::string where = "GET " + path + " (" + operation_pointer(path) + ")";
   const auto skip = [&](const std::string& why) {
@@ -155,6 +161,22 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
       continue;
     }
     o.path_params.push_back(make_param(o, *found, name));
+  }
+  // What the loops below would drop without a word. An operation's parameter may override its
+  // path item's of the same name and place (OpenAPI's rule); one list naming it twice may not.
+  for (const json* list : {path_item.find("parameters"), op.find("parameters")}) {
+    if (list == nullptr) continue;
+    std::set<std::pair<std::string, std::string>> declared;  // (in, name): a parameter's identity
+    for (const json& written : list->items()) {
+      const json& p = resolve(written);
+      const std::string in(p.text("in")), name(p.text("name"));
+      if (!declared.insert({in, name}).second) {
+        warn(where + ": parameter " + name + " (in " + in + ") is declared twice; the last declaration is generated");
+      }
+      if (in == "path" && path.find("{" + name + "}") == std::string::npos) {
+        warn(where + ": path parameter " + name + " is declared but the path has no {" + name + "}; left out");
+      }
+    }
   }
   static const std::string comparators[] = {"gt", "gte", "lt", "lte", "any_of", "all_of"};
   std::vector<std::pair<std::string, std::set<std::string>>> groups;  // base -> comparators ("" = equality)
@@ -336,6 +358,7 @@ api builder::run() {
   }
   for (const map_row* row : map_.find("group")) known_groups_.push_back(row->words[0]);
   for (const auto& [path, written] : paths->members()) {
+    if (path.rfind("x-", 0) == 0) continue;  // an extension of the paths object, not a route
     const json& item = resolve(written);  // a path item may be a $ref to another
     const json* get = item.find("get");
     if (get == nullptr) continue;

@@ -6,7 +6,7 @@ unattended job would, and checks what a user relies on:
 - the change report (CHANGES.md) names every operation whose route the description lacks as
   removed or renamed, and every route it adds as added: the routes are read from the
   description itself, not from the generator;
-- the strings given with --expect are in the report;
+- the strings given with --expect are in the report, those given with --absent are not;
 - with --compile, every generated source of a group, a model or an operation table that
   changed, or that includes a header that changed, compiles (-fsyntax-only, with the flags the build gave the same kind of
   source, from compile_commands.json, those with the same flags as one file): only what
@@ -44,6 +44,10 @@ def described_routes(spec_path):
         spec = json.load(f)
     routes = set()
     for path, item in spec["paths"].items():
+        if path.startswith("x-"):
+            continue  # an extension of the paths object, not a route
+        if not path.startswith("/"):
+            path = "/" + path  # the generator adds the slash OpenAPI requires (with a warning)
         if isinstance(item, dict) and str(item.get("$ref", "")).startswith("#/"):
             item = follow(spec, item["$ref"])  # a path item may be a $ref to another
         if not isinstance(item, dict) or not isinstance(item.get("get"), dict):
@@ -128,6 +132,7 @@ def main():
     p.add_argument("--generated", required=True, help="the committed generated/")
     p.add_argument("--work", required=True)
     p.add_argument("--expect", action="append", default=[])
+    p.add_argument("--absent", action="append", default=[], help="a text the report must not hold")
     p.add_argument("--compile-commands")
     p.add_argument("--also-compile", action="append", default=[],
                    help="a generated source to compile besides the changed groups and models")
@@ -173,6 +178,9 @@ def main():
     for text in a.expect:
         if text not in report:
             missing.append("the report lacks: " + text)
+    for text in a.absent:
+        if text in report:
+            missing.append("the report holds: " + text)
     if missing:
         fail("\n  ".join(["the change report is wrong:"] + missing) + "\n--- CHANGES.md ---\n" + report)
     print("report: %d routes gone, %d new, every one named" %

@@ -10,8 +10,10 @@ compile) and that each construct got its documented treatment:
   node holding its children: kept as JSON, with a warning), maps of scalars, models and
   anything, empty schemas, arrays of arrays and arrays without items, five levels of nesting,
   every integer, number and string format, integers beyond 64 bits; a $ref into another
-  operation (a JSON pointer with ~1 and %XX escapes); path items that are $refs; keys and a
-  first segment so long that names made of them would not fit a file name;
+  operation (a JSON pointer with ~1 and %XX escapes); path items that are $refs; a path
+  without its leading '/' and an x- extension among the paths; a path parameter the path has no
+  place for, a query parameter declared twice; keys and a first segment so
+  long that names made of them would not fit a file name;
 - parameters in the path with '-', in the query with '[', '.', '-' and keyword names, in
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
@@ -154,6 +156,15 @@ def unusual(spec):
     level = operation("GetUnusualPathLevel", [], paged(base))
     level["parameters"] = [{"in": "query", "name": "shared", "schema": {"type": "string"}}]
     paths["/v9/unusual-path-level"] = level
+    # A path written without its leading '/', and an extension of the paths object that looks
+    # like a path item (not a route: nothing may be generated from it).
+    paths["v9/unusual-no-slash"] = operation("GetUnusualNoSlash", [], paged(base))
+    paths["x-unusual-extension"] = operation("GetUnusualExtension", [], paged(base))
+    # A path parameter the path has no place for, and a query parameter declared twice.
+    paths["/v9/unusual-dropped"] = operation("GetUnusualDropped", [
+        {"in": "path", "name": "ghost", "required": True, "schema": {"type": "string"}},
+        {"in": "query", "name": "twice", "schema": {"type": "string"}},
+        {"in": "query", "name": "twice", "schema": {"type": "integer"}}], paged(base))
     # Texts that end a comment or continue its line, in every place a doc comment is made from.
     hostile = "Ends a comment */ or continues one \\\nC:\\ \r\t\u00e9 <b>&amp;</b> `tick` \"q\" ??/ C:\\"
     texts = operation("GetUnusualTexts", [{"in": "query", "name": "note", "description": hostile,
