@@ -316,6 +316,8 @@ const enum_def* builder::enumeration(const operation&, const std::string& wire, 
   std::string key;
   std::vector<std::string> list;
   for (const json& v : values.items()) {
+    // null in a nullable enumeration is no value: a parameter left unset, not one sent empty.
+    if (v.type() == json::kind::null) continue;
     list.push_back(v.is_string() ? v.string() : v.number_text());
     key += (key.empty() ? "" : ",") + list.back();
   }
