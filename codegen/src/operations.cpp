@@ -53,6 +53,13 @@ const json* builder::collect_underlying(const std::string& path, const merged& r
   return nullptr;
 }
 
+namespace {
+/// A value a query parameter can carry: a string, a number or a boolean.
+bool is_query_value(const json& v) {
+  return v.is_string() || v.type() == json::kind::number || v.type() == json::kind::boolean;
+}
+}  // namespace
+
 void builder::add_operation(const std::string& path, const json& path_item, const json& op) {
   operation o;
   o.path = path;
@@ -281,7 +288,12 @@ param builder::make_param(const operation& op, const json& p, const std::string&
                                                            : "";
   }
   if (values == nullptr && m.items != nullptr) values = resolve(*m.items).find("enum");
-  if (values != nullptr && m.type != "array" && m.type != "integer") {
+  // An enumeration of no value a query can carry (none listed, or only null, objects or arrays)
+  // types nothing: the schema's type does. Booleans are a bool, listed or not.
+  if (values != nullptr && std::none_of(values->items().begin(), values->items().end(), is_query_value)) {
+    values = nullptr;
+  }
+  if (values != nullptr && m.type != "array" && m.type != "integer" && m.type != "boolean") {
     out.type.what = param_type::kind::enumeration;
     out.type.enumeration = enumeration(op, wire, *values);
   } else if (m.type == "integer") {
@@ -317,8 +329,11 @@ const enum_def* builder::enumeration(const operation&, const std::string& wire, 
   std::vector<std::string> list;
   for (const json& v : values.items()) {
     // null in a nullable enumeration is no value: a parameter left unset, not one sent empty.
-    if (v.type() == json::kind::null) continue;
-    list.push_back(v.is_string() ? v.string() : v.number_text());
+    // Objects and arrays have no spelling in a query either.
+    if (!is_query_value(v)) continue;
+    list.push_back(v.is_string()                     ? v.string()
+                   : v.type() == json::kind::boolean ? (v.boolean() ? "true" : "false")
+                                                     : v.number_text());
     key += (key.empty() ? "" : ",") + list.back();
   }
   if (auto it = enums_by_values_.find(key); it != enums_by_values_.end()) return it->second;

@@ -15,8 +15,11 @@ response of no JSON, with a parameter renamed away from its path, with a default
 or an enumeration of odd values (quotes, backslashes, `??/`, a line break, integers beyond 64
 bits, objects, values equal but for case), written as Swagger 2.0 writes one (the schema on
 the response, parameters typed in place); routes added with a trailing slash, an undeclared
-path parameter or another case; a method other than GET; schemas removed from components. The stream description gets its own: schemas removed, $refs to nothing, an ev
-without values, keys of another JSON type, a channel gone or moved.
+path parameter or another case; a path written without its leading '/'; an x- extension
+among the paths; a parameter declared twice, a path parameter the path has no place for; a
+method other than GET; schemas removed from components. The stream description gets its own:
+schemas removed, $refs to nothing, an ev without values, keys of another JSON type, a channel
+gone or moved.
 
 What may fail instead of exit 0 is not drawn: a description with no GET operation at all is
 refused by design (nothing to generate), and codegen_refuses tests that.
@@ -222,12 +225,36 @@ def operation_text_of_another_type(spec, r):
     r.choice(operations(spec))[1][key] = r.choice(WEIRD)
 
 
+def path_without_slash(spec, r):
+    path, _ = r.choice(operations(spec))
+    spec["paths"][path.lstrip("/")] = spec["paths"].pop(path)
+
+
+def paths_extension(spec, r):
+    _, op = r.choice(operations(spec))
+    spec["paths"]["x-" + r.choice(["extension", "internal", "v9"])] = {"get": copy.deepcopy(op)}
+
+
+def parameter_declared_twice(spec, r):
+    params = r.choice(operations(spec))[1].get("parameters")
+    if isinstance(params, list) and params:
+        params.append(copy.deepcopy(r.choice(params)))
+
+
+def path_parameter_unplaced(spec, r):
+    _, op = r.choice(operations(spec))
+    if isinstance(op.get("parameters", []), list):
+        op.setdefault("parameters", []).append({"in": "path", "name": "unplaced", "required": True,
+                                                "schema": {"type": "string"}})
+
+
 KINDS = [type_removed, type_changed, properties_removed, items_removed, member_of_another_json_type,
          replaced_by_ref, ref_to_nothing, ref_cycle, wrapped_in_composition, enumeration_changed, format_changed,
          properties_of_another_shape, schema_removed, operation_id_removed, operation_id_shared,
          responses_without_json, parameters_removed, parameter_changed, parameter_ref_to_nothing,
          path_parameter_renamed, route_added, method_changed, operation_text_of_another_type,
-         parameter_default_or_example_odd, enumeration_of_odd_values, swagger2_style]
+         parameter_default_or_example_odd, enumeration_of_odd_values, swagger2_style, path_without_slash,
+         paths_extension, parameter_declared_twice, path_parameter_unplaced]
 
 
 def stream_schema_removed(spec, r):

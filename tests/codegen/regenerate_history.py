@@ -6,7 +6,8 @@ unattended job would, and checks what a user relies on:
 - the change report (CHANGES.md) names every operation whose route the description lacks as
   removed or renamed, and every route it adds as added: the routes are read from the
   description itself, not from the generator;
-- the strings given with --expect are in the report, those given with --absent are not;
+- the strings given with --expect are in the report, those given with --absent are not, and
+  the lines given with --surface are in the surface it wrote (a parameter's type, say);
 - with --compile, every generated source of a group, a model or an operation table that
   changed, or that includes a header that changed, compiles (-fsyntax-only, with the flags the build gave the same kind of
   source, from compile_commands.json, those with the same flags as one file): only what
@@ -133,6 +134,8 @@ def main():
     p.add_argument("--work", required=True)
     p.add_argument("--expect", action="append", default=[])
     p.add_argument("--absent", action="append", default=[], help="a text the report must not hold")
+    p.add_argument("--surface", action="append", default=[],
+                   help="a line the written surface.txt must hold, its tab-separated columns given with spaces")
     p.add_argument("--compile-commands")
     p.add_argument("--also-compile", action="append", default=[],
                    help="a generated source to compile besides the changed groups and models")
@@ -181,6 +184,10 @@ def main():
     for text in a.absent:
         if text in report:
             missing.append("the report holds: " + text)
+    if a.surface:
+        with open(os.path.join(new_root, "surface.txt"), encoding="utf-8") as f:
+            surface = set(line.rstrip("\n").replace("\t", " ") for line in f)
+        missing += ["surface.txt lacks: " + line for line in a.surface if line not in surface]
     if missing:
         fail("\n  ".join(["the change report is wrong:"] + missing) + "\n--- CHANGES.md ---\n" + report)
     print("report: %d routes gone, %d new, every one named" %

@@ -21,8 +21,8 @@ compile) and that each construct got its documented treatment:
 - a new first segment with '-' and '.' (a new group), path parameters named `class` and `b`
   (render()'s builder), two query parameters differing by case, a deepObject, an enumeration of
   300 values and one whose values collide as identifiers, enumerations of integers (negative
-  ones too), booleans, numbers, repeated values, no value, null among the values and mixed
-  types;
+  ones too), booleans, numbers, repeated values, no value, null among the values or alone,
+  and mixed types;
 - texts that would end a comment (`*/`), continue its line (a final backslash, `??/`) or break
   a string literal (quotes, backslashes, control characters) in every place docs are made from.
 
@@ -195,6 +195,7 @@ def unusual(spec):
         {"in": "query", "name": "halves", "schema": {"type": "number", "enum": [0.5, 1.5]}},
         {"in": "query", "name": "none", "schema": {"type": "string", "enum": []}},
         {"in": "query", "name": "nullable_choice", "schema": {"type": "string", "nullable": True, "enum": ["on", None, "off"]}},
+        {"in": "query", "name": "only_null", "schema": {"type": "string", "enum": [None]}},
         {"in": "query", "name": "mixed", "schema": {"enum": ["x", 1, None]}},
     ], paged({"type": "object", "properties": {"e": {"type": "string", "enum": ["a", "a"]},
                                                "n": {"type": "integer", "enum": [-5, 5]}}}))
