@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything and runs the whole test suite in three builds: the optimised build of what
 # users run (library, CLI, samples, benchmarks, generator) with the tests that need -O3 or no
-# sanitizer (g++); an ASan+UBSan build (clang) of every suite (allocation gates included) and of
-# the fuzz corpora's replay; a ThreadSanitizer build (clang) of the suites labelled `tsan` (only their
-# executables and what they link). Exits non-zero on any failure. Does its own set-up:
+# sanitizer (g++); an ASan+UBSan build (clang) of every suite (allocation gates included) and
+# of the fuzz corpora's replay; a ThreadSanitizer build (clang) of the suites labelled `tsan`
+# (only their executables and what they link). Exits non-zero on any failure. Does its own set-up:
 # installs missing Debian packages first. Uses ccache when it is installed (CCACHE_DISABLE=1
 # measures without it).
 set -euo pipefail

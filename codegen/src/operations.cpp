@@ -177,6 +177,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     for (const json& written : list->items()) {
       const json& p = resolve(written);
       const std::string in(p.text("in")), name(p.text("name"));
+      if (in.empty()) continue;  // a $ref that could not be followed: warned where it is read
       if (!declared.insert({in, name}).second) {
         warn(where + ": parameter " + name + " (in " + in + ") is declared twice; the last declaration is generated");
       }

@@ -9,9 +9,9 @@ unattended job would, and checks what a user relies on:
 - the strings given with --expect are in the report, those given with --absent are not, and
   the lines given with --surface are in the surface it wrote (a parameter's type, say);
 - with --compile, every generated source of a group, a model or an operation table that
-  changed, or that includes a header that changed, compiles (-fsyntax-only, with the flags the build gave the same kind of
-  source, from compile_commands.json, those with the same flags as one file): only what
-  changed, so that the check stays cheap.
+  changed, or that includes a header that changed, compiles (-fsyntax-only, with the flags the
+  build gave the same kind of source, from compile_commands.json; those the build unity-builds
+  as one file): only what changed, so that the check stays cheap.
 """
 import argparse
 import filecmp
@@ -98,10 +98,11 @@ def changed_sources(old_root, new_root):
 
 
 def compile_command(commands, old_root, new_root, rel):
-    """The build's flags for `rel` under new_root: the committed file's own where the build
-    compiles it alone (an operation table, the mock's catalog), else those of the generated
-    decoder libraries (the unity batches of massive::shared_models: every group and model library
-    compiles with the same)."""
+    """The build's flags for `rel` under new_root, its directory, and whether the build
+    unity-builds it: the committed file's own flags where the build compiles it alone (an
+    operation table, the mock's catalog), else those of the generated decoder libraries (the
+    unity batches of massive::shared_models: every group and model library compiles with the
+    same)."""
     own = os.path.join(old_root, rel)
     entry = next((e for e in commands if os.path.realpath(e["file"]) == own), None)
     if entry is None:
