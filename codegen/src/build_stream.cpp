@@ -47,8 +47,21 @@ class stream_builder {
     if (paths == nullptr || !paths->is_object() || paths->members().empty()) {
       throw generation_error({"the stream description has no channels (#/paths)"});
     }
-    std::set<std::string> described;
-    for (const auto& [path, item] : paths->members()) described.insert(path);
+    // Channels by their path as the map names them: OpenAPI's paths begin with '/', and a
+    // trailing '/' names the same channel; keys starting x- extend the paths object.
+    std::vector<std::pair<std::string, const json*>> channels;
+    std::map<std::string, const json*> described;
+    for (const auto& [key, item] : paths->members()) {
+      if (key.rfind("x-", 0) == 0) continue;
+      std::string path = key.empty() || key.front() != '/' ? "/" + key : key;
+      while (path.size() > 1 && path.back() == '/') path.pop_back();
+      if (path != key) notices_.warnings.push_back("stream channel " + key + ": read as " + path);
+      if (!described.emplace(path, &item).second) {
+        notices_.warnings.push_back("stream channel " + key + " is " + path + " again: the first one is generated");
+        continue;
+      }
+      channels.emplace_back(path, &item);
+    }
     for (const map_row* row : map_.find("stream")) {
       row->used = true;
       if (row->words.size() < 2) {
@@ -59,7 +72,7 @@ class stream_builder {
       if (location.rfind("schema=", 0) == 0) {
         add_schema_event(*row);
       } else if (described.count(location)) {
-        add_channel(*row, location, resolve(*paths->find(location)).find("get"));
+        add_channel(*row, location, resolve(*described.at(location)).find("get"));
       } else if (row->option("ev")) {
         add_undescribed(*row);
       } else {
@@ -67,8 +80,8 @@ class stream_builder {
       }
     }
     // Channels the map does not name: default names, after every curated one is taken.
-    for (const auto& [path, item] : paths->members()) {
-      if (channel_row(path) == nullptr) add_default_channel(path, resolve(item).find("get"));
+    for (const auto& [path, item] : channels) {
+      if (channel_row(path) == nullptr) add_default_channel(path, resolve(*item).find("get"));
     }
     for (const map_row& row : map_.rows()) {
       if ((row.kind == "stream_key" || row.kind == "stream_field") && !row.used) {

@@ -29,8 +29,9 @@ compile) and that each construct got its documented treatment:
 The stream description gets the same treatment: channels with keyword and non-identifier keys,
 a recursive and a oneOf key, a media type with parameters, an `ev` with a quote, a backslash
 and `??/`, a description ending in a backslash, a channel of a market the SDK lacks (skipped,
-and said), an event of no key but its `ev`, and no status schema (the map row makes the status
-event).
+and said), an event of no key but its `ev`, curated channels written without their leading '/'
+or with a trailing one, an x- key among the channels, and no status schema (the map row makes
+the status event).
 
 Usage: unusual_spec.py --base-spec <committed description> <regenerate_history.py arguments
 without --spec>; both descriptions are written under --work, and --stream-spec names the
@@ -224,6 +225,11 @@ def unusual_stream(spec):
     channel("/new-market/UN", "UN", {"sym": {"type": "string"}})
     channel("/stocks/UE", "UE", {})  # an event of no key but its ev
     channel("/stocks/" + "LONG" * 70, "L", {"sym": {"type": "string"}})  # a prefix too long for a file name
+    # Curated channels written without their leading '/' and with a trailing one, and an x- key
+    # that looks like a channel: the events the CLI and the samples name must stay.
+    paths["stocks/Q"] = paths.pop("/stocks/Q")
+    paths["/stocks/T/"] = paths.pop("/stocks/T")
+    paths["x-unusual-channel"] = json.loads(json.dumps(model))
     # No status schema: the map row's words make the status event.
     del spec["components"]["schemas"]["Event"]
     return spec
