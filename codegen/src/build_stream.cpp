@@ -330,6 +330,15 @@ class stream_builder {
       return;
     }
     e.ev = ev_for(r, e);
+    // A frame's event is found by its market, feed and ev: a second channel with all three
+    // could never be told from the first, and its type would never be decoded into.
+    for (const stream_event& x : out_.events) {
+      if (x.market == e.market && x.feed == e.feed && x.ev == e.ev) {
+        notices_.skipped.push_back("stream channel " + path + ": its events carry ev " + e.ev + ", as " + x.path +
+                                   "'s do, so a frame could not tell them apart (" + x.path + "'s is generated)");
+        return;
+      }
+    }
     static const std::pair<const char*, const char*> singular_market[] = {
         {"stocks", "stock"}, {"options", "option"}, {"indices", "index"}};
     std::string stem = e.market;

@@ -29,7 +29,8 @@ compile) and that each construct got its documented treatment:
 The stream description gets the same treatment: channels with keyword and non-identifier keys,
 a recursive and a oneOf key, a media type with parameters, an `ev` with a quote, a backslash
 and `??/`, a description ending in a backslash, a channel of a market the SDK lacks (skipped,
-and said), an event of no key but its `ev`, curated channels written without their leading '/'
+and said), an event of no key but its `ev`, a channel whose `ev` is another's (skipped, and
+said), curated channels written without their leading '/'
 or with a trailing one, an x- key among the channels, and no status schema (the map row makes
 the status event).
 
@@ -224,6 +225,7 @@ def unusual_stream(spec):
     channel("/stocks/UQ", "UQ\"\\??/", {"sym": {"type": "string"}})
     channel("/new-market/UN", "UN", {"sym": {"type": "string"}})
     channel("/stocks/UE", "UE", {})  # an event of no key but its ev
+    channel("/stocks/UD", "T", {"sym": {"type": "string"}})  # trades' ev: a frame could not tell them apart
     channel("/stocks/" + "LONG" * 70, "L", {"sym": {"type": "string"}})  # a prefix too long for a file name
     # Curated channels written without their leading '/' and with a trailing one, and an x- key
     # that looks like a channel: the events the CLI and the samples name must stay.
