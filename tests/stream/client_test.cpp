@@ -234,26 +234,41 @@ TEST_CASE("frames fragmented into continuation frames decode like whole frames")
   CHECK(seen[0].size() == 6);
 }
 
+namespace {
+/// How a stream that must not stream ended: next() threw this stream_error (its code and
+/// message). Subscribes to AAPL's trades first when `subscribe` is set; fails the test case
+/// when next() returned.
+struct ending {
+  ms::stream_errc code{};
+  std::string what;
+};
+ending first_error(const ms::stream_config& o, bool subscribe) {
+  ending out;
+  bool threw = false;
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    if (subscribe) stream.subscribe({ms::stocks::trades("AAPL")});
+    try {
+      co_await stream.next();
+    } catch (const ms::stream_error& e) {
+      threw = true;
+      out = {e.code(), e.what()};
+    }
+  });
+  CHECK_MESSAGE(threw, "next() returned an event where the stream had to end");
+  return out;
+}
+}  // namespace
+
 TEST_CASE("authentication failure, a plan without access and max_connections end the stream naming the cause") {
   for (const auto& [fault, code] : {std::pair{mock::stream_fault::auth_failed, ms::stream_errc::auth_failed},
                                     std::pair{mock::stream_fault::no_plan, ms::stream_errc::no_stream_access},
                                     std::pair{mock::stream_fault::max_connections, ms::stream_errc::max_connections}}) {
     mock::stream_server server;
     server.script({{fault, 0}});
-    bool threw = false;
-    // Captured by name: clang 14 (the sanitizer builds' compiler) cannot capture a structured binding.
-    run([&, expected = code]() -> asio::awaitable<void> {
-      ms::client stream(co_await asio::this_coro::executor, options_for(server));
-      stream.subscribe({ms::stocks::trades("AAPL")});
-      try {
-        co_await stream.next();
-      } catch (const ms::stream_error& e) {
-        threw = true;
-        CHECK(e.code() == expected);
-        CHECK(std::string(e.what()).find(key) == std::string::npos);
-      }
-    });
-    CHECK(threw);
+    const ending end = first_error(options_for(server), true);
+    CHECK(end.code == code);
+    CHECK(end.what.find(key) == std::string::npos);
     CHECK(server.connections() == 1);  // no reconnect loop
   }
 }
@@ -266,49 +281,27 @@ TEST_CASE("a frame over stream_config::limits.max_frame_bytes ends next() with f
   mock::stream_server server;
   ms::stream_config o = options_for(server);
   o.limits.max_frame_bytes = 120;  // above the status frames, below a frame of four trades
-  run([&]() -> asio::awaitable<void> {
-    ms::client stream(co_await asio::this_coro::executor, o);
-    stream.subscribe({ms::stocks::trades("AAPL")});
-    try {
-      co_await stream.next();
-      FAIL("streamed a frame over max_frame_bytes");
-    } catch (const ms::stream_error& e) {
-      CHECK(e.code() == ms::stream_errc::frame_too_large);
-      CHECK(std::string(e.what()).find("a frame longer than 120 bytes") != std::string::npos);
-    }
-  });
+  const ending end = first_error(o, true);
+  CHECK(end.code == ms::stream_errc::frame_too_large);
+  CHECK(end.what.find("a frame longer than 120 bytes") != std::string::npos);
 }
 
 TEST_CASE("a wrong key is auth_failed and is never echoed") {
   mock::stream_server server;
   ms::stream_config o = options_for(server);
   o.api_key = "wrong-key-123";
-  run([&]() -> asio::awaitable<void> {
-    ms::client stream(co_await asio::this_coro::executor, o);
-    try {
-      co_await stream.next();
-      FAIL("streamed with a wrong key");
-    } catch (const ms::stream_error& e) {
-      CHECK(e.code() == ms::stream_errc::auth_failed);
-      CHECK(std::string(e.what()).find("wrong-key-123") == std::string::npos);
-    }
-  });
+  const ending end = first_error(o, false);
+  CHECK(end.code == ms::stream_errc::auth_failed);
+  CHECK(end.what.find("wrong-key-123") == std::string::npos);
 }
 
 /// Runs a stream that must not get past TLS: it fails, naming the certificate, and the server
 /// never sees a WebSocket connection.
 void expect_refused(const mock::stream_server& server, ms::stream_config o) {
   o.reconnect.max_attempts = 0;
-  run([&]() -> asio::awaitable<void> {
-    ms::client stream(co_await asio::this_coro::executor, o);
-    try {
-      co_await stream.next();
-      FAIL("connected");
-    } catch (const ms::stream_error& e) {
-      CHECK(e.code() == ms::stream_errc::reconnects_exhausted);
-      CHECK(std::string(e.what()).find("certificate") != std::string::npos);
-    }
-  });
+  const ending end = first_error(o, false);
+  CHECK(end.code == ms::stream_errc::reconnects_exhausted);
+  CHECK(end.what.find("certificate") != std::string::npos);
   CHECK(server.connections() == 0);
 }
 
