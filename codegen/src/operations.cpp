@@ -149,10 +149,25 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   row_schemas_.emplace_back(api_.operations.size(), row_schema);
 
   // Parameters: path parameters in route order, query parameters grouped by comparator.
+  // Each list's parameters, with what the loops below would drop without a word. An
+  // operation's parameter may override its path item's of the same name and place (OpenAPI's
+  // rule); one list naming it twice may not.
   std::vector<const json*> params;
   for (const json* list : {path_item.find("parameters"), op.find("parameters")}) {
     if (list == nullptr) continue;
-    for (const json& p : list->items()) params.push_back(&resolve(p));
+    std::set<std::pair<std::string, std::string>> declared;  // (in, name): a parameter's identity
+    for (const json& written : list->items()) {
+      const json& p = resolve(written);
+      params.push_back(&p);
+      const std::string in(p.text("in")), name(p.text("name"));
+      if (in.empty()) continue;  // a $ref that could not be followed: warned where it is read
+      if (!declared.insert({in, name}).second) {
+        warn(where + ": parameter " + name + " (in " + in + ") is declared twice; the last declaration is generated");
+      }
+      if (in == "path" && path.find("{" + name + "}") == std::string::npos) {
+        warn(where + ": path parameter " + name + " is declared but the path has no {" + name + "}; left out");
+      }
+    }
   }
   for (std::size_t at = path.find('{'); at != std::string::npos; at = path.find('{', at + 1)) {
     const std::string name = path.substr(at + 1, path.find('}', at) - at - 1);
@@ -168,23 +183,6 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
       continue;
     }
     o.path_params.push_back(make_param(o, *found, name));
-  }
-  // What the loops below would drop without a word. An operation's parameter may override its
-  // path item's of the same name and place (OpenAPI's rule); one list naming it twice may not.
-  for (const json* list : {path_item.find("parameters"), op.find("parameters")}) {
-    if (list == nullptr) continue;
-    std::set<std::pair<std::string, std::string>> declared;  // (in, name): a parameter's identity
-    for (const json& written : list->items()) {
-      const json& p = resolve(written);
-      const std::string in(p.text("in")), name(p.text("name"));
-      if (in.empty()) continue;  // a $ref that could not be followed: warned where it is read
-      if (!declared.insert({in, name}).second) {
-        warn(where + ": parameter " + name + " (in " + in + ") is declared twice; the last declaration is generated");
-      }
-      if (in == "path" && path.find("{" + name + "}") == std::string::npos) {
-        warn(where + ": path parameter " + name + " is declared but the path has no {" + name + "}; left out");
-      }
-    }
   }
   static const std::string comparators[] = {"gt", "gte", "lt", "lte", "any_of", "all_of"};
   std::vector<std::pair<std::string, std::set<std::string>>> groups;  // base -> comparators ("" = equality)
