@@ -7,6 +7,7 @@
 
 #include <boost/asio.hpp>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <map>
 #include <massive/mock/stream_server.hpp>
@@ -17,6 +18,7 @@
 #include <massive/stream/client.hpp>
 #include <mutex>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -194,6 +196,24 @@ std::vector<stored> stream_contents(const std::string& servers, const std::strin
   return out;
 }
 
+/// A relay's trace lines, kept for a failure's report (doctest prints an INFO of it lazily).
+struct trace_log {
+  mutable std::mutex mutex;
+  std::vector<std::string> lines;
+  std::function<void(const mr::relay_trace&)> hook() {
+    return [this](const mr::relay_trace& t) {
+      const std::lock_guard lock(mutex);
+      lines.push_back(std::string(t.what) + ": " + std::string(t.detail));
+    };
+  }
+  friend std::ostream& operator<<(std::ostream& out, const trace_log& log) {
+    const std::lock_guard lock(log.mutex);
+    const std::size_t first = log.lines.size() > 40 ? log.lines.size() - 40 : 0;
+    for (std::size_t i = first; i < log.lines.size(); ++i) out << "\n  " << log.lines[i];
+    return out;
+  }
+};
+
 /// The lease revision of an epoch ("12.0" -> 12).
 std::uint64_t revision_of(const std::string& epoch) {
   return std::stoull(epoch.substr(0, epoch.find('.')));
@@ -366,6 +386,9 @@ TEST_CASE("a NATS node dies in a three-node cluster: the stream continues") {
   runner consumers;
   mr::relay_config config = relay_config(upstream, cluster.servers(), "relay-a");
   config.replicas = 3;
+  trace_log log;  // the relay's last 40 trace lines, printed with a failure
+  config.trace = log.hook();
+  INFO("the relay's trace:" << log);
   // The cluster elects its JetStream leader after it starts: the relay's first requests may
   // fail until then, so it is started again until it runs.
   std::unique_ptr<mr::relay> relay;

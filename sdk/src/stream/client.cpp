@@ -5,6 +5,7 @@
 #include "massive/stream/client.hpp"
 
 #include "route.hpp"
+#include "tls_layer.hpp"
 
 #include "massive/cpu_support.hpp"
 #include "massive/error.hpp"
@@ -18,7 +19,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
-#include <boost/beast/websocket/ssl.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -36,7 +36,7 @@ using boost::system::error_code;
 
 namespace {
 
-using ws_stream = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
+using ws_stream = websocket::stream<detail::tls_layer>;
 // Shared by the operations in flight on it: close() may drop the connection while one is pending.
 using ws_pointer = std::shared_ptr<ws_stream>;
 
@@ -228,7 +228,13 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       co_return decoder.finish();
     } catch (const boost::system::system_error& e) {
       buffer.consume(buffer.size());
-      lost(stalled ? "stalled: no frame or pong in time" : e.code().message());
+      if (stalled) {
+        lost("stalled: no frame or pong in time");
+      } else if (e.code() == websocket::condition::protocol_violation) {
+        lost("protocol violation by the server: " + e.code().message());
+      } else {
+        lost(e.code().message());
+      }
       co_return std::nullopt;
     } catch (...) {
       // A refused frame (decode_error, frame_too_large): the rest of the connection cannot be

@@ -1,0 +1,90 @@
+#include "rogue_server.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <openssl/evp.h>
+#include <sys/socket.h>
+
+#include <array>
+#include <thread>
+
+namespace massive::test {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+/// Sec-WebSocket-Accept for a client's Sec-WebSocket-Key (RFC 6455, section 4.2.2).
+std::string accept_value(std::string_view key) {
+  const std::string text = std::string(key) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  EVP_Digest(text.data(), text.size(), digest.data(), &size, EVP_sha1(), nullptr);
+  std::array<unsigned char, 64> encoded{};
+  const int n = EVP_EncodeBlock(encoded.data(), digest.data(), static_cast<int>(size));
+  return {reinterpret_cast<const char*>(encoded.data()), static_cast<std::size_t>(n)};
+}
+
+}  // namespace
+
+struct rogue_server::impl {
+  impl(std::string bytes, rogue_ending ending)
+      : identity(mock::make_self_signed(mock::loopback_names())),
+        acceptor(io, {asio::ip::make_address("127.0.0.1"), 0}),
+        thread([this, bytes = std::move(bytes), ending] { serve(bytes, ending); }) {}
+
+  // Errors end the connection: the client's side of the test says what it saw.
+  void serve(const std::string& bytes, rogue_ending ending) {
+    boost::system::error_code ec;
+    asio::ssl::context tls(asio::ssl::context::tls_server);
+    tls.use_certificate_chain(asio::buffer(identity.certificate));
+    tls.use_private_key(asio::buffer(identity.private_key), asio::ssl::context::pem);
+    asio::ssl::stream<tcp::socket> stream(io, tls);
+    acceptor.accept(stream.next_layer(), ec);
+    if (ec || stream.handshake(asio::ssl::stream_base::server, ec)) return;
+    boost::beast::flat_buffer buffer;
+    http::request<http::string_body> upgrade;
+    http::read(stream, buffer, upgrade, ec);
+    if (ec) return;
+    http::response<http::empty_body> switching(http::status::switching_protocols, 11);
+    switching.set(http::field::upgrade, "websocket");
+    switching.set(http::field::connection, "Upgrade");
+    switching.set(http::field::sec_websocket_accept, accept_value(upgrade[http::field::sec_websocket_key]));
+    http::write(stream, switching, ec);
+    if (ec) return;
+    asio::write(stream, asio::buffer(bytes), ec);
+    std::array<char, 4096> sink{};
+    if (ending == rogue_ending::wait_for_close) {
+      while (!ec) stream.read_some(asio::buffer(sink), ec);
+    } else if (ending == rogue_ending::reset_after_answer) {
+      stream.read_some(asio::buffer(sink), ec);
+      stream.next_layer().set_option(asio::socket_base::linger(true, 0), ec);
+    }
+    stream.next_layer().close(ec);
+  }
+
+  asio::io_context io;
+  mock::pem_pair identity;
+  tcp::acceptor acceptor;
+  std::thread thread;  // last: it uses the members above
+};
+
+rogue_server::rogue_server(std::string bytes, rogue_ending ending)
+    : impl_(std::make_unique<impl>(std::move(bytes), ending)) {}
+// A client that never came leaves accept() blocked: shutting the listening socket down wakes it.
+rogue_server::~rogue_server() {
+  ::shutdown(impl_->acceptor.native_handle(), SHUT_RDWR);
+  impl_->thread.join();
+}
+
+std::string rogue_server::url() const {
+  return "wss://127.0.0.1:" + std::to_string(impl_->acceptor.local_endpoint().port()) + "/stocks";
+}
+const std::string& rogue_server::certificate_pem() const noexcept { return impl_->identity.certificate; }
+
+}  // namespace massive::test
