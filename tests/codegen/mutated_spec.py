@@ -311,8 +311,9 @@ def main():
     first = int(take(args, "--first", "0"))
     compile_seeds = int(take(args, "--compile-seeds", "0"))
     compile_args = []
-    while "--compile-commands" in args or "--also-compile" in args:
-        for flag in ("--compile-commands", "--also-compile"):
+    compile_flags = ("--compile-commands", "--also-compile", "--also-compile-hand-written")
+    while any(flag in args for flag in compile_flags):
+        for flag in compile_flags:
             value = take(args, flag)
             if value is not None:
                 compile_args += [flag, value]

@@ -97,18 +97,9 @@ def changed_sources(old_root, new_root):
     return out
 
 
-def compile_command(commands, old_root, new_root, rel):
-    """The build's flags for `rel` under new_root, its directory, and whether the build
-    unity-builds it: the committed file's own flags where the build compiles it alone (an
-    operation table, the mock's catalog), else those of the generated decoder libraries (the
-    unity batches of massive::shared_models: every group and model library compiles with the
-    same)."""
-    own = os.path.join(old_root, rel)
-    entry = next((e for e in commands if os.path.realpath(e["file"]) == own), None)
-    if entry is None:
-        entry = next((e for e in commands if "/massive_shared_models.dir/" in e["file"]), None)
-    if entry is None:
-        fail("compile_commands.json has no source of massive::shared_models to copy the flags of")
+def build_flags(entry, old_root, new_root):
+    """An entry's compiler command without its output, dependency and source arguments, the
+    committed generated/ replaced by new_root."""
     args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
     out = []
     skip = False
@@ -122,7 +113,41 @@ def compile_command(commands, old_root, new_root, rel):
         if a in ("-MD", "-c") or a.endswith("ccache") or a == entry["file"]:
             continue
         out.append(a.replace(old_root + "/", new_root + "/"))
-    return out + ["-fsyntax-only", os.path.join(new_root, rel)], entry["directory"], entry["file"] != own
+    return out
+
+
+def compile_command(commands, old_root, new_root, rel):
+    """The build's flags for `rel` under new_root, its directory, and whether the build
+    unity-builds it: the committed file's own flags where the build compiles it alone (an
+    operation table, the mock's catalog), else those of the generated decoder libraries (the
+    unity batches of massive::shared_models: every group and model library compiles with the
+    same)."""
+    own = os.path.join(old_root, rel)
+    entry = next((e for e in commands if os.path.realpath(e["file"]) == own), None)
+    if entry is None:
+        entry = next((e for e in commands if "/massive_shared_models.dir/" in e["file"]), None)
+    if entry is None:
+        fail("compile_commands.json has no source of massive::shared_models to copy the flags of")
+    return (build_flags(entry, old_root, new_root) + ["-fsyntax-only", os.path.join(new_root, rel)],
+            entry["directory"], entry["file"] != own)
+
+
+def hand_written_command(commands, old_root, new_root, rel):
+    """The build's flags for a hand-written source of the repository (`rel` from its root) that
+    includes generated headers, with new_root's headers in place of the committed ones; its own
+    entry's, or those of the unity batch that includes it."""
+    source = os.path.join(os.path.dirname(old_root), rel)
+    entry = next((e for e in commands if os.path.realpath(e["file"]) == source), None)
+    for e in commands:
+        if entry is not None:
+            break
+        if "/Unity/" in e["file"] and os.path.exists(e["file"]):
+            with open(e["file"], encoding="utf-8") as f:
+                if '"%s"' % source in f.read():
+                    entry = e
+    if entry is None:
+        fail("compile_commands.json compiles no %s" % rel)
+    return build_flags(entry, old_root, new_root) + ["-fsyntax-only", source], entry["directory"]
 
 
 def main():
@@ -140,6 +165,8 @@ def main():
     p.add_argument("--compile-commands")
     p.add_argument("--also-compile", action="append", default=[],
                    help="a generated source to compile besides the changed groups and models")
+    p.add_argument("--also-compile-hand-written", action="append", default=[],
+                   help="a source of the repository (from its root) that includes generated headers")
     a = p.parse_args()
 
     old_root = os.path.realpath(a.generated)
@@ -220,8 +247,16 @@ def main():
             result = subprocess.run(list(flags) + [target], cwd=directory, capture_output=True, text=True)
             if result.returncode != 0:
                 fail("%s do not compile:\n%s" % (" ".join(members), result.stderr[-4000:]))
-        print("compiled %d changed sources (%d compiler runs) in %.1f s: %s" %
-              (len(sources), len(batches), time.monotonic() - started, " ".join(sources)))
+        # Hand-written library code that names generated models' members (the flat files' rows)
+        # must compile against whatever the description made of them.
+        for rel in a.also_compile_hand_written:
+            args, directory = hand_written_command(commands, old_root, new_root, rel)
+            result = subprocess.run(args, cwd=directory, capture_output=True, text=True)
+            if result.returncode != 0:
+                fail("%s does not compile against the new generated headers:\n%s" % (rel, result.stderr[-4000:]))
+        print("compiled %d changed sources (%d compiler runs) and %d hand-written in %.1f s: %s" %
+              (len(sources), len(batches), len(a.also_compile_hand_written), time.monotonic() - started,
+               " ".join(sources + a.also_compile_hand_written)))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <charconv>
+#include <cstddef>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -186,6 +187,31 @@ TEST_CASE("csv: a missing needed column is an error naming it") {
   expect_error([] { decode_whole<aggregate>(""); }, files_errc::malformed_header, "no header");
   expect_error([] { decode_whole<aggregate>("\n"); }, files_errc::malformed_header,
                "first line is empty");
+}
+
+TEST_CASE("csv: a column whose member no kind reads (a regeneration retyped it) is refused by name") {
+  // A row of a ticker and a member of a type no column kind holds (schemas.cpp makes such a
+  // column for a non-optional member: codegen_unusual_constructs retypes a trade's fields so).
+  struct odd_row {
+    std::string_view ticker;
+    bool flag = false;
+  };
+  using detail::column_kind;
+  const detail::column columns[] = {{"ticker", column_kind::ticker, 0, true},
+                                    {"flag", column_kind::unreadable, offsetof(odd_row, flag), true}};
+  const odd_row blank{};
+  const detail::row_schema schema{"odd_row", columns, {}, sizeof(odd_row), &blank};
+  const auto decode = [&](std::string_view text) {
+    detail::csv_core core(make_page_pool(), schema, {});
+    core.feed(text);
+    core.finish();
+  };
+  // Seen failing with the header's check of column_kind::unreadable removed: "no error" (the
+  // rows were made with the flag's default, false, shown as if read).
+  expect_error([&] { decode("ticker,flag\nA,true\n"); }, files_errc::missing_column,
+               "column 'flag' cannot be read");
+  expect_error([&] { decode("ticker\nA\n"); }, files_errc::missing_column,
+               "needs the column 'flag'");
 }
 
 constexpr std::string_view minute_aggs_csv =

@@ -347,6 +347,12 @@ void csv_core::impl::parse_header(std::string_view text) {
       continue;
     }
     const column_kind kind = schema.columns[c].kind;
+    if (kind == column_kind::unreadable) {
+      fail(files_errc::missing_column, "a " + std::string(schema.name) + " file's column '" +
+                                           std::string(schema.columns[c].name) +
+                                           "' cannot be read: the row's member of that name has a "
+                                           "type no flat-file column holds");
+    }
     if (needs_value(kind))
       needed_fields = std::max(needed_fields, static_cast<std::size_t>(at - slots.begin()) + 1);
   }
@@ -451,6 +457,8 @@ field_verdict csv_core::impl::store(const column& c, std::string_view field, boo
       put(row, c.offset, std::span<const std::int32_t>(values, n));
       return field_verdict::keep;
     }
+    case column_kind::unreadable:  // refused with the header
+      break;
   }
   return field_verdict::bad;
 }

@@ -38,7 +38,8 @@ constexpr bool is_optional = false;
 template <class Field>
 constexpr bool is_optional<std::optional<Field>> = true;
 
-/// How a member of this type is parsed and stored; a type no kind holds does not compile.
+/// How a member of this type is parsed and stored; column_kind::unreadable for a type no kind
+/// holds (the models are generated: a description may type a field as nothing here reads).
 template <class Field>
 constexpr column_kind kind_of() {
   using enum column_kind;
@@ -53,7 +54,7 @@ constexpr column_kind kind_of() {
   else if constexpr (std::is_same_v<Field, timestamp_ns>) return ns;
   else if constexpr (std::is_same_v<Field, std::optional<timestamp_ns>>) return opt_ns;
   else if constexpr (std::is_same_v<Field, std::span<const std::int32_t>>) return i32_list;
-  else static_assert(sizeof(Field) == 0, "no column_kind parses this member's type");
+  else return unreadable;
   // clang-format on
 }
 
@@ -68,8 +69,11 @@ class column_list {
     columns_.push_back({"ticker", column_kind::ticker, offset_of<Row>(&Row::ticker), true});
   }
 
+  /// A member no column kind holds: an optional one is left absent (the column is not read);
+  /// another is kept as an unreadable column, which the decoder refuses by name.
   template <class Owner, class Field>
   void add(std::string_view name, Field Owner::*member) {
+    if constexpr (kind_of<Field>() == column_kind::unreadable && is_optional<Field>) return;
     constexpr bool may_be_absent = is_optional<Field> || kind_of<Field>() == column_kind::i32_list;
     const bool needed = !may_be_absent || std::find(also_needed_.begin(), also_needed_.end(),
                                                     name) != also_needed_.end();

@@ -81,6 +81,9 @@ enum class column_kind : std::uint8_t {
   ns,        ///< timestamp_ns, needed
   opt_ns,    ///< std::optional<timestamp_ns>
   i32_list,  ///< std::span<const std::int32_t>: "12,37", 12 or empty
+  /// A member of a type no kind above holds (a regeneration from another description typed it
+  /// so): a file whose header has the column is refused, naming it.
+  unreadable,
 };
 
 /// One column a row type reads.
