@@ -1,8 +1,9 @@
 // The relay's driver: every decision is a machine's (lease_fsm, publish_fsm, demand_fsm); this
 // file performs them. Three coroutines on the relay's strand: the lease loop (create, renew,
-// release through the worker thread), the demand loop (reads the bucket, changes the upstream's
-// subscriptions) and, while the lease is held, the upstream loop (reads batches, publishes
-// them); a watchdog timer closes the upstream at the lease's deadline when a renewal is late.
+// release through the lease's own thread), the demand loop (reads the bucket through the worker
+// thread, changes the upstream's subscriptions) and, while the lease is held, the upstream loop
+// (reads batches, publishes them); a watchdog timer closes the upstream at the lease's deadline
+// when a renewal is late.
 #include "massive/relay/relay.hpp"
 
 #include <unistd.h>
@@ -90,7 +91,8 @@ struct relay::impl : std::enable_shared_from_this<relay::impl> {
   }
 
   ~impl() {
-    // The worker first: no request may run on a link being destroyed.
+    // The threads first: no request may run on a link being destroyed.
+    lease_worker.join();
     worker.join();
     lease_kv.reset();
     demand_kv.reset();
@@ -120,6 +122,13 @@ struct relay::impl : std::enable_shared_from_this<relay::impl> {
     js.PublishAsync.ErrHandler = &on_ack_error;
     js.PublishAsync.ErrHandlerClosure = this;
     js.PublishAsync.StallWait = config.nats.request_timeout.count();
+    // Each publish's acknowledgement is awaited request_timeout at most: one lost with a NATS
+    // node (the relay's server or the stream's leader killed) fails its message (the error
+    // handler: publish_failed, a gap) instead of holding its place among max_pending for ever,
+    // where enough of them (an election of seconds at thousands of publishes a second) would
+    // stall every later publish (nats.c times an asynchronous publish out only with MaxWait).
+    jsPubOptions_Init(&publish_options);
+    publish_options.MaxWait = config.nats.request_timeout.count();
     const std::string name = "massive-relay " + config.id;
     link = co_await detail::offload(
         worker, [&] { return std::make_unique<detail::nats_link>(config.nats, name, &js); });
@@ -183,7 +192,7 @@ struct relay::impl : std::enable_shared_from_this<relay::impl> {
           std::uint64_t revision = 0;
           const bool create = a.what == step::create;
           const std::uint64_t last = a.revision;
-          const detail::write_outcome o = co_await detail::offload(worker, [&] {
+          const detail::write_outcome o = co_await detail::offload(lease_worker, [&] {
             return create ? link->create(lease_kv.get(), lease_key, config.id, revision)
                           : link->update(lease_kv.get(), lease_key, config.id, last, revision);
           });
@@ -200,7 +209,7 @@ struct relay::impl : std::enable_shared_from_this<relay::impl> {
           break;
         }
         case step::release:
-          co_await detail::offload(worker,
+          co_await detail::offload(lease_worker,
                                    [&] { kvStore_Delete(lease_kv.get(), lease_key.c_str()); });
           trace("lease", "released");
           co_return;
@@ -272,7 +281,7 @@ struct relay::impl : std::enable_shared_from_this<relay::impl> {
     natsStatus s =
         natsMsg_Create(&msg, subject.c_str(), nullptr, body.data(), static_cast<int>(body.size()));
     if (s == NATS_OK) s = natsMsgHeader_Set(msg, "Massive-Epoch", publishing.epoch().c_str());
-    if (s == NATS_OK) s = js_PublishMsgAsync(link->jetstream(), &msg, nullptr);
+    if (s == NATS_OK) s = js_PublishMsgAsync(link->jetstream(), &msg, &publish_options);
     if (msg != nullptr) natsMsg_Destroy(msg);  // not taken by JetStream
     if (s != NATS_OK) {
       failed_acks.fetch_add(1, std::memory_order_relaxed);
@@ -398,12 +407,18 @@ struct relay::impl : std::enable_shared_from_this<relay::impl> {
   std::string subject;
   std::string payload;
   relay_stats stats;
+  jsPubOptions publish_options{};  // every publish's (run() sets it)
   std::atomic<std::uint64_t> failed_acks{0};
   std::atomic<bool> publish_failed{false};
   std::exception_ptr failure;
   bool stopping = false;
-  // Last: destroyed first, so that no request runs while the link and buckets go.
+  // Last: destroyed first, so that no request runs while the link and buckets go. The lease has
+  // a thread of its own: its writes never wait behind a demand read, which takes the whole
+  // request_timeout while the demand bucket's stream has no leader. Sharing one thread, a
+  // cluster node's death made every renewal late (1.8-2.0 s against a 1 s TTL): the relay lost
+  // its lease, took it again and lost it for as long as the test waited.
   asio::thread_pool worker{1};
+  asio::thread_pool lease_worker{1};
 };
 
 relay::relay(asio::any_io_executor executor, relay_config config)
