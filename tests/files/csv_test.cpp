@@ -189,7 +189,7 @@ TEST_CASE("csv: a missing needed column is an error naming it") {
                "first line is empty");
 }
 
-TEST_CASE("csv: a column whose member no kind reads (a regeneration retyped it) is refused by name") {
+TEST_CASE("csv: a column no kind reads (a regeneration retyped its member) is refused by name") {
   // A row of a ticker and a member of a type no column kind holds (schemas.cpp makes such a
   // column for a non-optional member: codegen_unusual_constructs retypes a trade's fields so).
   struct odd_row {
@@ -198,7 +198,8 @@ TEST_CASE("csv: a column whose member no kind reads (a regeneration retyped it) 
   };
   using detail::column_kind;
   const detail::column columns[] = {{"ticker", column_kind::ticker, 0, true},
-                                    {"flag", column_kind::unreadable, offsetof(odd_row, flag), true}};
+                                    {"flag", column_kind::unreadable, offsetof(odd_row, flag),
+                                     true}};
   const odd_row blank{};
   const detail::row_schema schema{"odd_row", columns, {}, sizeof(odd_row), &blank};
   const auto decode = [&](std::string_view text) {

@@ -33,13 +33,16 @@ std::string accept_value(std::string_view key) {
 }  // namespace
 
 struct rogue_server::impl {
-  impl(std::string bytes, rogue_ending ending)
+  impl(std::optional<std::string> answer, std::string bytes, rogue_ending ending)
       : identity(mock::make_self_signed(mock::loopback_names())),
         acceptor(io, {asio::ip::make_address("127.0.0.1"), 0}),
-        thread([this, bytes = std::move(bytes), ending] { serve(bytes, ending); }) {}
+        thread([this, answer = std::move(answer), bytes = std::move(bytes), ending] {
+          serve(answer, bytes, ending);
+        }) {}
 
   // Errors end the connection: the client's side of the test says what it saw.
-  void serve(const std::string& bytes, rogue_ending ending) {
+  void serve(const std::optional<std::string>& answer, const std::string& bytes,
+             rogue_ending ending) {
     boost::system::error_code ec;
     asio::ssl::context tls(asio::ssl::context::tls_server);
     tls.use_certificate_chain(asio::buffer(identity.certificate));
@@ -51,13 +54,12 @@ struct rogue_server::impl {
     http::request<http::string_body> upgrade;
     http::read(stream, buffer, upgrade, ec);
     if (ec) return;
-    http::response<http::empty_body> switching(http::status::switching_protocols, 11);
-    switching.set(http::field::upgrade, "websocket");
-    switching.set(http::field::connection, "Upgrade");
-    switching.set(http::field::sec_websocket_accept, accept_value(upgrade[http::field::sec_websocket_key]));
-    http::write(stream, switching, ec);
-    if (ec) return;
-    asio::write(stream, asio::buffer(bytes), ec);
+    const std::string accept = accept_value(upgrade[http::field::sec_websocket_key]);
+    std::string head = answer.value_or(
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Accept: {accept}\r\n\r\n");
+    if (const auto at = head.find("{accept}"); at != std::string::npos) head.replace(at, 8, accept);
+    asio::write(stream, asio::buffer(head + bytes), ec);
     std::array<char, 4096> sink{};
     if (ending == rogue_ending::wait_for_close) {
       while (!ec) stream.read_some(asio::buffer(sink), ec);
@@ -75,7 +77,12 @@ struct rogue_server::impl {
 };
 
 rogue_server::rogue_server(std::string bytes, rogue_ending ending)
-    : impl_(std::make_unique<impl>(std::move(bytes), ending)) {}
+    : impl_(std::make_unique<impl>(std::nullopt, std::move(bytes), ending)) {}
+rogue_server::rogue_server(std::string answer, std::string bytes, rogue_ending ending)
+    : impl_(std::make_unique<impl>(std::move(answer), std::move(bytes), ending)) {}
+rogue_server rogue_server::answering(std::string answer, rogue_ending ending) {
+  return rogue_server(std::move(answer), "", ending);
+}
 // A client that never came leaves accept() blocked: shutting the listening socket down wakes it.
 rogue_server::~rogue_server() {
   ::shutdown(impl_->acceptor.native_handle(), SHUT_RDWR);
@@ -85,6 +92,8 @@ rogue_server::~rogue_server() {
 std::string rogue_server::url() const {
   return "wss://127.0.0.1:" + std::to_string(impl_->acceptor.local_endpoint().port()) + "/stocks";
 }
-const std::string& rogue_server::certificate_pem() const noexcept { return impl_->identity.certificate; }
+const std::string& rogue_server::certificate_pem() const noexcept {
+  return impl_->identity.certificate;
+}
 
 }  // namespace massive::test

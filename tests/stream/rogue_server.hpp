@@ -7,6 +7,7 @@
 #include <massive/mock/certificates.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace massive::test {
@@ -24,7 +25,11 @@ enum class rogue_ending {
 /// Serves one connection on a free loopback port, on a thread of its own; the destructor joins it.
 class rogue_server {
  public:
+  /// Upgrades the connection, then sends `bytes`.
   rogue_server(std::string bytes, rogue_ending ending);
+  /// Answers the upgrade request with `answer` (raw HTTP; "{accept}" in it becomes the right
+  /// Sec-WebSocket-Accept value), then ends as `ending` says.
+  static rogue_server answering(std::string answer, rogue_ending ending);
   ~rogue_server();
   rogue_server(const rogue_server&) = delete;
   rogue_server& operator=(const rogue_server&) = delete;
@@ -35,6 +40,7 @@ class rogue_server {
   const std::string& certificate_pem() const noexcept;
 
  private:
+  rogue_server(std::string answer, std::string bytes, rogue_ending ending);
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -119,6 +119,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     auto executor = co_await asio::this_coro::executor;
     const ws_pointer socket = ws = std::make_shared<ws_stream>(executor, tls);
     beast::tcp_stream& tcp = beast::get_lowest_layer(*socket);
+    websocket::response_type answer;  // the server's answer to the upgrade, for a refusal's status
     try {
       asio::ip::tcp::resolver resolver(executor);
       const auto found = co_await resolver.async_resolve(proxy ? proxy->connect_host : where.host,
@@ -149,7 +150,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       // reports its own error in place of message_too_big when the server resets rather than
       // closing: the client reconnected for ever, naming a reset.
       socket->read_message_max(0);
-      co_await socket->async_handshake(where.host_header, where.path, use_awaitable);
+      co_await socket->async_handshake(answer, where.host_header, where.path, use_awaitable);
       socket->text(true);
       stalled = false;
       if (options.idle_timeout.count() > 0) asio::co_spawn(executor, watch(shared_from_this(), socket), asio::detached);
@@ -168,6 +169,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       const long verify = SSL_get_verify_result(socket->next_layer().native_handle());
       std::string why = e.code().message();
       if (verify != X509_V_OK) why += std::string(" (certificate: ") + X509_verify_cert_error_string(verify) + ")";
+      // The status alone: the reason phrase is the server's text.
+      if (e.code() == websocket::error::upgrade_declined) {
+        why += " (HTTP " + std::to_string(answer.result_int()) + ")";
+      }
       lost("connecting to " + where.host + ": " + why);
     }
   }

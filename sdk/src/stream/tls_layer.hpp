@@ -32,10 +32,13 @@ class tls_layer : public boost::beast::ssl_stream<boost::beast::tcp_stream> {
 /// succeeds, so that what Beast reports is why the connection closed.
 template <class Handler>
 void async_teardown(boost::beast::role_type, tls_layer& layer, Handler&& handler) {
-  boost::system::error_code ignored;
-  boost::beast::get_lowest_layer(layer).socket().shutdown(boost::asio::socket_base::shutdown_both, ignored);
-  boost::beast::get_lowest_layer(layer).socket().close(ignored);
-  boost::asio::post(layer.get_executor(), boost::asio::append(std::forward<Handler>(handler), boost::system::error_code{}));
+  using boost::system::error_code;
+  error_code ignored;
+  auto& socket = boost::beast::get_lowest_layer(layer).socket();
+  socket.shutdown(boost::asio::socket_base::shutdown_both, ignored);
+  socket.close(ignored);
+  boost::asio::post(layer.get_executor(),
+                    boost::asio::append(std::forward<Handler>(handler), error_code{}));
 }
 
 }  // namespace massive::stream::detail
