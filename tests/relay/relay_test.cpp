@@ -16,6 +16,7 @@
 #include <massive/relay/relay.hpp>
 #include <massive/relay/subject.hpp>
 #include <massive/stream/client.hpp>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -158,16 +159,34 @@ struct stored {
   std::string data;
 };
 
+/// The test's own view of JetStream through nats.c: a connection and its context, closed at the
+/// end of the scope.
+struct jetstream_view {
+  natsConnection* nc = nullptr;
+  jsCtx* js = nullptr;
+  explicit jetstream_view(const std::string& servers) {
+    REQUIRE(natsConnection_ConnectTo(&nc, servers.c_str()) == NATS_OK);
+    REQUIRE(natsConnection_JetStream(&js, nc, nullptr) == NATS_OK);
+  }
+  ~jetstream_view() {
+    jsCtx_Destroy(js);
+    natsConnection_Destroy(nc);
+  }
+  jetstream_view(const jetstream_view&) = delete;
+  jetstream_view& operator=(const jetstream_view&) = delete;
+  /// What `stream` holds and, in a cluster, which node leads it.
+  std::unique_ptr<jsStreamInfo, void (*)(jsStreamInfo*)> info(const std::string& stream) {
+    jsStreamInfo* raw = nullptr;
+    REQUIRE(js_GetStreamInfo(&raw, js, stream.c_str(), nullptr, nullptr) == NATS_OK);
+    return {raw, &jsStreamInfo_Destroy};
+  }
+};
+
 /// Every message of `stream`, read with nats.c's ordered consumer (not the consumer under test).
 std::vector<stored> stream_contents(const std::string& servers, const std::string& stream) {
-  natsConnection* nc = nullptr;
-  REQUIRE(natsConnection_ConnectTo(&nc, servers.c_str()) == NATS_OK);
-  jsCtx* js = nullptr;
-  REQUIRE(natsConnection_JetStream(&js, nc, nullptr) == NATS_OK);
-  jsStreamInfo* info = nullptr;
-  REQUIRE(js_GetStreamInfo(&info, js, stream.c_str(), nullptr, nullptr) == NATS_OK);
-  const std::uint64_t last = info->State.LastSeq;
-  jsStreamInfo_Destroy(info);
+  jetstream_view view(servers);
+  jsCtx* js = view.js;
+  const std::uint64_t last = view.info(stream)->State.LastSeq;
   jsSubOptions so;
   jsSubOptions_Init(&so);
   so.Stream = stream.c_str();
@@ -191,25 +210,16 @@ std::vector<stored> stream_contents(const std::string& servers, const std::strin
     natsMsg_Destroy(m);
   }
   natsSubscription_Destroy(sub);
-  jsCtx_Destroy(js);
-  natsConnection_Destroy(nc);
   return out;
 }
 
 /// The index (0, 1, 2) of the cluster node that leads `stream` (nodes are named n1, n2, n3).
 std::size_t stream_leader(const std::string& servers, const std::string& stream) {
-  natsConnection* nc = nullptr;
-  REQUIRE(natsConnection_ConnectTo(&nc, servers.c_str()) == NATS_OK);
-  jsCtx* js = nullptr;
-  REQUIRE(natsConnection_JetStream(&js, nc, nullptr) == NATS_OK);
-  jsStreamInfo* info = nullptr;
-  REQUIRE(js_GetStreamInfo(&info, js, stream.c_str(), nullptr, nullptr) == NATS_OK);
+  jetstream_view view(servers);
+  const auto info = view.info(stream);
   REQUIRE(info->Cluster != nullptr);
   REQUIRE(info->Cluster->Leader != nullptr);
   const std::string leader = info->Cluster->Leader;
-  jsStreamInfo_Destroy(info);
-  jsCtx_Destroy(js);
-  natsConnection_Destroy(nc);
   REQUIRE(leader.size() == 2);
   return static_cast<std::size_t>(leader[1] - '1');
 }

@@ -322,6 +322,20 @@ TEST_CASE("an untrusted certificate and a host name mismatch are refused") {
   }
 }
 
+namespace {
+/// How a stream to `server`, with no reconnect allowed, ended: the error of its one connection.
+ending stream_to(const massive::test::rogue_server& server) {
+  ms::stream_config o;
+  o.api_key = key;
+  o.url = server.url();
+  o.ca_pem = server.certificate_pem();
+  o.reconnect.max_attempts = 0;
+  const ending end = first_error(o, false);
+  CHECK(end.code == ms::stream_errc::reconnects_exhausted);
+  return end;
+}
+}  // namespace
+
 // A server that breaks the WebSocket protocol is named for the rule it broke, whether it then
 // waits for the close handshake, closes its socket or resets it once the client answered.
 // Beast reports the violation only when the close handshake's teardown succeeds; the client's
@@ -353,14 +367,7 @@ TEST_CASE("a server that breaks the WebSocket protocol is named for the rule it 
       const int ending_kind = static_cast<int>(how);
       CAPTURE(what);
       CAPTURE(ending_kind);
-      massive::test::rogue_server server(v.bytes, how);
-      ms::stream_config o;
-      o.api_key = key;
-      o.url = server.url();
-      o.ca_pem = server.certificate_pem();
-      o.reconnect.max_attempts = 0;
-      const ending end = first_error(o, false);
-      CHECK(end.code == ms::stream_errc::reconnects_exhausted);
+      const ending end = stream_to(massive::test::rogue_server(v.bytes, how));
       CHECK_MESSAGE(end.what.find(v.named) != std::string::npos, end.what);
       CHECK(end.what.find("protocol violation by the server") != std::string::npos);
     }
@@ -395,15 +402,8 @@ TEST_CASE("an upgrade the server refuses or answers wrongly is named") {
   for (const answer& a : answers) {
     const std::string what = a.what;
     CAPTURE(what);
-    auto server =
-        massive::test::rogue_server::answering(a.head, massive::test::rogue_ending::close_tcp);
-    ms::stream_config o;
-    o.api_key = key;
-    o.url = server.url();
-    o.ca_pem = server.certificate_pem();
-    o.reconnect.max_attempts = 0;
-    const ending end = first_error(o, false);
-    CHECK(end.code == ms::stream_errc::reconnects_exhausted);
+    const ending end = stream_to(
+        massive::test::rogue_server::answering(a.head, massive::test::rogue_ending::close_tcp));
     CHECK_MESSAGE(end.what.find(a.named) != std::string::npos, end.what);
   }
 }
