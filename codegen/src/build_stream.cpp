@@ -114,21 +114,13 @@ class stream_builder {
   /// that says nothing (a key of it is kept as JSON text), with one warning per reference.
   const json& resolve(const json& s) const {
     static const json says_nothing;
-    const auto unfollowed = [&](std::string_view ref, const char* why) -> const json& {
-      if (unfollowed_refs_.insert(std::string(ref)).second) {
-        notices_.warnings.push_back("stream description: $ref " + std::string(ref) + " " + why +
-                                    ": what it stands for is kept as JSON text (json_value)");
-      }
-      return says_nothing;
-    };
-    const json* at = &s;
-    for (int hops = 0; hops < 16; ++hops) {
-      const std::string_view ref = at->text("$ref");
-      if (ref.empty()) return *at;
-      at = spec_.at_reference(ref);
-      if (at == nullptr) return unfollowed(ref, "names nothing in it");
+    const json::reference_end end = spec_.follow_references(s);
+    if (end.at != nullptr) return *end.at;
+    if (unfollowed_refs_.insert(std::string(end.ref)).second) {
+      notices_.warnings.push_back("stream description: $ref " + std::string(end.ref) + " " + end.why +
+                                  ": what it stands for is kept as JSON text (json_value)");
     }
-    return unfollowed(s.text("$ref"), "is a cycle of references");
+    return says_nothing;
   }
   /// The object's properties with allOf parts merged (a later part refines an earlier one's key).
   void properties(const json& raw, std::vector<std::pair<std::string, const json*>>& out) const {

@@ -120,6 +120,33 @@ std::string_view json::text(std::string_view key) const noexcept {
   return v != nullptr && v->is_string() ? std::string_view(v->text_) : std::string_view();
 }
 
+json::reference_end json::follow_references(const json& s) const {
+  reference_end end;
+  const json* at = &s;
+  for (int hops = 0; hops < 32; ++hops) {
+    const std::string_view ref = at->text("$ref");
+    if (ref.empty()) {
+      end.at = at;
+      return end;
+    }
+    end.ref = ref;
+    if (!ref.starts_with("#")) {
+      end.why = "is not within the description";
+      return end;
+    }
+    const json* next = at_reference(ref);
+    if (next == nullptr) {
+      end.why = "names nothing in the description";
+      return end;
+    }
+    end.name = ref.substr(ref.rfind('/') + 1);
+    at = next;
+  }
+  end.ref = s.text("$ref");
+  end.why = "is a cycle of references";
+  return end;
+}
+
 const json* json::at_reference(std::string_view ref) const {
   if (!ref.starts_with("#")) return nullptr;
   // The fragment's percent-encoding first (RFC 3986), then the pointer's escapes (RFC 6901).

@@ -35,6 +35,17 @@ class json {
   /// its %XX, ~1 and ~0 escapes undone) points at in this document, or nullptr when it is not
   /// local or names nothing.
   const json* at_reference(std::string_view ref) const;
+  /// Where the chain of $refs from `s` ends in this document (32 references at most): `at`, the
+  /// first schema without a $ref, and `name`, the last reference's final segment (a schema's
+  /// name; empty when `s` has no $ref). When a reference cannot be followed, `at` is null and
+  /// `ref` and `why` say which and why (out of the document, to nothing, round in a circle).
+  struct reference_end {
+    const json* at = nullptr;
+    std::string_view name;
+    std::string_view ref;
+    const char* why = "";
+  };
+  reference_end follow_references(const json& s) const;
   bool flag(std::string_view key) const noexcept;
 
   const std::string& string() const noexcept { return text_; }

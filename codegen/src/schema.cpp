@@ -52,24 +52,14 @@ const json& builder::resolve(const json& s, std::string* ref_name) const {
   // stands for a schema that says nothing: its value is kept as JSON text, like any schema
   // without a type, and the rest of the description still generates.
   static const json says_nothing;
-  const auto unfollowed = [&](std::string_view ref, const char* why) -> const json& {
-    if (unfollowed_refs_.insert(std::string(ref)).second) {
-      notices_.warnings.push_back("$ref " + std::string(ref) + " " + why + ": what it stands for is kept as JSON text "
-                                  "(json_value) or, for a parameter or response, left out");
-    }
-    return says_nothing;
-  };
-  const json* at = &s;
-  for (int hops = 0; hops < 32; ++hops) {
-    const std::string_view ref = at->text("$ref");
-    if (ref.empty()) return *at;
-    if (!ref.starts_with("#")) return unfollowed(ref, "is not within the description");
-    const json* next = spec_.at_reference(ref);
-    if (next == nullptr) return unfollowed(ref, "names nothing in the description");
-    if (ref_name != nullptr) *ref_name = std::string(ref.substr(ref.rfind('/') + 1));
-    at = next;
+  const json::reference_end end = spec_.follow_references(s);
+  if (ref_name != nullptr && !end.name.empty()) *ref_name = std::string(end.name);
+  if (end.at != nullptr) return *end.at;
+  if (unfollowed_refs_.insert(std::string(end.ref)).second) {
+    notices_.warnings.push_back("$ref " + std::string(end.ref) + " " + end.why + ": what it stands for is kept as JSON text "
+                                "(json_value) or, for a parameter or response, left out");
   }
-  return unfollowed(s.text("$ref"), "is a cycle of references");
+  return says_nothing;
 }
 
 namespace {
