@@ -52,27 +52,35 @@ inline std::string text_of(const stock_quote& r) {
                      << r.trf_timestamp)
       .str();
 }
+#ifdef MASSIVE_FILES_HAS_OPTION_TRADE
 inline std::string text_of(const option_trade& r) {
   return (row_text() << r.ticker << r.conditions << r.correction << r.exchange
                      << r.participant_timestamp << r.price << r.sequence_number << r.sip_timestamp
                      << r.size)
       .str();
 }
+#endif
+#ifdef MASSIVE_FILES_HAS_OPTION_QUOTE
 inline std::string text_of(const option_quote& r) {
   return (row_text() << r.ticker << r.ask_exchange << r.ask_price << r.ask_size << r.bid_exchange
                      << r.bid_price << r.bid_size << r.sequence_number << r.sip_timestamp)
       .str();
 }
+#endif
+#ifdef MASSIVE_FILES_HAS_CRYPTO_TRADE
 inline std::string text_of(const crypto_trade& r) {
   return (row_text() << r.ticker << r.conditions << r.exchange << r.id << r.participant_timestamp
                      << r.price << r.received_timestamp << r.size)
       .str();
 }
+#endif
+#ifdef MASSIVE_FILES_HAS_FOREX_QUOTE
 inline std::string text_of(const forex_quote& r) {
   return (row_text() << r.ticker << r.ask_exchange << r.ask_price << r.bid_exchange << r.bid_price
                      << r.participant_timestamp)
       .str();
 }
+#endif
 inline std::string text_of(const aggregate& r) {
   return (row_text() << r.ticker << r.volume << r.open << r.close << r.high << r.low
                      << r.window_start << r.transactions)

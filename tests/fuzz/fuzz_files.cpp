@@ -148,18 +148,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 1:
       run<stock_quote>(file, selector, control);
       break;
+#ifdef MASSIVE_FILES_HAS_OPTION_TRADE
     case 2:
       run<option_trade>(file, selector, control);
       break;
+#endif
+#ifdef MASSIVE_FILES_HAS_OPTION_QUOTE
     case 3:
       run<option_quote>(file, selector, control);
       break;
+#endif
+#ifdef MASSIVE_FILES_HAS_CRYPTO_TRADE
     case 4:
       run<crypto_trade>(file, selector, control);
       break;
+#endif
+#ifdef MASSIVE_FILES_HAS_FOREX_QUOTE
     case 5:
       run<forex_quote>(file, selector, control);
       break;
+#endif
     default:
       run<aggregate>(file, selector, control);
       break;

@@ -139,29 +139,41 @@ const row_schema& schema(std::string_view name, std::span<const std::string_view
 
 }  // namespace
 
+#ifdef MASSIVE_FILES_HAS_STOCK_TRADE
 const row_schema& schema_for(std::type_identity<stock_trade>) noexcept {
   return schema<stock_trade>("stock_trade", tick_times);
 }
+#endif
 
+#ifdef MASSIVE_FILES_HAS_STOCK_QUOTE
 const row_schema& schema_for(std::type_identity<stock_quote>) noexcept {
   return schema<stock_quote>("stock_quote", tick_times, {"ask_price", "bid_price"});
 }
+#endif
 
+#ifdef MASSIVE_FILES_HAS_OPTION_TRADE
 const row_schema& schema_for(std::type_identity<option_trade>) noexcept {
   return schema<option_trade>("option_trade", tick_times, {"price", "size"});
 }
+#endif
 
+#ifdef MASSIVE_FILES_HAS_OPTION_QUOTE
 const row_schema& schema_for(std::type_identity<option_quote>) noexcept {
   return schema<option_quote>("option_quote", tick_times, {"ask_price", "bid_price"});
 }
+#endif
 
+#ifdef MASSIVE_FILES_HAS_CRYPTO_TRADE
 const row_schema& schema_for(std::type_identity<crypto_trade>) noexcept {
   return schema<crypto_trade>("crypto_trade", tick_times, {"price", "size"});
 }
+#endif
 
+#ifdef MASSIVE_FILES_HAS_FOREX_QUOTE
 const row_schema& schema_for(std::type_identity<forex_quote>) noexcept {
   return schema<forex_quote>("forex_quote", tick_times, {"ask_price", "bid_price"});
 }
+#endif
 
 const row_schema& schema_for(std::type_identity<aggregate>) noexcept {
   return schema<aggregate>("aggregate", window_times);

@@ -104,12 +104,25 @@ struct row_schema {
   const void* blank_row;
 };
 
+// The row types this build has (rows.hpp: a description may lack a dataset's model).
+#ifdef MASSIVE_FILES_HAS_STOCK_TRADE
 const row_schema& schema_for(std::type_identity<stock_trade>) noexcept;
+#endif
+#ifdef MASSIVE_FILES_HAS_STOCK_QUOTE
 const row_schema& schema_for(std::type_identity<stock_quote>) noexcept;
+#endif
+#ifdef MASSIVE_FILES_HAS_OPTION_TRADE
 const row_schema& schema_for(std::type_identity<option_trade>) noexcept;
+#endif
+#ifdef MASSIVE_FILES_HAS_OPTION_QUOTE
 const row_schema& schema_for(std::type_identity<option_quote>) noexcept;
+#endif
+#ifdef MASSIVE_FILES_HAS_CRYPTO_TRADE
 const row_schema& schema_for(std::type_identity<crypto_trade>) noexcept;
+#endif
+#ifdef MASSIVE_FILES_HAS_FOREX_QUOTE
 const row_schema& schema_for(std::type_identity<forex_quote>) noexcept;
+#endif
 const row_schema& schema_for(std::type_identity<aggregate>) noexcept;
 
 /// What the engine hands to a row_page.

@@ -8,17 +8,41 @@
 #pragma once
 
 #include <cstdint>
-#include <massive/models/crypto_trade.hpp>
-#include <massive/models/forex_quote.hpp>
-#include <massive/models/options_quote.hpp>
-#include <massive/models/options_trade.hpp>
-#include <massive/models/quote.hpp>
-#include <massive/models/trade.hpp>
 #include <optional>
 #include <string_view>
 #include <type_traits>
 
 #include "massive/time.hpp"
+
+// Each of these models is generated from the route of the REST rows a dataset holds. A
+// description without that route has no such model (the official JVM client's copy drops the
+// x-polygon-ignore routes, options' and crypto's trades and quotes and forex's quotes among
+// them): the dataset's row type is then not declared, its MASSIVE_FILES_HAS_* macro not
+// defined, and the other datasets still compile.
+#if __has_include(<massive/models/trade.hpp>)
+#include <massive/models/trade.hpp>
+#define MASSIVE_FILES_HAS_STOCK_TRADE 1
+#endif
+#if __has_include(<massive/models/quote.hpp>)
+#include <massive/models/quote.hpp>
+#define MASSIVE_FILES_HAS_STOCK_QUOTE 1
+#endif
+#if __has_include(<massive/models/options_trade.hpp>)
+#include <massive/models/options_trade.hpp>
+#define MASSIVE_FILES_HAS_OPTION_TRADE 1
+#endif
+#if __has_include(<massive/models/options_quote.hpp>)
+#include <massive/models/options_quote.hpp>
+#define MASSIVE_FILES_HAS_OPTION_QUOTE 1
+#endif
+#if __has_include(<massive/models/crypto_trade.hpp>)
+#include <massive/models/crypto_trade.hpp>
+#define MASSIVE_FILES_HAS_CRYPTO_TRADE 1
+#endif
+#if __has_include(<massive/models/forex_quote.hpp>)
+#include <massive/models/forex_quote.hpp>
+#define MASSIVE_FILES_HAS_FOREX_QUOTE 1
+#endif
 
 namespace massive::files {
 
@@ -32,19 +56,31 @@ struct row : Model {
   std::string_view ticker;
 };
 
+#ifdef MASSIVE_FILES_HAS_STOCK_TRADE
 /// us_stocks_sip/trades_v1: REST's massive::trade (decimal_size is never set: files have no such
 /// column).
 using stock_trade = row<massive::trade>;
+#endif
+#ifdef MASSIVE_FILES_HAS_STOCK_QUOTE
 /// us_stocks_sip/quotes_v1: REST's massive::quote.
 using stock_quote = row<massive::quote>;
+#endif
+#ifdef MASSIVE_FILES_HAS_OPTION_TRADE
 /// us_options_opra/trades_v1: REST's massive::options_trade.
 using option_trade = row<massive::options_trade>;
+#endif
+#ifdef MASSIVE_FILES_HAS_OPTION_QUOTE
 /// us_options_opra/quotes_v1: REST's massive::options_quote.
 using option_quote = row<massive::options_quote>;
+#endif
+#ifdef MASSIVE_FILES_HAS_CRYPTO_TRADE
 /// global_crypto/trades_v1: REST's massive::crypto_trade.
 using crypto_trade = row<massive::crypto_trade>;
+#endif
+#ifdef MASSIVE_FILES_HAS_FOREX_QUOTE
 /// global_forex/quotes_v1: REST's massive::forex_quote.
 using forex_quote = row<massive::forex_quote>;
+#endif
 
 /// minute_aggs_v1 and day_aggs_v1 of every market: one bar of one ticker. Not REST's
 /// massive::agg, whose start is in milliseconds: a file's `window_start` is in nanoseconds.
@@ -59,7 +95,6 @@ struct aggregate {
   std::optional<std::int64_t> transactions;  ///< trades in the window, where the file says
 };
 
-static_assert(std::is_trivially_destructible_v<stock_trade> &&
-              std::is_trivially_destructible_v<aggregate>);
+static_assert(std::is_trivially_destructible_v<aggregate>);
 
 }  // namespace massive::files
