@@ -137,14 +137,14 @@ def hand_written_command(commands, old_root, new_root, rel):
     includes generated headers, with new_root's headers in place of the committed ones; its own
     entry's, or those of the unity batch that includes it."""
     source = os.path.join(os.path.dirname(old_root), rel)
-    entry = next((e for e in commands if os.path.realpath(e["file"]) == source), None)
-    for e in commands:
-        if entry is not None:
-            break
-        if "/Unity/" in e["file"] and os.path.exists(e["file"]):
-            with open(e["file"], encoding="utf-8") as f:
-                if '"%s"' % source in f.read():
-                    entry = e
+
+    def includes_source(unity):
+        with open(unity, encoding="utf-8") as f:
+            return '"%s"' % source in f.read()
+
+    entry = next((e for e in commands if os.path.realpath(e["file"]) == source), None) or next(
+        (e for e in commands if "/Unity/" in e["file"] and os.path.exists(e["file"]) and includes_source(e["file"])),
+        None)
     if entry is None:
         fail("compile_commands.json compiles no %s" % rel)
     return build_flags(entry, old_root, new_root) + ["-fsyntax-only", source], entry["directory"]

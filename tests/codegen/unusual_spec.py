@@ -13,7 +13,8 @@ compile) and that each construct got its documented treatment:
   operation (a JSON pointer with ~1 and %XX escapes); path items that are $refs; a path
   without its leading '/' and an x- extension among the paths; a path parameter the path has no
   place for, a query parameter declared twice; keys and a first segment so
-  long that names made of them would not fit a file name;
+  long that names made of them would not fit a file name; three fields of the trades' model
+  (which the flat files' hand-written row schemas read by name) retyped as no file column holds;
 - parameters in the path with '-', in the query with '[', '.', '-' and keyword names, in
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
@@ -43,6 +44,8 @@ import os
 import subprocess
 import sys
 
+from regenerate_history import follow
+
 
 def operation(opid, params, schema, extra=None):
     op = {"summary": str(opid), "description": "Unusual construct %s." % opid, "parameters": params,
@@ -61,12 +64,9 @@ def paged(items):
 
 
 def resolve(spec, schema):
-    """A schema with its $ref (into this document) followed."""
+    """A schema with its $refs (into this document) followed."""
     while "$ref" in schema:
-        schema_at = spec
-        for part in schema["$ref"][2:].split("/"):
-            schema_at = schema_at[part.replace("~1", "/").replace("~0", "~")]
-        schema = schema_at
+        schema = follow(spec, schema["$ref"])
     return schema
 
 
