@@ -119,3 +119,8 @@ if [ "$build" = 1 ]; then
   ctest --test-dir build-sync --output-on-failure -j "$(nproc)"
 fi
 echo "sync-spec: the change report is generated/CHANGES.md; review it with \`git diff spec generated\`"
+if ! sha256sum --quiet -c codegen/curated.sha256 >/dev/null 2>&1; then
+  echo "sync-spec: codegen/map.txt and codegen/audit.tsv were reviewed for other descriptions: the tests" \
+       "listed what is left to review (default names, stale rows, examples that disagree with their schemas)." \
+       "Once reviewed: sha256sum spec/massive-openapi.json spec/massive-websocket.json > codegen/curated.sha256"
+fi

@@ -157,6 +157,10 @@ def main():
     p.add_argument("--stream-spec", required=True)
     p.add_argument("--map", required=True)
     p.add_argument("--generated", required=True, help="the committed generated/")
+    p.add_argument("--baseline-spec",
+                   help="the description the expectations were written for: what changed is read against "
+                        "generated/ made from it with the same map (default: the committed generated/, which "
+                        "moves with every sync)")
     p.add_argument("--work", required=True)
     p.add_argument("--expect", action="append", default=[])
     p.add_argument("--absent", action="append", default=[], help="a text the report must not hold")
@@ -173,9 +177,20 @@ def main():
     work = os.path.realpath(a.work)
     new_root = os.path.join(work, "generated")
     shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(old_root, new_root)
     with open(a.map, encoding="utf-8") as f:
         map_before = f.read()
+
+    # What the regeneration replaces: the committed generated/, or the baseline's (the change
+    # report compares the surface it finds in the output directory with the one it writes).
+    before_root = old_root
+    if a.baseline_spec:
+        before_root = os.path.join(work, "before")
+        shutil.copytree(old_root, before_root)
+        run = subprocess.run([a.codegen, "--spec", a.baseline_spec, "--stream-spec", a.stream_spec, "--map", a.map,
+                              "--out", before_root], capture_output=True, text=True)
+        if run.returncode != 0:
+            fail("the generator exited %d on the baseline:\n%s" % (run.returncode, run.stderr))
+    shutil.copytree(before_root, new_root)
 
     started = time.monotonic()
     run = subprocess.run([a.codegen, "--spec", a.spec, "--stream-spec", a.stream_spec, "--map", a.map,
@@ -191,7 +206,7 @@ def main():
     with open(os.path.join(new_root, "CHANGES.md"), encoding="utf-8") as f:
         report = f.read()
     routes = described_routes(a.spec)
-    before = surface_operations(os.path.join(old_root, "surface.txt"))
+    before = surface_operations(os.path.join(before_root, "surface.txt"))
     missing = []
     for call, route in sorted(before.items()):
         # Removed, renamed, or the same call now on another route.
@@ -224,7 +239,7 @@ def main():
     if a.compile_commands:
         with open(a.compile_commands, encoding="utf-8") as f:
             commands = json.load(f)
-        sources = changed_sources(old_root, new_root)
+        sources = changed_sources(before_root, new_root)
         sources += [rel for rel in a.also_compile if rel not in sources]
         if not sources:
             fail("no changed group or model source to compile")

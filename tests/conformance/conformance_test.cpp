@@ -106,7 +106,7 @@ void check_every_operation(bool prefetch) {
   MESSAGE("conformance: " << conforming << "/" << massive::reflection::operation_table().size() << " operations ("
                           << paginated << " paginated, each through 3 pages)");
   CHECK(failures.empty());
-  CHECK(massive::reflection::operation_table().size() == 142);
+  CHECK_FALSE(massive::reflection::operation_table().empty());
   CHECK(conforming == massive::reflection::operation_table().size());
 }
 

@@ -123,6 +123,11 @@ TEST_CASE("a stray comma is caught wherever the window cuts the batch") {
   }
 }
 
+/// trade.decimal_size is a field of the newer descriptions: an older one's trade has none, and the
+/// key is then one the model does not declare (skipped, not checked).
+template <class T>
+concept has_decimal_size = requires(const T& t) { t.decimal_size; };
+
 TEST_CASE("wrong types name the field and row") {
   EXPECT_DECODE_ERROR(decode_failure(aggs_with(20, 12, R"({"v":"abc","o":1,"c":2,"h":3,"l":0.5,"t":1})")), decode_errc::wrong_type,
          "results[12].v", 12);
@@ -140,8 +145,10 @@ TEST_CASE("wrong types name the field and row") {
   EXPECT_DECODE_ERROR(decode_failure(R"({"adjusted":"yes"})"), decode_errc::wrong_type, "adjusted", std::nullopt);
   const std::string trade_row =
       R"({"exchange":1,"id":"1","participant_timestamp":1,"price":1,"sequence_number":1,"sip_timestamp":1,"size":1)";
-  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"decimal_size":"abc"}]})"),
-         decode_errc::wrong_type, "results[0].decimal_size", 0);
+  if (has_decimal_size<trade>) {
+    EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"decimal_size":"abc"}]})"),
+           decode_errc::wrong_type, "results[0].decimal_size", 0);
+  }
   EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"id":7}]})"), decode_errc::wrong_type,
          "results[0].id", 0);
   EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"conditions":[1,"x"]}]})"),
@@ -198,8 +205,10 @@ TEST_CASE("numbers out of range") {
          decode_errc::out_of_range, "results[0].conditions[0]", 0);
   EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"tape":2147483648}]})"), decode_errc::out_of_range,
          "results[0].tape", 0);
-  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"decimal_size":"1.0000000000000000001"}]})"),
-         decode_errc::out_of_range, "results[0].decimal_size", 0);
+  if (has_decimal_size<trade>) {
+    EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"decimal_size":"1.0000000000000000001"}]})"),
+           decode_errc::out_of_range, "results[0].decimal_size", 0);
+  }
 }
 
 TEST_CASE("missing required fields, null ones included") {

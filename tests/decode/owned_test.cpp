@@ -61,9 +61,14 @@ TEST_CASE("owned trades keep their strings and arrays after the page's memory is
     }
     CHECK(t.conditions == conditions);
   }
-  REQUIRE(kept[0].decimal_size.has_value());
-  CHECK(kept[0].decimal_size->mantissa() == 1005);
-  CHECK(!kept[1].decimal_size.has_value());
+  // A field of the newer descriptions: an older one's trade has no member for it.
+  [](const auto& rows) {
+    if constexpr (requires { rows[0].decimal_size; }) {
+      REQUIRE(rows[0].decimal_size.has_value());
+      CHECK(rows[0].decimal_size->mantissa() == 1005);
+      CHECK(!rows[1].decimal_size.has_value());
+    }
+  }(kept);
 }
 
 TEST_CASE("owned rows keep nested objects, maps of them and raw JSON") {

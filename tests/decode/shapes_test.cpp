@@ -281,7 +281,6 @@ TEST_CASE("trade fields: escaped ids, conditions in the arena, exact decimals an
   REQUIRE(p[0].conditions.size() == 3);
   CHECK(p[0].conditions[0] == 12);
   CHECK(p[0].conditions[2] == -1);
-  CHECK(p[0].decimal_size->to_string() == "0.3333");
   CHECK(p[0].participant_timestamp.count() == 1651181822461636581);
   CHECK(p[0].sip_timestamp.count() == 1651181822461979401);
   CHECK(p[0].trf_timestamp->count() == 1651181557090806501);
@@ -289,8 +288,14 @@ TEST_CASE("trade fields: escaped ids, conditions in the arena, exact decimals an
   CHECK(p[0].tape == 3);
   CHECK(p[0].trf_id == 0);
   CHECK_FALSE(p[0].correction.has_value());
-  // A decimal sent as a JSON number is read from its text, trailing zero included.
-  CHECK(p[1].decimal_size->to_string() == "100.10");
+  // A field of the newer descriptions (an older one's trade has no member for it). A decimal sent
+  // as a JSON number is read from its text, trailing zero included.
+  [](const auto& rows) {
+    if constexpr (requires { rows[0].decimal_size; }) {
+      CHECK(rows[0].decimal_size->to_string() == "0.3333");
+      CHECK(rows[1].decimal_size->to_string() == "100.10");
+    }
+  }(p);
   CHECK(p[1].id.empty());
   CHECK(p[1].conditions.empty());
   CHECK_FALSE(p[1].tape.has_value());

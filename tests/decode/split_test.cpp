@@ -87,7 +87,10 @@ TEST_CASE("recorded trades decode identically at every split point, timestamps e
   CHECK(p[0].conditions[1] == 37);
   CHECK(p[1].exchange == 12);
   CHECK(p[1].price == 157.43);
-  CHECK_FALSE(p[1].decimal_size.has_value());
+  // A field of the newer descriptions: an older one's trade has no member for it.
+  [](const auto& rows) {
+    if constexpr (requires { rows[1].decimal_size; }) CHECK_FALSE(rows[1].decimal_size.has_value());
+  }(p);
 }
 
 TEST_CASE("recorded quotes decode identically at every split point") {

@@ -93,7 +93,10 @@ inline void add_row(row_hasher& h, const trade& t) {
   h.add(t.trf_timestamp);
   h.add(t.price);
   h.add(t.size);
-  h.add(t.decimal_size);
+  // A field of the newer descriptions: the trade of an older one has no member for it.
+  [&](const auto& newer) {
+    if constexpr (requires { newer.decimal_size; }) h.add(newer.decimal_size);
+  }(t);
   h.add(t.exchange);
   h.add(t.sequence_number);
   h.add(t.correction);
