@@ -3,8 +3,10 @@
 may remove: every such name in the hand-written tree (C++ calls `client.stocks().trades(`,
 `massive::trade`, the command-line tool's `stocks trades` in tests, samples, docs and scripts)
 must be in the surface of every description given (the committed one and earlier real ones,
-and with --jvm-form-of the official JVM client's form of one), each generated with the committed
-map into a scratch directory. Exempt: code between `#if __has_include(...)` or `#ifdef
+and with --jvm-form-of the official JVM client's form of one; with --core-stream-form, the
+committed stream description with only the markets' own channels, as an older one may be, no
+business, launchpad or indices channel), each generated with the committed map into a scratch
+directory. Stream events count as types. Exempt: code between `#if __has_include(...)` or `#ifdef
 MASSIVE_FILES_HAS_*` and its `#endif` (it compiles only where the generated headers have what it
 names), the regeneration tests (tests/codegen/) and quoted change-report lines in docs (they say
 what changed).
@@ -35,7 +37,7 @@ def surface(codegen, spec, stream_spec, map_path, generated, scratch):
             c = line.rstrip("\n").split("\t")
             if c[0] == "op":
                 ops.add(tuple(c[1].split(".", 1)))
-            elif c[0] in ("model", "enum"):
+            elif c[0] in ("model", "enum", "event"):
                 types.add(c[1])
     subprocess.run(["rm", "-rf", out], check=True)
     return ops, types
@@ -50,6 +52,9 @@ def main():
     p.add_argument("--spec", action="append", required=True, help="the committed description first")
     p.add_argument("--root", required=True, help="the repository")
     p.add_argument("--jvm-form-of", help="a description whose JVM client's form (jvm_form.py) is one more")
+    p.add_argument("--core-stream-form", action="store_true",
+                   help="one more: the committed REST description with the stream description's markets' own "
+                        "channels only")
     a = p.parse_args()
 
     with tempfile.TemporaryDirectory() as scratch:
@@ -60,6 +65,15 @@ def main():
             with open(a.spec[-1], "w", encoding="utf-8") as f:
                 json.dump(form, f)
         surfaces = [surface(a.codegen, s, a.stream_spec, a.map, a.generated, scratch) for s in a.spec]
+        if a.core_stream_form:
+            with open(a.stream_spec, encoding="utf-8") as f:
+                stream = json.load(f)
+            stream["paths"] = {k: v for k, v in stream["paths"].items()
+                               if not k.startswith(("/business/", "/launchpad/", "/indices/"))}
+            core = os.path.join(scratch, "core-stream.json")
+            with open(core, "w", encoding="utf-8") as f:
+                json.dump(stream, f)
+            surfaces.append(surface(a.codegen, a.spec[0], core, a.map, a.generated, scratch))
     current_ops, current_types = surfaces[0]
     stable_ops = set.intersection(*[s[0] for s in surfaces])
     stable_types = set.intersection(*[s[1] for s in surfaces])
@@ -110,7 +124,7 @@ def main():
               "operation every description has):\n  " + "\n  ".join(sorted(set(problems))), file=sys.stderr)
         sys.exit(1)
     print("%d operations and %d types are in all %d descriptions; the hand-written tree names no other" %
-          (len(stable_ops), len(stable_types), len(a.spec)))
+          (len(stable_ops), len(stable_types), len(surfaces)))
 
 
 if __name__ == "__main__":
