@@ -1,6 +1,7 @@
 # scripts/sync-spec.sh as a scheduled job runs it, on a copy of the repository's generation
 # inputs (scripts/, spec/, codegen/'s map and audit, generated/) with the generator already
-# built: the 2026-04-27 description, given as a file, replaces spec/massive-openapi.json
+# built, the copy's spec/ and generated/ those of the baseline descriptions (the repository's own
+# move with every sync; what is checked below was written for these): the 2026-04-27 description, given as a file, replaces spec/massive-openapi.json
 # (normalised), its provenance row in spec/README.md gets the source, the date and the file's
 # sha256, generated/ is regenerated, the change report printed and its breaking and added
 # lines put in CHANGELOG.md. Seen failing with the
@@ -10,6 +11,14 @@ file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/codegen")
 file(COPY "${ROOT}/scripts" "${ROOT}/spec" "${ROOT}/generated" "${ROOT}/CHANGELOG.md" DESTINATION "${WORK}")
 file(COPY "${ROOT}/codegen/map.txt" "${ROOT}/codegen/audit.tsv" "${ROOT}/codegen/official-names.tsv" DESTINATION "${WORK}/codegen")
+file(COPY_FILE "${BASELINE}" "${WORK}/spec/massive-openapi.json")
+file(COPY_FILE "${STREAM_BASELINE}" "${WORK}/spec/massive-websocket.json")
+execute_process(COMMAND "${CODEGEN}" --spec "${WORK}/spec/massive-openapi.json" --stream-spec "${WORK}/spec/massive-websocket.json"
+                        --map "${WORK}/codegen/map.txt" --out "${WORK}/generated"
+                RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE errors)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "the generator exited ${status} on the baseline: ${errors}")
+endif()
 
 # Given as an editor may save it: with a UTF-8 byte order mark.
 execute_process(COMMAND "${PYTHON}" -c "import sys; open(sys.argv[2], 'wb').write(b'\\xef\\xbb\\xbf' + open(sys.argv[1], 'rb').read())"
