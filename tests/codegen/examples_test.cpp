@@ -86,12 +86,15 @@ TEST_CASE("wire truth: every example body of the description decodes like a DOM 
             << list << "exempted by codegen/audit.tsv, yet they decode like their DOM parse:\n" << stale);
     return;
   }
-  // Seen failing with envelope_string refusing a number again (no coercion): the 29 examples
-  // whose request_id is the number 1 were all reported as not decoding.
   INFO("examples that do not decode like their DOM parse:\n" << list);
   CHECK(failures.empty());
   INFO("exempted by codegen/audit.tsv, yet they decode like their DOM parse:\n" << stale);
   CHECK(listed_but_passing.empty());
+  // The reviewed description's counts. Seen failing with envelope_string refusing a number again
+  // (no coercion): the 29 examples whose request_id is the number 1 were all reported as not
+  // decoding.
+  CHECK(examples == 135);
+  CHECK(numeric_request_ids == 29);
 }
 
 namespace {
@@ -155,8 +158,10 @@ TEST_CASE("wire truth: the indicators' underlying aggregates come back typed, li
   for (const std::string& f : failures) list += f + "\n";
   INFO(list);
   CHECK(failures.empty());
-  // Every indicator example sends underlying.url; those of SMA for stocks, options, forex and
-  // crypto send aggregates too. Seen failing with split_underlying() ignoring "aggregates": the
-  // four reported "results.underlying.aggregates: 0 rows decoded, 2 sent".
-  CHECK(compared == 20);
+  // Every indicator example sends underlying.url; in the reviewed description those of SMA for
+  // stocks, options, forex and crypto send aggregates too. Seen failing with split_underlying()
+  // ignoring "aggregates": the four reported "results.underlying.aggregates: 0 rows decoded, 2
+  // sent".
+  MESSAGE(compared << " indicator examples with results.underlying");
+  if (curated()) CHECK(compared == 20);
 }

@@ -110,6 +110,8 @@ def main():
                 if (m.group(1), m.group(2)) in current_ops and (m.group(1), m.group(2)) not in stable_ops:
                     problems.append("%s: %s().%s() is not in every description" % (rel, m.group(1), m.group(2)))
             for m in cli.finditer(text):
+                if text[:m.start()].endswith("find_operation("):
+                    continue  # the operation table's lookup, which finds nothing where it is absent
                 g, op = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
                 if (g, op) in current_ops and (g, op) not in stable_ops:
                     problems.append("%s: the command `%s %s` is not in every description" % (rel, g, op))

@@ -122,10 +122,13 @@ TEST_CASE("limit sets the rows per page; the next_url chain has `pages` pages an
 TEST_CASE("values are typed and plausible") {
   simdjson::dom::parser parser;
   const auto api = make_api();
-  // A crypto trade (the x-polygon-ignore variant of /v3/trades, chosen by the X: prefix).
-  REQUIRE(api.route("/v3/trades/X:BTCUSD")->group == "crypto");
+  // A crypto trade (the x-polygon-ignore variant of /v3/trades, chosen by the X: prefix), where
+  // the description has the variants (the JVM client's copy drops them).
+  if (massive::reflection::find_operation("crypto", "trades") != nullptr) {
+    REQUIRE(api.route("/v3/trades/X:BTCUSD")->group == "crypto");
+    REQUIRE(api.route("/v3/trades/O:AAPL250117C00150000")->group == "options");
+  }
   REQUIRE(api.route("/v3/trades/AAPL")->group == "stocks");
-  REQUIRE(api.route("/v3/trades/O:AAPL250117C00150000")->group == "options");
   const auto doc = parse(parser, api.answer("/v3/reference/tickers/AAPL").body);
   CHECK(std::string_view(doc["results"]["ticker"]) == "AAPL");  // the path's ticker
   // A list's tickers are symbols (not the route's "tickers" segment); dates are ISO dates.

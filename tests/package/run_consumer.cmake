@@ -11,9 +11,17 @@ run("${WORK_DIR}/build/consumer")
 if(NOT last_output MATCHES "consumer: massive, 1 bar, close 2.5, version ${VERSION}\n")
   message(FATAL_ERROR "consumer ran but printed: ${last_output} (the package is ${VERSION})")
 endif()
+# Where the description gives the options group its indicators (the JVM client's copy of it does
+# not), their rows must decode through the options library alone.
 run("${WORK_DIR}/build/options_consumer")
-if(NOT last_output MATCHES "options consumer: 1 value, 1 underlying bar")
-  message(FATAL_ERROR "options_consumer ran but printed: ${last_output}")
+file(READ "${WORK_DIR}/prefix/include/massive/options.hpp" options_header)
+set(expected "options consumer: 1 value, 1 underlying bar")
+if(NOT options_header MATCHES "indicator_value")
+  set(expected "options consumer: the options group has no indicators in this description")
+endif()
+string(FIND "${last_output}" "${expected}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "options_consumer ran but printed: ${last_output} (expected: ${expected})")
 endif()
 
 # The same program built with pkg-config alone (massive.pc), no CMake on the consumer's side.
