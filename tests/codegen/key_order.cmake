@@ -1,12 +1,13 @@
-# Output is a function of the descriptions' content, not of their key order or whitespace: the
-# baseline REST description (MASSIVE_SPEC_BASELINE: client-python's stream description below is
-# that baseline's stream description as published) with every object's keys reversed (written here by Python, with a
-# UTF-8 byte order mark and CRLF line ends, as an editor on another system may save it), and
+# Output is a function of the descriptions' content, not of their key order or whitespace. The
+# baseline descriptions (MASSIVE_SPEC_BASELINE and its stream description; spec/ moves with every
+# sync) are the reference; each of these generates exactly what they generate, with the same
+# warnings: the REST description with every object's keys reversed (written here by Python, with
+# a UTF-8 byte order mark and CRLF line ends, as an editor on another system may save it),
 # client-python's stream description as published (the same content, keys in another order),
 # the REST description in Swagger 2.0's form (swagger2_form.py), and the stream description
-# with each message described as its frame and no ev given (stream_frame_form.py) each
-# regenerate exactly what the baseline descriptions generate, with the same warnings. Seen failing with the Swagger 2.0 form of a response not read (operations.cpp):
-# "generation refused" (no operation had rows to type); with a channel's ev not taken from its
+# with each message described as its frame and no ev given (stream_frame_form.py). Seen failing
+# with the Swagger 2.0 form of a response not read (operations.cpp): "generation refused" (no
+# operation had rows to type); with a channel's ev not taken from its
 # prefix ("differs: mock/stream_channels.cpp ..."); with the byte order mark not skipped
 # (json.cpp): "cannot read ...: A JSON document made of a scalar ...".
 file(REMOVE_RECURSE "${WORK}")

@@ -1,11 +1,11 @@
 # scripts/sync-spec.sh as a scheduled job runs it, on a copy of the repository's generation
 # inputs (scripts/, spec/, codegen/'s map and audit, generated/) with the generator already
-# built, the copy's spec/ and generated/ those of the baseline descriptions (the repository's own
-# move with every sync; what is checked below was written for these): the 2026-04-27 description, given as a file, replaces spec/massive-openapi.json
-# (normalised), its provenance row in spec/README.md gets the source, the date and the file's
-# sha256, generated/ is regenerated, the change report printed and its breaking and added
-# lines put in CHANGELOG.md. Seen failing with the
-# README update's row match misspelt: "spec/README.md has no row for massive-openapi.json", and
+# built, the copy's spec/ and generated/ those of the baseline descriptions (the repository's
+# own move with every sync; what is checked below was written for these): the 2026-04-27
+# description, given as a file, replaces spec/massive-openapi.json (normalised), its
+# provenance row in spec/README.md gets the source, the date and the file's sha256, generated/
+# is regenerated, the change report printed and its breaking and added lines put in
+# CHANGELOG.md. Seen failing with the README update's row match misspelt: "spec/README.md has no row for massive-openapi.json", and
 # with the description read as utf-8 rather than utf-8-sig ("Unexpected UTF-8 BOM").
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/codegen")
