@@ -60,6 +60,21 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+// Whether a Transfer-Encoding value names a coding other than chunked. The request sends no TE
+// field, so chunked is the only transfer coding a server may apply (RFC 9112, 6.1); Beast
+// removes that one and would hand any other (`gzip, chunked`) to the decoder as the body.
+bool other_transfer_coding(std::string_view value) {
+  while (!value.empty()) {
+    const std::size_t comma = value.find(',');
+    std::string_view coding = value.substr(0, comma);
+    while (!coding.empty() && (coding.front() == ' ' || coding.front() == '\t')) coding.remove_prefix(1);
+    while (!coding.empty() && (coding.back() == ' ' || coding.back() == '\t')) coding.remove_suffix(1);
+    if (!coding.empty() && !iequals(coding, "chunked")) return true;
+    value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+  }
+  return false;
+}
+
 // Body bytes a response may be read synchronously (read_arrived) before the next
 // asynchronous read, which lets the executor's other work, timers and cancellation in: well
 // under a millisecond of reading and decoding.
@@ -223,6 +238,11 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
     conn.gzip->reset();
   } else if (!r.content_encoding.empty() && !iequals(r.content_encoding, "identity")) {
     fail(errc::bad_response, "unsupported Content-Encoding '" + sanitize(r.content_encoding, 40) + "'");
+  }
+  if (auto it = head_fields.find(http::field::transfer_encoding);
+      it != head_fields.end() && other_transfer_coding(it->value())) {
+    fail(errc::bad_response, "unsupported Transfer-Encoding '" + sanitize(it->value(), 40) +
+                                 "': the request offered no transfer coding but chunked");
   }
 
   const bool success = r.status >= 200 && r.status < 300;
