@@ -139,6 +139,29 @@ TEST_CASE("a next_url of another origin fails before anything is sent") {
   CHECK(home.server.requests().at(0).target == "/v3/trades/AAPL?cursor=abc%2F1&limit=2");
 }
 
+// "//host/path" is a network-path reference: another host under the base's scheme, as a
+// next_url means it. Seen failing before it was read so: `GET //localhost:<port>/v3/trades` was
+// sent to the base's own host, a path starting with an empty segment.
+TEST_CASE("a next_url written as a network-path reference is judged by its authority") {
+  trusted_server home;
+  asio::io_context io;
+  massive::detail::http_client client(io.get_executor(), client_options(home));
+  const auto port = std::to_string(home.server.port());
+  for (const std::string& url : {"//localhost:" + port + "/v3/trades", std::string("//evil.example/v3/trades?cursor=x"),
+                                "//user@127.0.0.1:" + port + "/v3/trades"}) {
+    CAPTURE(url);
+    collecting_sink sink;
+    CHECK(transport_code(get(client, io, url, sink)) == massive::errc::foreign_next_url);
+  }
+  CHECK(home.server.request_count() == 0);
+  collecting_sink sink;
+  REQUIRE(get(client, io, "//127.0.0.1:" + port + "/v3/trades?cursor=x", sink).ok());
+  REQUIRE(get(client, io, "//127.0.0.1:" + port, sink).ok());
+  REQUIRE(home.server.request_count() == 2);
+  CHECK(home.server.requests().at(0).target == "/v3/trades?cursor=x");
+  CHECK(home.server.requests().at(1).target == "/");
+}
+
 TEST_CASE("a relative target that is not origin-form is refused") {
   trusted_server s;
   asio::io_context io;

@@ -118,7 +118,32 @@ struct origin_form {
   std::string_view rest;
 };
 
+// What an origin-form target may hold: printable ASCII, no space and no fragment.
+void require_plain_bytes(std::string_view target) {
+  for (unsigned char c : target) {
+    if (c <= 0x20 || c >= 0x7f || c == '#') {
+      throw std::invalid_argument("request target contains a space, a control, non-ASCII or '#' byte");
+    }
+  }
+}
+
 origin_form resolve_target(const config& cfg, std::string_view target) {
+  if (target.starts_with("//")) {
+    // A network-path reference (RFC 3986, 4.2: "//host/path", the base's scheme implied), as a
+    // next_url means it: another authority, not a path of this origin starting with an empty
+    // segment. Checked as the absolute URL it stands for.
+    const std::size_t path_at = std::min(target.find_first_of("/?#", 2), target.size());
+    const std::string absolute = cfg.base.scheme + ":" + std::string(target.substr(0, path_at)) + "/";
+    if (!same_origin(absolute, cfg.base)) {
+      fail(errc::foreign_next_url, "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header +
+                                       " (a network-path reference, \"//host/...\")");
+    }
+    target.remove_prefix(path_at);
+    if (target.empty()) return {std::string_view("/"), std::string_view()};
+    if (target.front() != '/') throw std::invalid_argument("request target: an authority not followed by '/'");
+    require_plain_bytes(target);
+    return {std::string_view(), target};
+  }
   if (!target.empty() && target.front() != '/') {
     // Any absolute URL (whatever its scheme) is a next_url: it must have the base's origin.
     const auto parsed = boost::urls::parse_absolute_uri(target);
@@ -136,11 +161,7 @@ origin_form resolve_target(const config& cfg, std::string_view target) {
     return {path.empty() ? std::string_view("/") : std::string_view(), rest};
   }
   if (target.empty()) throw std::invalid_argument("request target is empty");
-  for (unsigned char c : target) {
-    if (c <= 0x20 || c >= 0x7f || c == '#') {
-      throw std::invalid_argument("request target contains a space, a control, non-ASCII or '#' byte");
-    }
-  }
+  require_plain_bytes(target);
   return {cfg.path_prefix, target};
 }
 
