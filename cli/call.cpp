@@ -42,6 +42,19 @@ std::string without_key(std::string text, std::string_view key) {
 // One line on stderr for a page whose body was not decoded exactly: what was coerced, left out
 // or dropped, and where the first of them was. Unknown keys are not reported: the API adds
 // fields, and they cost nothing the model declares.
+/// A page whose body says the request failed although its HTTP status is 2xx.
+struct error_status : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The statuses the API's error bodies carry (API-NOTES: "ERROR", "NOT_AUTHORIZED"): a 2xx
+/// answer whose body says one of them is not taken at its word, and none of its rows is printed.
+void refuse_error_status(std::string_view status, std::size_t page_number) {
+  if (status != "ERROR" && status != "NOT_AUTHORIZED") return;
+  throw error_status("page " + std::to_string(page_number) + ": the API answered 2xx but its body says status \"" +
+                     std::string(status) + "\"; none of the page's rows is printed");
+}
+
 void report_leniency(std::size_t page_number, const page_leniency& l, std::string_view api_key) {
   if (l.exact()) return;
   std::string line = "page " + std::to_string(page_number) + ":";
@@ -117,6 +130,7 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
         io,
         operation.run(client, target, operation.shape, operation.paginated, settings.run,
                       [&](const row_page& page) {
+                        refuse_error_status(page.envelope.status, pages + 1);
                         if (settings.envelope) {
                           print_envelope(rows_out, page, operation.shape);
                         } else {
@@ -141,6 +155,10 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
   } catch (const api_error& e) {
     progress.finish();
     return fail(exit_api, std::string("the API refused: ") + e.what());
+  } catch (const error_status& e) {
+    progress.finish();
+    rows_out.flush();
+    return fail(exit_api, e.what());
   } catch (const decode_error& e) {
     progress.finish();
     return fail(exit_decode, std::string("the response does not decode: ") + e.what());
