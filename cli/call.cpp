@@ -39,9 +39,6 @@ std::string without_key(std::string text, std::string_view key) {
   return text;
 }
 
-// One line on stderr for a page whose body was not decoded exactly: what was coerced, left out
-// or dropped, and where the first of them was. Unknown keys are not reported: the API adds
-// fields, and they cost nothing the model declares.
 /// A page whose body says the request failed although its HTTP status is 2xx.
 struct error_status : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -55,6 +52,9 @@ void refuse_error_status(std::string_view status, std::size_t page_number) {
                      std::string(status) + "\"; none of the page's rows is printed");
 }
 
+// One line on stderr for a page whose body was not decoded exactly: what was coerced, left out
+// or dropped, and where the first of them was. Unknown keys are not reported: the API adds
+// fields, and they cost nothing the model declares.
 void report_leniency(std::size_t page_number, const page_leniency& l, std::string_view api_key) {
   if (l.exact()) return;
   std::string line = "page " + std::to_string(page_number) + ":";

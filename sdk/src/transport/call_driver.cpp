@@ -127,16 +127,19 @@ void require_plain_bytes(std::string_view target) {
   }
 }
 
+[[noreturn]] void refuse_foreign(const config& cfg, std::string_view written_as = {}) {
+  fail(errc::foreign_next_url,
+       "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header + std::string(written_as));
+}
+
 origin_form resolve_target(const config& cfg, std::string_view target) {
   if (target.starts_with("//")) {
     // A network-path reference (RFC 3986, 4.2: "//host/path", the base's scheme implied), as a
     // next_url means it: another authority, not a path of this origin starting with an empty
     // segment. Checked as the absolute URL it stands for.
     const std::size_t path_at = std::min(target.find_first_of("/?#", 2), target.size());
-    const std::string absolute = cfg.base.scheme + ":" + std::string(target.substr(0, path_at)) + "/";
-    if (!same_origin(absolute, cfg.base)) {
-      fail(errc::foreign_next_url, "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header +
-                                       " (a network-path reference, \"//host/...\")");
+    if (!same_origin(cfg.base.scheme + ":" + std::string(target.substr(0, path_at)), cfg.base)) {
+      refuse_foreign(cfg, " (a network-path reference, \"//host/...\")");
     }
     target.remove_prefix(path_at);
     if (target.empty()) return {std::string_view("/"), std::string_view()};
@@ -148,9 +151,7 @@ origin_form resolve_target(const config& cfg, std::string_view target) {
     // Any absolute URL (whatever its scheme) is a next_url: it must have the base's origin.
     const auto parsed = boost::urls::parse_absolute_uri(target);
     if (!parsed) throw std::invalid_argument("request target must start with '/' or be an absolute URL");
-    if (!same_origin(target, cfg.base)) {
-      fail(errc::foreign_next_url, "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header);
-    }
+    if (!same_origin(target, cfg.base)) refuse_foreign(cfg);
     const std::string_view path = parsed->encoded_path();
     std::string_view rest = path;
     if (parsed->has_query()) {

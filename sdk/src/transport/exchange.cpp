@@ -12,6 +12,7 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/http/rfc7230.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -62,15 +63,11 @@ bool iequals(std::string_view a, std::string_view b) {
 
 // Whether a Transfer-Encoding value names a coding other than chunked. The request sends no TE
 // field, so chunked is the only transfer coding a server may apply (RFC 9112, 6.1); Beast
-// removes that one and would hand any other (`gzip, chunked`) to the decoder as the body.
+// removes that one and would hand any other (`gzip, chunked`) to the decoder as the body. The
+// list is read as Beast's parser reads this field.
 bool other_transfer_coding(std::string_view value) {
-  while (!value.empty()) {
-    const std::size_t comma = value.find(',');
-    std::string_view coding = value.substr(0, comma);
-    while (!coding.empty() && (coding.front() == ' ' || coding.front() == '\t')) coding.remove_prefix(1);
-    while (!coding.empty() && (coding.back() == ' ' || coding.back() == '\t')) coding.remove_suffix(1);
-    if (!coding.empty() && !iequals(coding, "chunked")) return true;
-    value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+  for (const auto& coding : http::ext_list(value)) {
+    if (!iequals(coding.first, "chunked")) return true;
   }
   return false;
 }
