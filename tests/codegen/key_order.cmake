@@ -12,12 +12,8 @@
 # (json.cpp): "cannot read ...: A JSON document made of a scalar ...".
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
-file(COPY "${GENERATED}/" DESTINATION "${WORK}/baseline")
-execute_process(COMMAND "${CODEGEN}" --spec "${SPEC}" --stream-spec "${STREAM_SPEC}" --map "${MAP}" --out "${WORK}/baseline"
-                RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE baseline_warnings)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "the baseline descriptions do not generate (exit ${status}):\n${baseline_warnings}")
-endif()
+get_filename_component(baseline_dir "${BASELINE_GENERATED}" DIRECTORY)
+file(READ "${baseline_dir}/warnings.txt" baseline_warnings)
 execute_process(
   COMMAND "${PYTHON}" -c [=[
 import json, sys
@@ -54,7 +50,7 @@ foreach(pair "${WORK}/reversed.json|${STREAM_SPEC}|same" "${SPEC}|${UNSORTED_STR
   list(GET pair 1 stream)
   list(GET pair 2 notices)
   execute_process(COMMAND "${CODEGEN}" --spec "${rest}" --stream-spec "${stream}" --map "${MAP}"
-                          --compare "${WORK}/baseline"
+                          --compare "${BASELINE_GENERATED}"
                   RESULT_VARIABLE status ERROR_VARIABLE errors)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "${rest} with ${stream} does not give the baseline's output (exit ${status}):\n${errors}")
