@@ -30,14 +30,49 @@ void append_digits(std::string& out, unsigned long long value, int width) {
   out.append(text, static_cast<std::size_t>(width));
 }
 
-void append_date(std::string& out, const std::chrono::year_month_day& date) {
-  const int year = int{date.year()};
-  if (year < 0) out += '-';
-  append_digits(out, static_cast<unsigned long long>(year < 0 ? -year : year), 4);
+/// The proleptic Gregorian date of a day (days since 1970-01-01), for every day a 64-bit count
+/// of seconds reaches. std::chrono::year stops at +-32,767: past it, a server's time far in the
+/// future was printed as another year (a count of milliseconds near 2^63 as year -6911).
+struct civil_date {
+  long long year;
+  unsigned month, day;
+};
+
+civil_date civil_from_days(long long day_number) {
+  // Days counted from 0000-03-01 in eras of 400 years (146,097 days), so that the leap day ends
+  // a year and every era has the same calendar.
+  const long long from_march = day_number + 719'468;
+  const long long era = (from_march >= 0 ? from_march : from_march - 146'096) / 146'097;
+  const long long day_of_era = from_march - era * 146'097;                              // [0, 146096]
+  const long long year_of_era =
+      (day_of_era - day_of_era / 1'460 + day_of_era / 36'524 - day_of_era / 146'096) / 365;  // [0, 399]
+  const long long day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const long long month_from_march = (5 * day_of_year + 2) / 153;                       // [0, 11]
+  const auto day = static_cast<unsigned>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
+  const auto month = static_cast<unsigned>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
+  return {year_of_era + era * 400 + (month <= 2 ? 1 : 0), month, day};
+}
+
+void append_date(std::string& out, long long day_number) {
+  const civil_date date = civil_from_days(day_number);
+  if (date.year >= 0 && date.year <= 9'999) {
+    append_digits(out, static_cast<unsigned long long>(date.year), 4);
+  } else {
+    // ISO 8601's expanded years, as JavaScript's toISOString writes them: a sign and six digits
+    // or more. Four digits would have cut year 10000 to 0000.
+    out += date.year < 0 ? '-' : '+';
+    char digits[24];
+    const unsigned long long magnitude =
+        date.year < 0 ? 0ULL - static_cast<unsigned long long>(date.year) : static_cast<unsigned long long>(date.year);
+    const auto end = std::to_chars(digits, digits + sizeof digits, magnitude).ptr;
+    const auto length = static_cast<std::size_t>(end - digits);
+    if (length < 6) out.append(6 - length, '0');
+    out.append(digits, length);
+  }
   out += '-';
-  append_digits(out, unsigned{date.month()}, 2);
+  append_digits(out, date.month, 2);
   out += '-';
-  append_digits(out, unsigned{date.day()}, 2);
+  append_digits(out, date.day, 2);
 }
 
 /// The text of the last day iso8601 wrote: the times of a page mostly share their day.
@@ -48,7 +83,6 @@ struct day_cache {
 
 /// iso8601(), appended to `out` without a temporary: one append of a text built in place.
 void append_iso8601(std::string& out, long long count, int digits, day_cache& days_seen) {
-  using namespace std::chrono;
   static constexpr long long per_second_of[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000, 10'000'000,
                                                 100'000'000, 1'000'000'000};
   const long long per_second = per_second_of[digits];
@@ -58,7 +92,7 @@ void append_iso8601(std::string& out, long long count, int digits, day_cache& da
   if (in_day < 0) day_number -= 1, in_day += 86'400;
   if (days_seen.text.empty() || days_seen.day_number != day_number) {
     days_seen.text.clear();
-    append_date(days_seen.text, year_month_day{sys_days{days{day_number}}});
+    append_date(days_seen.text, day_number);
     days_seen.day_number = day_number;
   }
   char time[24] = "Thh:mm:ss.";  // then the fraction's digits and Z
@@ -176,8 +210,8 @@ void append_value(std::string& out, const field_value& v, bool raw_times, day_ca
         append_iso8601(out, v.integer, v.time_digits, days_seen);
       }
       break;
-    case field_value::kind::date:
-      append_date(out, v.date);
+    case field_value::kind::date:  // a valid date: the decoder keeps no other
+      append_date(out, std::chrono::sys_days{v.date}.time_since_epoch().count());
       break;
     case field_value::kind::exact: {
       char text[decimal::max_chars];

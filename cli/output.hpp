@@ -22,7 +22,8 @@
 namespace massive::cli {
 
 /// "2024-01-10T14:59:58.830123456Z": `count` units of 10^-digits s (digits 0, 3, 6 or 9) since
-/// the Unix epoch, with `digits` fraction digits.
+/// the Unix epoch, with `digits` fraction digits. A year outside 0000-9999 (any a 64-bit count
+/// reaches) is written as ISO 8601 expands it: "+292278994-08-17T07:12:55.807Z".
 std::string iso8601(long long count, int digits);
 
 /// `text` made safe to write to a terminal: a control character a terminal would act on (C0,

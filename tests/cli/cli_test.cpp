@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -648,6 +649,67 @@ TEST_CASE("iso8601 as written here agrees with known instants") {
   CHECK(expected_iso(1704153600000, 3) == "2024-01-02T00:00:00.000Z");
   CHECK(expected_iso(1705093198829721866, 9) == "2024-01-12T20:59:58.829721866Z");
   CHECK(expected_iso(-1, 6) == "1969-12-31T23:59:59.999999Z");
+}
+
+namespace {
+
+/// What GNU date (coreutils) makes of `count` units of 10^-digits s, written as iso8601 writes
+/// it: date computes the calendar itself, for years std::chrono::year cannot hold. Years
+/// outside 0000-9999 take ISO 8601's expanded form, a sign and six digits or more.
+std::string iso_by_gnu_date(long long count, int digits) {
+  long long per_second = 1;
+  for (int i = 0; i < digits; ++i) per_second *= 10;
+  const long long seconds = count / per_second - (count % per_second < 0 ? 1 : 0);
+  const long long fraction = ((count % per_second) + per_second) % per_second;
+  const run_result r = massive::test::run_program({"date", "-u", "-d", "@" + std::to_string(seconds), "+%Y %m-%dT%H:%M:%S"});
+  REQUIRE(r.exit_code == 0);
+  const std::size_t space = r.out.find(' ');
+  const long long year = std::stoll(r.out.substr(0, space));
+  char year_text[32];
+  if (year >= 0 && year <= 9999) {
+    std::snprintf(year_text, sizeof year_text, "%04lld", year);
+  } else {
+    std::snprintf(year_text, sizeof year_text, "%c%06lld", year < 0 ? '-' : '+', year < 0 ? -year : year);
+  }
+  std::string frac = std::to_string(fraction);
+  frac.insert(0, static_cast<std::size_t>(digits) - frac.size(), '0');
+  const std::string rest = r.out.substr(space + 1, r.out.find('\n') - space - 1);
+  return year_text + ("-" + rest) + (digits > 0 ? "." + frac : "") + "Z";
+}
+
+}  // namespace
+
+// A server's time beyond what std::chrono::year holds (+-32,767) or beyond four digits of year,
+// in the aggregates' milliseconds. Seen failing with year_month_day in output.cpp's append_date,
+// as it was: 2^63 - 1 ms printed as "-6911-07-12T07:12:55.807Z", year 10000 as "0000".
+TEST_CASE("a time in any year a count reaches is printed as GNU date computes it") {
+  const std::vector<long long> times = {253402300799999,  // 9999-12-31T23:59:59.999Z
+                                        253402300800000,  // year 10000
+                                        std::numeric_limits<long long>::max(),  // year 292,278,994
+                                        std::numeric_limits<long long>::min(),
+                                        -62135596800001,  // 0000-12-31: the year before 1
+                                        -62167219200001,  // year -1
+                                        1704153600000};
+  std::string body = R"({"status":"OK","request_id":"r","results":[)";
+  for (std::size_t i = 0; i < times.size(); ++i)
+    body += (i ? "," : "") + std::string(R"({"v":1,"o":1,"c":1,"h":1,"l":1,"t":)") + std::to_string(times[i]) + "}";
+  body += "]}";
+  for (const std::string format : {"csv", "table"}) {
+    CAPTURE(format);
+    scripted_server api({.body = body});
+    const run_result r = run_cli(args_with({"stocks", "aggregates", "-p", "stocksTicker=AAPL", "-p", "multiplier=1", "-p",
+                                            "timespan=day", "-p", "from=2024-01-02", "-p", "to=2024-01-03", "-f", format},
+                                           api.flags()),
+                                 key);
+    CAPTURE(r.out);
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    for (const long long t : times) {
+      CAPTURE(t);
+      CHECK(contains(r.out, iso_by_gnu_date(t, 3)));
+    }
+  }
+  CHECK(iso_by_gnu_date(std::numeric_limits<long long>::max(), 3) == "+292278994-08-17T07:12:55.807Z");
 }
 
 TEST_CASE("the progress line: on a terminal's stderr while the rows go to a file, never among the rows") {
