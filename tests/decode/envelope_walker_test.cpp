@@ -246,6 +246,22 @@ TEST_CASE("null rows: no stop, an empty page") {
   CHECK(walk_every_split(results_values, R"({"results":null})") == "document_end:");
 }
 
+// Seen failing with the check of targets_seen_ limited to results and values, as it was: the
+// first next_url followed (a hostile body's "next_url":"https://elsewhere/","next_url":null),
+// the last status taken.
+TEST_CASE("a member the envelope reads, given twice, is refused whichever it is") {
+  for (const std::string key : {"status", "request_id", "next_url", "ticker", "count", "queryCount", "resultsCount", "adjusted"}) {
+    CAPTURE(key);
+    const std::string value = key == "adjusted" ? "true" : key.find("ount") != std::string::npos ? "1" : "\"a\"";
+    CHECK(walk_every_split(results_array, "{\"" + key + "\":" + value + ",\"results\":[],\"" + key + "\":" + value + "}") ==
+          "rows_array@" + std::to_string(key.size() + value.size() + 16) + "/1 decode error: invalid JSON at " + key +
+              ": duplicate key");
+  }
+  // Unknown keys are skipped, however often.
+  CHECK(walk_every_split(results_array, R"({"zz":1,"zz":2,"results":[]})") ==
+        "rows_array@26/1 document_end: unknown_keys=2 first_unknown_key=zz");
+}
+
 TEST_CASE("duplicate results, duplicate values") {
   CHECK(walk_every_split(results_array, R"({"results":[],"results":[]})") ==
         "rows_array@12/1 decode error: invalid JSON at results: duplicate key");

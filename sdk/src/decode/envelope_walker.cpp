@@ -34,7 +34,8 @@ void envelope_walker::reset() noexcept {
   value_bytes_ = 0;
   nested_depth_ = 0;
   nested_in_string_ = nested_escape_ = false;
-  started_ = results_seen_ = values_seen_ = false;
+  started_ = false;
+  targets_seen_ = 0;
   key_.clear();
   scalar_.clear();
   extra_.clear();
@@ -211,10 +212,15 @@ envelope_walker::opened envelope_walker::start_document(char c) {
 envelope_walker::opened envelope_walker::start_value(char c) {
   value_bytes_ = 0;
   snk_ = sink::discard;
+  if (tgt_ != target::unknown && tgt_ != target::extra) {
+    // A member read twice (next_url, status, results...): JSON parsers disagree on which one
+    // counts (simdjson's lookup the first, most clients the last), so neither is taken.
+    const auto bit = static_cast<std::uint16_t>(1U << static_cast<unsigned>(tgt_));
+    if ((targets_seen_ & bit) != 0) fail(decode_errc::invalid_json, "duplicate key");
+    targets_seen_ |= bit;
+  }
   switch (tgt_) {
     case target::results:
-      if (results_seen_) fail(decode_errc::invalid_json, "duplicate key");
-      results_seen_ = true;
       if (c == 'n') {
         start_atom(c, sink::scalar);
         return opened::envelope;
@@ -228,8 +234,6 @@ envelope_walker::opened envelope_walker::start_value(char c) {
       }
       fail(decode_errc::wrong_type, shape_ == payload_shape::results_array ? "expected an array" : "expected an object");
     case target::values:
-      if (values_seen_) fail(decode_errc::invalid_json, "duplicate key");
-      values_seen_ = true;
       if (c == '[') return opened::rows_array;
       if (c != 'n') fail(decode_errc::wrong_type, "expected an array");
       start_atom(c, sink::scalar);

@@ -149,8 +149,7 @@ class envelope_walker {
   bool nested_in_string_ = false;
   bool nested_escape_ = false;
   bool started_ = false;  // a byte other than whitespace was seen
-  bool results_seen_ = false;
-  bool values_seen_ = false;
+  std::uint16_t targets_seen_ = 0;  // a bit per target the envelope has met: 1 << target
 };
 
 }  // namespace massive::detail
