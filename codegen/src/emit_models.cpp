@@ -5,6 +5,7 @@
 #include "emit.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace massive::codegen {
@@ -373,6 +374,16 @@ std::string decoder(const model& m) {
          "& row) {\n";
   if (has_helpers) out += "  using namespace " + ns + ";\n";
   if (!required.empty()) out += "  std::uint64_t seen = 0;\n";
+  // A bit per declared key met in this object, so that a key given twice is told (the fields in
+  // declaration order; keys_met[i / 64], bit i % 64).
+  std::map<const field*, std::size_t> key_index;
+  for (const field& f : m.fields) {
+    if (!f.key.empty()) key_index.emplace(&f, key_index.size());
+  }
+  if (!key_index.empty()) {
+    out += "  std::uint64_t keys_met[" + std::to_string((key_index.size() + 63) / 64) +
+           "] = {};  // a bit per declared key met: see repeated_key\n";
+  }
   if (m.fields.empty()) out += "  static_cast<void>(row);  // an object the description gives no key\n";
   out += "  for (auto item : object) {\n";
   out += "    od::field field;\n";
@@ -419,7 +430,17 @@ std::string decoder(const model& m) {
           action = f.required ? "if (" + reader_call(f) + ") seen |= req_" + f.name : reader_call(f);
           break;
       }
-      return action + ";";
+      // The key's second time: neither value is kept (which one the server meant cannot be
+      // told), a required field's bit is cleared, so that its object is left out, not shown
+      // with the first value; row_context::repeated_key counts it.
+      const std::size_t index = key_index.at(&f);
+      const std::string word = "keys_met[" + std::to_string(index / 64) + "]";
+      const std::string bit = "(std::uint64_t{1} << " + std::to_string(index % 64) + ")";
+      std::string repeated = "row." + f.name + " = {}";
+      if (f.required) repeated += ", seen &= ~std::uint64_t{req_" + f.name + "}";
+      return "if ((" + word + " & " + bit + ") != 0) {\n            " + repeated + ", ctx.repeated_key(\"" +
+             text::literal(f.key) + "\");\n          } else {\n            " + word + " |= " + bit + ";\n            " +
+             action + ";\n          }";
     };
     // A key no field names is counted (row_context::unknown_key): the else of every case.
     for (std::size_t i = 0; i < here.size(); ++i) {

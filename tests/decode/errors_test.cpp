@@ -149,12 +149,14 @@ TEST_CASE("wrong types name the field and row") {
     EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"decimal_size":"abc"}]})"),
            decode_errc::wrong_type, "results[0].decimal_size", 0);
   }
-  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"id":7}]})"), decode_errc::wrong_type,
-         "results[0].id", 0);
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[{"exchange":1,"id":7,"participant_timestamp":1,"price":1,)"
+                                            R"("sequence_number":1,"sip_timestamp":1,"size":1}]})"),
+         decode_errc::wrong_type, "results[0].id", 0);
   EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"conditions":[1,"x"]}]})"),
          decode_errc::wrong_type, "results[0].conditions[1]", 0);
   // A nanosecond timestamp in float form cannot be exact: refused, not rounded.
-  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[)" + trade_row + R"(,"sip_timestamp":1.651181822461979e18}]})"),
+  EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[{"exchange":1,"id":"1","participant_timestamp":1,"price":1,)"
+                                            R"("sequence_number":1,"sip_timestamp":1.651181822461979e18,"size":1}]})"),
          decode_errc::out_of_range, "results[0].sip_timestamp", 0);
 }
 

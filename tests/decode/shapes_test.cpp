@@ -190,17 +190,22 @@ TEST_CASE("keys in any order, left out or unknown, decode as in the server's ord
                             "indicators", "tape", "trf_timestamp"});
 }
 
-TEST_CASE("a repeated key: the last value wins, in the server's order or out of it") {
+// A key given twice keeps neither value (docs/guide/decoding.md): an optional field is absent,
+// a required one leaves its row out. Seen failing with the generator's keys_met check left out
+// (the last value kept, as before): "CHECK( 2 == 0 )" for the rows left out.
+TEST_CASE("a repeated key: neither value kept, in the server's order or out of it") {
   const page<agg> p = decode<agg>(
-      R"({"results":[{"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8,"o":30,"vw":null},)"
-      R"({"v":1,"v":10,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8,"n":null},)"
+      R"({"results":[{"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8,"vw":null},)"
+      R"({"v":1,"v":10,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8},)"
+      R"({"n":8,"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":null},)"
       R"({"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"t":70}]})");
-  REQUIRE(p.size() == 3);
-  CHECK(p[0].open == 30.0);
+  REQUIRE(p.size() == 2);
   CHECK_FALSE(p[0].vwap.has_value());
-  CHECK(p[1].volume == 10.0);
-  CHECK(p[1].transactions == 8);  // null is absent: it does not erase a value already read
-  CHECK(p[2].timestamp.count() == 70);
+  CHECK(p[0].open == 3.0);
+  CHECK_FALSE(p[1].transactions.has_value());  // null or not, the second value counts as a repetition
+  CHECK(p[1].volume == 1.0);
+  CHECK(p.leniency().dropped_rows == 2);
+  CHECK(p.leniency().skipped == 4);
 }
 
 // Aggregate rows exactly in the server's order are read by decode_agg_wire (find_field in
@@ -252,22 +257,21 @@ TEST_CASE("aggregates in the server's order and every deviation from it decode a
   }
 }
 
-TEST_CASE("a key repeated in a row otherwise in the server's order: the last value wins") {
-  // The wire path reads the first; the row's count of commas sends it to the field loop.
+TEST_CASE("a key repeated in a row otherwise in the server's order: the row left out, its neighbours read") {
+  // The wire path reads the first; the row's count of commas sends it to the field loop, which
+  // leaves the row out (v is required) and reads the rest of the batch as the wire path would.
   const page<agg> at_end =
       decode<agg>(body_with(1500, 700, R"({"v":1,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8,"v":99})"));
-  REQUIRE(at_end.size() == 1500);
-  CHECK(at_end[700].volume == 99.0);
   const page<agg> next =
       decode<agg>(body_with(1500, 700, R"({"v":1,"v":99,"vw":2,"o":3,"c":4,"h":5,"l":6,"t":7,"n":8})"));
-  REQUIRE(next.size() == 1500);
-  CHECK(next[700].volume == 99.0);
   const page<agg> plain = decode<agg>(body_with(1500, -1, ""));
   for (const page<agg>* p : {&at_end, &next}) {
-    REQUIRE(p->size() == 1500);
+    REQUIRE(p->size() == 1499);
+    CHECK(p->leniency().dropped_rows == 1);
+    CHECK(p->leniency().first == "results[700].v");
     CHECK(same_row((*p)[699], plain[699]));
-    CHECK(same_row((*p)[701], plain[701]));
-    CHECK(same_row((*p)[1499], plain[1499]));
+    CHECK(same_row((*p)[700], plain[701]));
+    CHECK(same_row((*p)[1498], plain[1499]));
   }
 }
 

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_additional_underlying(row_context& ctx, od::object& object, massive::additional_underlying& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,21 +21,36 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "amount")) {
-          optional_number = &row.amount, number = &row.amount.emplace(), number_key = "amount";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.amount = {}, ctx.repeated_key("amount");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.amount, number = &row.amount.emplace(), number_key = "amount";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "underlying")) {
-          ctx.read_string(value, "underlying", row.underlying);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.underlying = {}, ctx.repeated_key("underlying");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "underlying", row.underlying);
+          }
         } else {
           ctx.unknown_key(key);
         }

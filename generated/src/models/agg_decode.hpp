@@ -38,6 +38,7 @@ inline constexpr std::string_view integer_names[] = {"", "n", "t"};
 [[gnu::always_inline]] inline void decode_agg(row_context& ctx, od::object& object, massive::agg& row) {
   using namespace agg_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -51,53 +52,98 @@ inline constexpr std::string_view integer_names[] = {"", "n", "t"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "c")) {
-          number = &row.close, number_key = "c", number_bit = req_close;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.close = {}, seen &= ~std::uint64_t{req_close}, ctx.repeated_key("c");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            number = &row.close, number_key = "c", number_bit = req_close;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "h")) {
-          number = &row.high, number_key = "h", number_bit = req_high;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.high = {}, seen &= ~std::uint64_t{req_high}, ctx.repeated_key("h");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            number = &row.high, number_key = "h", number_bit = req_high;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "l")) {
-          number = &row.low, number_key = "l", number_bit = req_low;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.low = {}, seen &= ~std::uint64_t{req_low}, ctx.repeated_key("l");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            number = &row.low, number_key = "l", number_bit = req_low;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "n")) {
-          integer = integer_field::transactions;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.transactions = {}, ctx.repeated_key("n");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            integer = integer_field::transactions;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "o")) {
-          number = &row.open, number_key = "o", number_bit = req_open;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.open = {}, seen &= ~std::uint64_t{req_open}, ctx.repeated_key("o");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            number = &row.open, number_key = "o", number_bit = req_open;
+          }
         } else if (key_is(key, "otc")) {
-          ctx.read_bool(value, "otc", row.otc);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.otc = {}, ctx.repeated_key("otc");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_bool(value, "otc", row.otc);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "v")) {
-          number = &row.volume, number_key = "v", number_bit = req_volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.volume = {}, seen &= ~std::uint64_t{req_volume}, ctx.repeated_key("v");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            number = &row.volume, number_key = "v", number_bit = req_volume;
+          }
         } else if (key_is(key, "vw")) {
-          optional_number = &row.vwap, number = &row.vwap.emplace(), number_key = "vw";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.vwap = {}, ctx.repeated_key("vw");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.vwap, number = &row.vwap.emplace(), number_key = "vw";
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_balance_sheet(row_context& ctx, od::object& object, massive::balance_sheet& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,141 +21,331 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "accounts_payable")) {
-          optional_number = &row.accounts_payable, number = &row.accounts_payable.emplace(), number_key = "accounts_payable";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.accounts_payable = {}, ctx.repeated_key("accounts_payable");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.accounts_payable, number = &row.accounts_payable.emplace(), number_key = "accounts_payable";
+          }
         } else if (key_is(key, "accrued_and_other_current_liabilities")) {
-          optional_number = &row.accrued_and_other_current_liabilities, number = &row.accrued_and_other_current_liabilities.emplace(), number_key = "accrued_and_other_current_liabilities";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.accrued_and_other_current_liabilities = {}, ctx.repeated_key("accrued_and_other_current_liabilities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.accrued_and_other_current_liabilities, number = &row.accrued_and_other_current_liabilities.emplace(), number_key = "accrued_and_other_current_liabilities";
+          }
         } else if (key_is(key, "accumulated_other_comprehensive_income")) {
-          optional_number = &row.accumulated_other_comprehensive_income, number = &row.accumulated_other_comprehensive_income.emplace(), number_key = "accumulated_other_comprehensive_income";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.accumulated_other_comprehensive_income = {}, ctx.repeated_key("accumulated_other_comprehensive_income");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.accumulated_other_comprehensive_income, number = &row.accumulated_other_comprehensive_income.emplace(), number_key = "accumulated_other_comprehensive_income";
+          }
         } else if (key_is(key, "additional_paid_in_capital")) {
-          optional_number = &row.additional_paid_in_capital, number = &row.additional_paid_in_capital.emplace(), number_key = "additional_paid_in_capital";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.additional_paid_in_capital = {}, ctx.repeated_key("additional_paid_in_capital");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.additional_paid_in_capital, number = &row.additional_paid_in_capital.emplace(), number_key = "additional_paid_in_capital";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cash_and_equivalents")) {
-          optional_number = &row.cash_and_equivalents, number = &row.cash_and_equivalents.emplace(), number_key = "cash_and_equivalents";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.cash_and_equivalents = {}, ctx.repeated_key("cash_and_equivalents");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.cash_and_equivalents, number = &row.cash_and_equivalents.emplace(), number_key = "cash_and_equivalents";
+          }
         } else if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else if (key_is(key, "commitments_and_contingencies")) {
-          optional_number = &row.commitments_and_contingencies, number = &row.commitments_and_contingencies.emplace(), number_key = "commitments_and_contingencies";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.commitments_and_contingencies = {}, ctx.repeated_key("commitments_and_contingencies");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.commitments_and_contingencies, number = &row.commitments_and_contingencies.emplace(), number_key = "commitments_and_contingencies";
+          }
         } else if (key_is(key, "common_stock")) {
-          optional_number = &row.common_stock, number = &row.common_stock.emplace(), number_key = "common_stock";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.common_stock = {}, ctx.repeated_key("common_stock");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.common_stock, number = &row.common_stock.emplace(), number_key = "common_stock";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "debt_current")) {
-          optional_number = &row.debt_current, number = &row.debt_current.emplace(), number_key = "debt_current";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.debt_current = {}, ctx.repeated_key("debt_current");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.debt_current, number = &row.debt_current.emplace(), number_key = "debt_current";
+          }
         } else if (key_is(key, "deferred_revenue_current")) {
-          optional_number = &row.deferred_revenue_current, number = &row.deferred_revenue_current.emplace(), number_key = "deferred_revenue_current";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.deferred_revenue_current = {}, ctx.repeated_key("deferred_revenue_current");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.deferred_revenue_current, number = &row.deferred_revenue_current.emplace(), number_key = "deferred_revenue_current";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
-          ctx.read_date(value, "filing_date", row.filing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.filing_date = {}, ctx.repeated_key("filing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_date(value, "filing_date", row.filing_date);
+          }
         } else if (key_is(key, "fiscal_quarter")) {
-          optional_number = &row.fiscal_quarter, number = &row.fiscal_quarter.emplace(), number_key = "fiscal_quarter";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.fiscal_quarter = {}, ctx.repeated_key("fiscal_quarter");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.fiscal_quarter, number = &row.fiscal_quarter.emplace(), number_key = "fiscal_quarter";
+          }
         } else if (key_is(key, "fiscal_year")) {
-          optional_number = &row.fiscal_year, number = &row.fiscal_year.emplace(), number_key = "fiscal_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.fiscal_year = {}, ctx.repeated_key("fiscal_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.fiscal_year, number = &row.fiscal_year.emplace(), number_key = "fiscal_year";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'g':
         if (key_is(key, "goodwill")) {
-          optional_number = &row.goodwill, number = &row.goodwill.emplace(), number_key = "goodwill";
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.goodwill = {}, ctx.repeated_key("goodwill");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            optional_number = &row.goodwill, number = &row.goodwill.emplace(), number_key = "goodwill";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "intangible_assets_net")) {
-          optional_number = &row.intangible_assets_net, number = &row.intangible_assets_net.emplace(), number_key = "intangible_assets_net";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.intangible_assets_net = {}, ctx.repeated_key("intangible_assets_net");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.intangible_assets_net, number = &row.intangible_assets_net.emplace(), number_key = "intangible_assets_net";
+          }
         } else if (key_is(key, "inventories")) {
-          optional_number = &row.inventories, number = &row.inventories.emplace(), number_key = "inventories";
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.inventories = {}, ctx.repeated_key("inventories");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            optional_number = &row.inventories, number = &row.inventories.emplace(), number_key = "inventories";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "long_term_debt_and_capital_lease_obligations")) {
-          optional_number = &row.long_term_debt_and_capital_lease_obligations, number = &row.long_term_debt_and_capital_lease_obligations.emplace(), number_key = "long_term_debt_and_capital_lease_obligations";
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.long_term_debt_and_capital_lease_obligations = {}, ctx.repeated_key("long_term_debt_and_capital_lease_obligations");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            optional_number = &row.long_term_debt_and_capital_lease_obligations, number = &row.long_term_debt_and_capital_lease_obligations.emplace(), number_key = "long_term_debt_and_capital_lease_obligations";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "noncontrolling_interest")) {
-          optional_number = &row.noncontrolling_interest, number = &row.noncontrolling_interest.emplace(), number_key = "noncontrolling_interest";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.noncontrolling_interest = {}, ctx.repeated_key("noncontrolling_interest");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.noncontrolling_interest, number = &row.noncontrolling_interest.emplace(), number_key = "noncontrolling_interest";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "other_assets")) {
-          optional_number = &row.other_assets, number = &row.other_assets.emplace(), number_key = "other_assets";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.other_assets = {}, ctx.repeated_key("other_assets");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.other_assets, number = &row.other_assets.emplace(), number_key = "other_assets";
+          }
         } else if (key_is(key, "other_current_assets")) {
-          optional_number = &row.other_current_assets, number = &row.other_current_assets.emplace(), number_key = "other_current_assets";
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.other_current_assets = {}, ctx.repeated_key("other_current_assets");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            optional_number = &row.other_current_assets, number = &row.other_current_assets.emplace(), number_key = "other_current_assets";
+          }
         } else if (key_is(key, "other_equity")) {
-          optional_number = &row.other_equity, number = &row.other_equity.emplace(), number_key = "other_equity";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.other_equity = {}, ctx.repeated_key("other_equity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.other_equity, number = &row.other_equity.emplace(), number_key = "other_equity";
+          }
         } else if (key_is(key, "other_noncurrent_liabilities")) {
-          optional_number = &row.other_noncurrent_liabilities, number = &row.other_noncurrent_liabilities.emplace(), number_key = "other_noncurrent_liabilities";
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.other_noncurrent_liabilities = {}, ctx.repeated_key("other_noncurrent_liabilities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            optional_number = &row.other_noncurrent_liabilities, number = &row.other_noncurrent_liabilities.emplace(), number_key = "other_noncurrent_liabilities";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "period_end")) {
-          ctx.read_date(value, "period_end", row.period_end);
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.period_end = {}, ctx.repeated_key("period_end");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            ctx.read_date(value, "period_end", row.period_end);
+          }
         } else if (key_is(key, "preferred_stock")) {
-          optional_number = &row.preferred_stock, number = &row.preferred_stock.emplace(), number_key = "preferred_stock";
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.preferred_stock = {}, ctx.repeated_key("preferred_stock");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            optional_number = &row.preferred_stock, number = &row.preferred_stock.emplace(), number_key = "preferred_stock";
+          }
         } else if (key_is(key, "property_plant_equipment_net")) {
-          optional_number = &row.property_plant_equipment_net, number = &row.property_plant_equipment_net.emplace(), number_key = "property_plant_equipment_net";
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.property_plant_equipment_net = {}, ctx.repeated_key("property_plant_equipment_net");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            optional_number = &row.property_plant_equipment_net, number = &row.property_plant_equipment_net.emplace(), number_key = "property_plant_equipment_net";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "receivables")) {
-          optional_number = &row.receivables, number = &row.receivables.emplace(), number_key = "receivables";
+          if ((keys_met[0] & (std::uint64_t{1} << 25)) != 0) {
+            row.receivables = {}, ctx.repeated_key("receivables");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 25);
+            optional_number = &row.receivables, number = &row.receivables.emplace(), number_key = "receivables";
+          }
         } else if (key_is(key, "retained_earnings_deficit")) {
-          optional_number = &row.retained_earnings_deficit, number = &row.retained_earnings_deficit.emplace(), number_key = "retained_earnings_deficit";
+          if ((keys_met[0] & (std::uint64_t{1} << 26)) != 0) {
+            row.retained_earnings_deficit = {}, ctx.repeated_key("retained_earnings_deficit");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 26);
+            optional_number = &row.retained_earnings_deficit, number = &row.retained_earnings_deficit.emplace(), number_key = "retained_earnings_deficit";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "short_term_investments")) {
-          optional_number = &row.short_term_investments, number = &row.short_term_investments.emplace(), number_key = "short_term_investments";
+          if ((keys_met[0] & (std::uint64_t{1} << 27)) != 0) {
+            row.short_term_investments = {}, ctx.repeated_key("short_term_investments");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 27);
+            optional_number = &row.short_term_investments, number = &row.short_term_investments.emplace(), number_key = "short_term_investments";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tickers")) {
-          ctx.read_string_array(value, "tickers", row.tickers);
+          if ((keys_met[0] & (std::uint64_t{1} << 28)) != 0) {
+            row.tickers = {}, ctx.repeated_key("tickers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 28);
+            ctx.read_string_array(value, "tickers", row.tickers);
+          }
         } else if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 29)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 29);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else if (key_is(key, "total_assets")) {
-          optional_number = &row.total_assets, number = &row.total_assets.emplace(), number_key = "total_assets";
+          if ((keys_met[0] & (std::uint64_t{1} << 30)) != 0) {
+            row.total_assets = {}, ctx.repeated_key("total_assets");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 30);
+            optional_number = &row.total_assets, number = &row.total_assets.emplace(), number_key = "total_assets";
+          }
         } else if (key_is(key, "total_current_assets")) {
-          optional_number = &row.total_current_assets, number = &row.total_current_assets.emplace(), number_key = "total_current_assets";
+          if ((keys_met[0] & (std::uint64_t{1} << 31)) != 0) {
+            row.total_current_assets = {}, ctx.repeated_key("total_current_assets");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 31);
+            optional_number = &row.total_current_assets, number = &row.total_current_assets.emplace(), number_key = "total_current_assets";
+          }
         } else if (key_is(key, "total_current_liabilities")) {
-          optional_number = &row.total_current_liabilities, number = &row.total_current_liabilities.emplace(), number_key = "total_current_liabilities";
+          if ((keys_met[0] & (std::uint64_t{1} << 32)) != 0) {
+            row.total_current_liabilities = {}, ctx.repeated_key("total_current_liabilities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 32);
+            optional_number = &row.total_current_liabilities, number = &row.total_current_liabilities.emplace(), number_key = "total_current_liabilities";
+          }
         } else if (key_is(key, "total_equity")) {
-          optional_number = &row.total_equity, number = &row.total_equity.emplace(), number_key = "total_equity";
+          if ((keys_met[0] & (std::uint64_t{1} << 33)) != 0) {
+            row.total_equity = {}, ctx.repeated_key("total_equity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 33);
+            optional_number = &row.total_equity, number = &row.total_equity.emplace(), number_key = "total_equity";
+          }
         } else if (key_is(key, "total_equity_attributable_to_parent")) {
-          optional_number = &row.total_equity_attributable_to_parent, number = &row.total_equity_attributable_to_parent.emplace(), number_key = "total_equity_attributable_to_parent";
+          if ((keys_met[0] & (std::uint64_t{1} << 34)) != 0) {
+            row.total_equity_attributable_to_parent = {}, ctx.repeated_key("total_equity_attributable_to_parent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 34);
+            optional_number = &row.total_equity_attributable_to_parent, number = &row.total_equity_attributable_to_parent.emplace(), number_key = "total_equity_attributable_to_parent";
+          }
         } else if (key_is(key, "total_liabilities")) {
-          optional_number = &row.total_liabilities, number = &row.total_liabilities.emplace(), number_key = "total_liabilities";
+          if ((keys_met[0] & (std::uint64_t{1} << 35)) != 0) {
+            row.total_liabilities = {}, ctx.repeated_key("total_liabilities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 35);
+            optional_number = &row.total_liabilities, number = &row.total_liabilities.emplace(), number_key = "total_liabilities";
+          }
         } else if (key_is(key, "total_liabilities_and_equity")) {
-          optional_number = &row.total_liabilities_and_equity, number = &row.total_liabilities_and_equity.emplace(), number_key = "total_liabilities_and_equity";
+          if ((keys_met[0] & (std::uint64_t{1} << 36)) != 0) {
+            row.total_liabilities_and_equity = {}, ctx.repeated_key("total_liabilities_and_equity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 36);
+            optional_number = &row.total_liabilities_and_equity, number = &row.total_liabilities_and_equity.emplace(), number_key = "total_liabilities_and_equity";
+          }
         } else if (key_is(key, "treasury_stock")) {
-          optional_number = &row.treasury_stock, number = &row.treasury_stock.emplace(), number_key = "treasury_stock";
+          if ((keys_met[0] & (std::uint64_t{1} << 37)) != 0) {
+            row.treasury_stock = {}, ctx.repeated_key("treasury_stock");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 37);
+            optional_number = &row.treasury_stock, number = &row.treasury_stock.emplace(), number_key = "treasury_stock";
+          }
         } else {
           ctx.unknown_key(key);
         }

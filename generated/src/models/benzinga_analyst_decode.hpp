@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_benzinga_analyst(row_context& ctx, od::object& object, massive::benzinga_analyst& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,52 +21,107 @@ namespace massive::detail {
     switch (key[0]) {
       case 'b':
         if (key_is(key, "benzinga_firm_id")) {
-          ctx.read_string(value, "benzinga_firm_id", row.benzinga_firm_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.benzinga_firm_id = {}, ctx.repeated_key("benzinga_firm_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "benzinga_firm_id", row.benzinga_firm_id);
+          }
         } else if (key_is(key, "benzinga_id")) {
-          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.benzinga_id = {}, ctx.repeated_key("benzinga_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "firm_name")) {
-          ctx.read_string(value, "firm_name", row.firm_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.firm_name = {}, ctx.repeated_key("firm_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "firm_name", row.firm_name);
+          }
         } else if (key_is(key, "full_name")) {
-          ctx.read_string(value, "full_name", row.full_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.full_name = {}, ctx.repeated_key("full_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "full_name", row.full_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_string(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "last_updated", row.last_updated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "overall_avg_return")) {
-          optional_number = &row.overall_avg_return, number = &row.overall_avg_return.emplace(), number_key = "overall_avg_return";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.overall_avg_return = {}, ctx.repeated_key("overall_avg_return");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.overall_avg_return, number = &row.overall_avg_return.emplace(), number_key = "overall_avg_return";
+          }
         } else if (key_is(key, "overall_avg_return_percentile")) {
-          optional_number = &row.overall_avg_return_percentile, number = &row.overall_avg_return_percentile.emplace(), number_key = "overall_avg_return_percentile";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.overall_avg_return_percentile = {}, ctx.repeated_key("overall_avg_return_percentile");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.overall_avg_return_percentile, number = &row.overall_avg_return_percentile.emplace(), number_key = "overall_avg_return_percentile";
+          }
         } else if (key_is(key, "overall_success_rate")) {
-          optional_number = &row.overall_success_rate, number = &row.overall_success_rate.emplace(), number_key = "overall_success_rate";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.overall_success_rate = {}, ctx.repeated_key("overall_success_rate");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.overall_success_rate, number = &row.overall_success_rate.emplace(), number_key = "overall_success_rate";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "smart_score")) {
-          optional_number = &row.smart_score, number = &row.smart_score.emplace(), number_key = "smart_score";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.smart_score = {}, ctx.repeated_key("smart_score");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.smart_score, number = &row.smart_score.emplace(), number_key = "smart_score";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "total_ratings")) {
-          optional_number = &row.total_ratings, number = &row.total_ratings.emplace(), number_key = "total_ratings";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.total_ratings = {}, ctx.repeated_key("total_ratings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.total_ratings, number = &row.total_ratings.emplace(), number_key = "total_ratings";
+          }
         } else if (key_is(key, "total_ratings_percentile")) {
-          optional_number = &row.total_ratings_percentile, number = &row.total_ratings_percentile.emplace(), number_key = "total_ratings_percentile";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.total_ratings_percentile = {}, ctx.repeated_key("total_ratings_percentile");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.total_ratings_percentile, number = &row.total_ratings_percentile.emplace(), number_key = "total_ratings_percentile";
+          }
         } else {
           ctx.unknown_key(key);
         }

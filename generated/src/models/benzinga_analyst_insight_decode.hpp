@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_benzinga_analyst_insight(row_context& ctx, od::object& object, massive::benzinga_analyst_insight& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,69 +21,129 @@ namespace massive::detail {
     switch (key[0]) {
       case 'b':
         if (key_is(key, "benzinga_firm_id")) {
-          ctx.read_string(value, "benzinga_firm_id", row.benzinga_firm_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.benzinga_firm_id = {}, ctx.repeated_key("benzinga_firm_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "benzinga_firm_id", row.benzinga_firm_id);
+          }
         } else if (key_is(key, "benzinga_id")) {
-          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.benzinga_id = {}, ctx.repeated_key("benzinga_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          }
         } else if (key_is(key, "benzinga_rating_id")) {
-          ctx.read_string(value, "benzinga_rating_id", row.benzinga_rating_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.benzinga_rating_id = {}, ctx.repeated_key("benzinga_rating_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "benzinga_rating_id", row.benzinga_rating_id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "company_name")) {
-          ctx.read_string(value, "company_name", row.company_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.company_name = {}, ctx.repeated_key("company_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "company_name", row.company_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "firm")) {
-          ctx.read_string(value, "firm", row.firm);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.firm = {}, ctx.repeated_key("firm");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "firm", row.firm);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "insight")) {
-          ctx.read_string(value, "insight", row.insight);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.insight = {}, ctx.repeated_key("insight");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "insight", row.insight);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_string(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "last_updated", row.last_updated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "price_target")) {
-          optional_number = &row.price_target, number = &row.price_target.emplace(), number_key = "price_target";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.price_target = {}, ctx.repeated_key("price_target");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.price_target, number = &row.price_target.emplace(), number_key = "price_target";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "rating")) {
-          ctx.read_string(value, "rating", row.rating);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.rating = {}, ctx.repeated_key("rating");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "rating", row.rating);
+          }
         } else if (key_is(key, "rating_action")) {
-          ctx.read_string(value, "rating_action", row.rating_action);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.rating_action = {}, ctx.repeated_key("rating_action");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "rating_action", row.rating_action);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

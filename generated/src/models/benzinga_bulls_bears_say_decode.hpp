@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_benzinga_bulls_bears_say(row_context& ctx, od::object& object, massive::benzinga_bulls_bears_say& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,25 +18,50 @@ namespace massive::detail {
     switch (key[0]) {
       case 'b':
         if (key_is(key, "bear_case")) {
-          ctx.read_string(value, "bear_case", row.bear_case);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.bear_case = {}, ctx.repeated_key("bear_case");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "bear_case", row.bear_case);
+          }
         } else if (key_is(key, "benzinga_id")) {
-          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.benzinga_id = {}, ctx.repeated_key("benzinga_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          }
         } else if (key_is(key, "bull_case")) {
-          ctx.read_string(value, "bull_case", row.bull_case);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.bull_case = {}, ctx.repeated_key("bull_case");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "bull_case", row.bull_case);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_string(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "last_updated", row.last_updated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

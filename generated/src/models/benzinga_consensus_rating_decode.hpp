@@ -49,6 +49,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_benzinga_consensus_rating(row_context& ctx, od::object& object, massive::benzinga_consensus_rating& row) {
   using namespace benzinga_consensus_rating_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -61,66 +62,131 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'b':
         if (key_is(key, "buy_ratings")) {
-          integer = integer_field::buy_ratings;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.buy_ratings = {}, ctx.repeated_key("buy_ratings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            integer = integer_field::buy_ratings;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "consensus_price_target")) {
-          optional_number = &row.consensus_price_target, number = &row.consensus_price_target.emplace(), number_key = "consensus_price_target";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.consensus_price_target = {}, ctx.repeated_key("consensus_price_target");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.consensus_price_target, number = &row.consensus_price_target.emplace(), number_key = "consensus_price_target";
+          }
         } else if (key_is(key, "consensus_rating")) {
-          ctx.read_string(value, "consensus_rating", row.consensus_rating);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.consensus_rating = {}, ctx.repeated_key("consensus_rating");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "consensus_rating", row.consensus_rating);
+          }
         } else if (key_is(key, "consensus_rating_value")) {
-          optional_number = &row.consensus_rating_value, number = &row.consensus_rating_value.emplace(), number_key = "consensus_rating_value";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.consensus_rating_value = {}, ctx.repeated_key("consensus_rating_value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.consensus_rating_value, number = &row.consensus_rating_value.emplace(), number_key = "consensus_rating_value";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "high_price_target")) {
-          optional_number = &row.high_price_target, number = &row.high_price_target.emplace(), number_key = "high_price_target";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.high_price_target = {}, ctx.repeated_key("high_price_target");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.high_price_target, number = &row.high_price_target.emplace(), number_key = "high_price_target";
+          }
         } else if (key_is(key, "hold_ratings")) {
-          integer = integer_field::hold_ratings;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.hold_ratings = {}, ctx.repeated_key("hold_ratings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::hold_ratings;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "low_price_target")) {
-          optional_number = &row.low_price_target, number = &row.low_price_target.emplace(), number_key = "low_price_target";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.low_price_target = {}, ctx.repeated_key("low_price_target");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.low_price_target, number = &row.low_price_target.emplace(), number_key = "low_price_target";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "price_target_contributors")) {
-          integer = integer_field::price_target_contributors;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.price_target_contributors = {}, ctx.repeated_key("price_target_contributors");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            integer = integer_field::price_target_contributors;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "ratings_contributors")) {
-          integer = integer_field::ratings_contributors;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.ratings_contributors = {}, ctx.repeated_key("ratings_contributors");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::ratings_contributors;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sell_ratings")) {
-          integer = integer_field::sell_ratings;
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.sell_ratings = {}, ctx.repeated_key("sell_ratings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            integer = integer_field::sell_ratings;
+          }
         } else if (key_is(key, "strong_buy_ratings")) {
-          integer = integer_field::strong_buy_ratings;
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.strong_buy_ratings = {}, ctx.repeated_key("strong_buy_ratings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            integer = integer_field::strong_buy_ratings;
+          }
         } else if (key_is(key, "strong_sell_ratings")) {
-          integer = integer_field::strong_sell_ratings;
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.strong_sell_ratings = {}, ctx.repeated_key("strong_sell_ratings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            integer = integer_field::strong_sell_ratings;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

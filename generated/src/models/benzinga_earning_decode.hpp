@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_benzinga_earning(row_context& ctx, od::object& object, massive::benzinga_earning& row) {
   using namespace benzinga_earning_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,108 +39,228 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
     switch (key[0]) {
       case 'a':
         if (key_is(key, "actual_eps")) {
-          optional_number = &row.actual_eps, number = &row.actual_eps.emplace(), number_key = "actual_eps";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.actual_eps = {}, ctx.repeated_key("actual_eps");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.actual_eps, number = &row.actual_eps.emplace(), number_key = "actual_eps";
+          }
         } else if (key_is(key, "actual_revenue")) {
-          optional_number = &row.actual_revenue, number = &row.actual_revenue.emplace(), number_key = "actual_revenue";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.actual_revenue = {}, ctx.repeated_key("actual_revenue");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.actual_revenue, number = &row.actual_revenue.emplace(), number_key = "actual_revenue";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "benzinga_id")) {
-          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.benzinga_id = {}, ctx.repeated_key("benzinga_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "company_name")) {
-          ctx.read_string(value, "company_name", row.company_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.company_name = {}, ctx.repeated_key("company_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "company_name", row.company_name);
+          }
         } else if (key_is(key, "currency")) {
-          ctx.read_string(value, "currency", row.currency);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.currency = {}, ctx.repeated_key("currency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "currency", row.currency);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "date", row.date);
+          }
         } else if (key_is(key, "date_status")) {
-          ctx.read_string(value, "date_status", row.date_status);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.date_status = {}, ctx.repeated_key("date_status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "date_status", row.date_status);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "eps_method")) {
-          ctx.read_string(value, "eps_method", row.eps_method);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.eps_method = {}, ctx.repeated_key("eps_method");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "eps_method", row.eps_method);
+          }
         } else if (key_is(key, "eps_surprise")) {
-          optional_number = &row.eps_surprise, number = &row.eps_surprise.emplace(), number_key = "eps_surprise";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.eps_surprise = {}, ctx.repeated_key("eps_surprise");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.eps_surprise, number = &row.eps_surprise.emplace(), number_key = "eps_surprise";
+          }
         } else if (key_is(key, "eps_surprise_percent")) {
-          optional_number = &row.eps_surprise_percent, number = &row.eps_surprise_percent.emplace(), number_key = "eps_surprise_percent";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.eps_surprise_percent = {}, ctx.repeated_key("eps_surprise_percent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.eps_surprise_percent, number = &row.eps_surprise_percent.emplace(), number_key = "eps_surprise_percent";
+          }
         } else if (key_is(key, "estimated_eps")) {
-          optional_number = &row.estimated_eps, number = &row.estimated_eps.emplace(), number_key = "estimated_eps";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.estimated_eps = {}, ctx.repeated_key("estimated_eps");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.estimated_eps, number = &row.estimated_eps.emplace(), number_key = "estimated_eps";
+          }
         } else if (key_is(key, "estimated_revenue")) {
-          optional_number = &row.estimated_revenue, number = &row.estimated_revenue.emplace(), number_key = "estimated_revenue";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.estimated_revenue = {}, ctx.repeated_key("estimated_revenue");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.estimated_revenue, number = &row.estimated_revenue.emplace(), number_key = "estimated_revenue";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "fiscal_period")) {
-          ctx.read_string(value, "fiscal_period", row.fiscal_period);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.fiscal_period = {}, ctx.repeated_key("fiscal_period");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_string(value, "fiscal_period", row.fiscal_period);
+          }
         } else if (key_is(key, "fiscal_year")) {
-          integer = integer_field::fiscal_year;
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.fiscal_year = {}, ctx.repeated_key("fiscal_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            integer = integer_field::fiscal_year;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "importance")) {
-          integer = integer_field::importance;
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.importance = {}, ctx.repeated_key("importance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            integer = integer_field::importance;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_string(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "last_updated", row.last_updated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "notes")) {
-          ctx.read_string(value, "notes", row.notes);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.notes = {}, ctx.repeated_key("notes");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "notes", row.notes);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "previous_eps")) {
-          optional_number = &row.previous_eps, number = &row.previous_eps.emplace(), number_key = "previous_eps";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.previous_eps = {}, ctx.repeated_key("previous_eps");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.previous_eps, number = &row.previous_eps.emplace(), number_key = "previous_eps";
+          }
         } else if (key_is(key, "previous_revenue")) {
-          optional_number = &row.previous_revenue, number = &row.previous_revenue.emplace(), number_key = "previous_revenue";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.previous_revenue = {}, ctx.repeated_key("previous_revenue");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.previous_revenue, number = &row.previous_revenue.emplace(), number_key = "previous_revenue";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "revenue_method")) {
-          ctx.read_string(value, "revenue_method", row.revenue_method);
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.revenue_method = {}, ctx.repeated_key("revenue_method");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            ctx.read_string(value, "revenue_method", row.revenue_method);
+          }
         } else if (key_is(key, "revenue_surprise")) {
-          optional_number = &row.revenue_surprise, number = &row.revenue_surprise.emplace(), number_key = "revenue_surprise";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.revenue_surprise = {}, ctx.repeated_key("revenue_surprise");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.revenue_surprise, number = &row.revenue_surprise.emplace(), number_key = "revenue_surprise";
+          }
         } else if (key_is(key, "revenue_surprise_percent")) {
-          optional_number = &row.revenue_surprise_percent, number = &row.revenue_surprise_percent.emplace(), number_key = "revenue_surprise_percent";
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.revenue_surprise_percent = {}, ctx.repeated_key("revenue_surprise_percent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            optional_number = &row.revenue_surprise_percent, number = &row.revenue_surprise_percent.emplace(), number_key = "revenue_surprise_percent";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "time")) {
-          ctx.read_string(value, "time", row.time);
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.time = {}, ctx.repeated_key("time");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            ctx.read_string(value, "time", row.time);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_benzinga_firm(row_context& ctx, od::object& object, massive::benzinga_firm& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,28 +18,48 @@ namespace massive::detail {
     switch (key[0]) {
       case 'b':
         if (key_is(key, "benzinga_id")) {
-          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.benzinga_id = {}, ctx.repeated_key("benzinga_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "currency")) {
-          ctx.read_string(value, "currency", row.currency);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.currency = {}, ctx.repeated_key("currency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "currency", row.currency);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_string(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "last_updated", row.last_updated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_benzinga_guidance(row_context& ctx, od::object& object, massive::benzinga_guidance& row) {
   using namespace benzinga_guidance_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,110 +39,235 @@ inline constexpr std::string_view integer_names[] = {"", "fiscal_year", "importa
     switch (key[0]) {
       case 'b':
         if (key_is(key, "benzinga_id")) {
-          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.benzinga_id = {}, ctx.repeated_key("benzinga_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "company_name")) {
-          ctx.read_string(value, "company_name", row.company_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.company_name = {}, ctx.repeated_key("company_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "company_name", row.company_name);
+          }
         } else if (key_is(key, "currency")) {
-          ctx.read_string(value, "currency", row.currency);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.currency = {}, ctx.repeated_key("currency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "currency", row.currency);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "eps_method")) {
-          ctx.read_string(value, "eps_method", row.eps_method);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.eps_method = {}, ctx.repeated_key("eps_method");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "eps_method", row.eps_method);
+          }
         } else if (key_is(key, "estimated_eps_guidance")) {
-          optional_number = &row.estimated_eps_guidance, number = &row.estimated_eps_guidance.emplace(), number_key = "estimated_eps_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.estimated_eps_guidance = {}, ctx.repeated_key("estimated_eps_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.estimated_eps_guidance, number = &row.estimated_eps_guidance.emplace(), number_key = "estimated_eps_guidance";
+          }
         } else if (key_is(key, "estimated_revenue_guidance")) {
-          optional_number = &row.estimated_revenue_guidance, number = &row.estimated_revenue_guidance.emplace(), number_key = "estimated_revenue_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.estimated_revenue_guidance = {}, ctx.repeated_key("estimated_revenue_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.estimated_revenue_guidance, number = &row.estimated_revenue_guidance.emplace(), number_key = "estimated_revenue_guidance";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "fiscal_period")) {
-          ctx.read_string(value, "fiscal_period", row.fiscal_period);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.fiscal_period = {}, ctx.repeated_key("fiscal_period");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "fiscal_period", row.fiscal_period);
+          }
         } else if (key_is(key, "fiscal_year")) {
-          integer = integer_field::fiscal_year;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.fiscal_year = {}, ctx.repeated_key("fiscal_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::fiscal_year;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "importance")) {
-          integer = integer_field::importance;
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.importance = {}, ctx.repeated_key("importance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            integer = integer_field::importance;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_string(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "last_updated", row.last_updated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "max_eps_guidance")) {
-          optional_number = &row.max_eps_guidance, number = &row.max_eps_guidance.emplace(), number_key = "max_eps_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.max_eps_guidance = {}, ctx.repeated_key("max_eps_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.max_eps_guidance, number = &row.max_eps_guidance.emplace(), number_key = "max_eps_guidance";
+          }
         } else if (key_is(key, "max_revenue_guidance")) {
-          optional_number = &row.max_revenue_guidance, number = &row.max_revenue_guidance.emplace(), number_key = "max_revenue_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.max_revenue_guidance = {}, ctx.repeated_key("max_revenue_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.max_revenue_guidance, number = &row.max_revenue_guidance.emplace(), number_key = "max_revenue_guidance";
+          }
         } else if (key_is(key, "min_eps_guidance")) {
-          optional_number = &row.min_eps_guidance, number = &row.min_eps_guidance.emplace(), number_key = "min_eps_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.min_eps_guidance = {}, ctx.repeated_key("min_eps_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            optional_number = &row.min_eps_guidance, number = &row.min_eps_guidance.emplace(), number_key = "min_eps_guidance";
+          }
         } else if (key_is(key, "min_revenue_guidance")) {
-          optional_number = &row.min_revenue_guidance, number = &row.min_revenue_guidance.emplace(), number_key = "min_revenue_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.min_revenue_guidance = {}, ctx.repeated_key("min_revenue_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.min_revenue_guidance, number = &row.min_revenue_guidance.emplace(), number_key = "min_revenue_guidance";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "notes")) {
-          ctx.read_string(value, "notes", row.notes);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.notes = {}, ctx.repeated_key("notes");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "notes", row.notes);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "positioning")) {
-          ctx.read_string(value, "positioning", row.positioning);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.positioning = {}, ctx.repeated_key("positioning");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "positioning", row.positioning);
+          }
         } else if (key_is(key, "previous_max_eps_guidance")) {
-          optional_number = &row.previous_max_eps_guidance, number = &row.previous_max_eps_guidance.emplace(), number_key = "previous_max_eps_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.previous_max_eps_guidance = {}, ctx.repeated_key("previous_max_eps_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.previous_max_eps_guidance, number = &row.previous_max_eps_guidance.emplace(), number_key = "previous_max_eps_guidance";
+          }
         } else if (key_is(key, "previous_max_revenue_guidance")) {
-          optional_number = &row.previous_max_revenue_guidance, number = &row.previous_max_revenue_guidance.emplace(), number_key = "previous_max_revenue_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.previous_max_revenue_guidance = {}, ctx.repeated_key("previous_max_revenue_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.previous_max_revenue_guidance, number = &row.previous_max_revenue_guidance.emplace(), number_key = "previous_max_revenue_guidance";
+          }
         } else if (key_is(key, "previous_min_eps_guidance")) {
-          optional_number = &row.previous_min_eps_guidance, number = &row.previous_min_eps_guidance.emplace(), number_key = "previous_min_eps_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.previous_min_eps_guidance = {}, ctx.repeated_key("previous_min_eps_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            optional_number = &row.previous_min_eps_guidance, number = &row.previous_min_eps_guidance.emplace(), number_key = "previous_min_eps_guidance";
+          }
         } else if (key_is(key, "previous_min_revenue_guidance")) {
-          optional_number = &row.previous_min_revenue_guidance, number = &row.previous_min_revenue_guidance.emplace(), number_key = "previous_min_revenue_guidance";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.previous_min_revenue_guidance = {}, ctx.repeated_key("previous_min_revenue_guidance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.previous_min_revenue_guidance, number = &row.previous_min_revenue_guidance.emplace(), number_key = "previous_min_revenue_guidance";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "release_type")) {
-          ctx.read_string(value, "release_type", row.release_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.release_type = {}, ctx.repeated_key("release_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            ctx.read_string(value, "release_type", row.release_type);
+          }
         } else if (key_is(key, "revenue_method")) {
-          ctx.read_string(value, "revenue_method", row.revenue_method);
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.revenue_method = {}, ctx.repeated_key("revenue_method");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            ctx.read_string(value, "revenue_method", row.revenue_method);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "time")) {
-          ctx.read_string(value, "time", row.time);
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.time = {}, ctx.repeated_key("time");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            ctx.read_string(value, "time", row.time);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "benzinga_id"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_benzinga_news_article(row_context& ctx, od::object& object, massive::benzinga_news_article& row) {
   using namespace benzinga_news_article_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -34,64 +35,124 @@ inline constexpr std::string_view integer_names[] = {"", "benzinga_id"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "author")) {
-          ctx.read_string(value, "author", row.author);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.author = {}, ctx.repeated_key("author");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "author", row.author);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "benzinga_id")) {
-          integer = integer_field::benzinga_id;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.benzinga_id = {}, ctx.repeated_key("benzinga_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::benzinga_id;
+          }
         } else if (key_is(key, "body")) {
-          ctx.read_string(value, "body", row.body);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.body = {}, ctx.repeated_key("body");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "body", row.body);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "channels")) {
-          ctx.read_string_array(value, "channels", row.channels);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.channels = {}, ctx.repeated_key("channels");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string_array(value, "channels", row.channels);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "images")) {
-          ctx.read_string_array(value, "images", row.images);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.images = {}, ctx.repeated_key("images");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string_array(value, "images", row.images);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_string(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "last_updated", row.last_updated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "published")) {
-          ctx.read_string(value, "published", row.published);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.published = {}, ctx.repeated_key("published");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "published", row.published);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tags")) {
-          ctx.read_string_array(value, "tags", row.tags);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.tags = {}, ctx.repeated_key("tags");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string_array(value, "tags", row.tags);
+          }
         } else if (key_is(key, "teaser")) {
-          ctx.read_string(value, "teaser", row.teaser);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.teaser = {}, ctx.repeated_key("teaser");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "teaser", row.teaser);
+          }
         } else if (key_is(key, "tickers")) {
-          ctx.read_string_array(value, "tickers", row.tickers);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.tickers = {}, ctx.repeated_key("tickers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string_array(value, "tickers", row.tickers);
+          }
         } else if (key_is(key, "title")) {
-          ctx.read_string(value, "title", row.title);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.title = {}, ctx.repeated_key("title");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "title", row.title);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "url")) {
-          ctx.read_string(value, "url", row.url);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.url = {}, ctx.repeated_key("url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "url", row.url);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "importance"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_benzinga_rating(row_context& ctx, od::object& object, massive::benzinga_rating& row) {
   using namespace benzinga_rating_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,103 +38,223 @@ inline constexpr std::string_view integer_names[] = {"", "importance"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "adjusted_price_target")) {
-          optional_number = &row.adjusted_price_target, number = &row.adjusted_price_target.emplace(), number_key = "adjusted_price_target";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.adjusted_price_target = {}, ctx.repeated_key("adjusted_price_target");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.adjusted_price_target, number = &row.adjusted_price_target.emplace(), number_key = "adjusted_price_target";
+          }
         } else if (key_is(key, "analyst")) {
-          ctx.read_string(value, "analyst", row.analyst);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.analyst = {}, ctx.repeated_key("analyst");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "analyst", row.analyst);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "benzinga_analyst_id")) {
-          ctx.read_string(value, "benzinga_analyst_id", row.benzinga_analyst_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.benzinga_analyst_id = {}, ctx.repeated_key("benzinga_analyst_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "benzinga_analyst_id", row.benzinga_analyst_id);
+          }
         } else if (key_is(key, "benzinga_calendar_url")) {
-          ctx.read_string(value, "benzinga_calendar_url", row.benzinga_calendar_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.benzinga_calendar_url = {}, ctx.repeated_key("benzinga_calendar_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "benzinga_calendar_url", row.benzinga_calendar_url);
+          }
         } else if (key_is(key, "benzinga_firm_id")) {
-          ctx.read_string(value, "benzinga_firm_id", row.benzinga_firm_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.benzinga_firm_id = {}, ctx.repeated_key("benzinga_firm_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "benzinga_firm_id", row.benzinga_firm_id);
+          }
         } else if (key_is(key, "benzinga_id")) {
-          ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.benzinga_id = {}, ctx.repeated_key("benzinga_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "benzinga_id", row.benzinga_id);
+          }
         } else if (key_is(key, "benzinga_news_url")) {
-          ctx.read_string(value, "benzinga_news_url", row.benzinga_news_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.benzinga_news_url = {}, ctx.repeated_key("benzinga_news_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "benzinga_news_url", row.benzinga_news_url);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "company_name")) {
-          ctx.read_string(value, "company_name", row.company_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.company_name = {}, ctx.repeated_key("company_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "company_name", row.company_name);
+          }
         } else if (key_is(key, "currency")) {
-          ctx.read_string(value, "currency", row.currency);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.currency = {}, ctx.repeated_key("currency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "currency", row.currency);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "firm")) {
-          ctx.read_string(value, "firm", row.firm);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.firm = {}, ctx.repeated_key("firm");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "firm", row.firm);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "importance")) {
-          integer = integer_field::importance;
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.importance = {}, ctx.repeated_key("importance");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            integer = integer_field::importance;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_string(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_string(value, "last_updated", row.last_updated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "notes")) {
-          ctx.read_string(value, "notes", row.notes);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.notes = {}, ctx.repeated_key("notes");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "notes", row.notes);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "previous_adjusted_price_target")) {
-          optional_number = &row.previous_adjusted_price_target, number = &row.previous_adjusted_price_target.emplace(), number_key = "previous_adjusted_price_target";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.previous_adjusted_price_target = {}, ctx.repeated_key("previous_adjusted_price_target");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.previous_adjusted_price_target, number = &row.previous_adjusted_price_target.emplace(), number_key = "previous_adjusted_price_target";
+          }
         } else if (key_is(key, "previous_price_target")) {
-          optional_number = &row.previous_price_target, number = &row.previous_price_target.emplace(), number_key = "previous_price_target";
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.previous_price_target = {}, ctx.repeated_key("previous_price_target");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            optional_number = &row.previous_price_target, number = &row.previous_price_target.emplace(), number_key = "previous_price_target";
+          }
         } else if (key_is(key, "previous_rating")) {
-          ctx.read_string(value, "previous_rating", row.previous_rating);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.previous_rating = {}, ctx.repeated_key("previous_rating");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "previous_rating", row.previous_rating);
+          }
         } else if (key_is(key, "price_percent_change")) {
-          optional_number = &row.price_percent_change, number = &row.price_percent_change.emplace(), number_key = "price_percent_change";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.price_percent_change = {}, ctx.repeated_key("price_percent_change");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.price_percent_change, number = &row.price_percent_change.emplace(), number_key = "price_percent_change";
+          }
         } else if (key_is(key, "price_target")) {
-          optional_number = &row.price_target, number = &row.price_target.emplace(), number_key = "price_target";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.price_target = {}, ctx.repeated_key("price_target");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.price_target, number = &row.price_target.emplace(), number_key = "price_target";
+          }
         } else if (key_is(key, "price_target_action")) {
-          ctx.read_string(value, "price_target_action", row.price_target_action);
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.price_target_action = {}, ctx.repeated_key("price_target_action");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            ctx.read_string(value, "price_target_action", row.price_target_action);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "rating")) {
-          ctx.read_string(value, "rating", row.rating);
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.rating = {}, ctx.repeated_key("rating");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            ctx.read_string(value, "rating", row.rating);
+          }
         } else if (key_is(key, "rating_action")) {
-          ctx.read_string(value, "rating_action", row.rating_action);
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.rating_action = {}, ctx.repeated_key("rating_action");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            ctx.read_string(value, "rating_action", row.rating_action);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "time")) {
-          ctx.read_string(value, "time", row.time);
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.time = {}, ctx.repeated_key("time");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            ctx.read_string(value, "time", row.time);
+          }
         } else {
           ctx.unknown_key(key);
         }

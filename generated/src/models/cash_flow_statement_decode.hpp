@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_cash_flow_statement(row_context& ctx, od::object& object, massive::cash_flow_statement& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,119 +21,279 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "cash_from_operating_activities_continuing_operations")) {
-          optional_number = &row.cash_from_operating_activities_continuing_operations, number = &row.cash_from_operating_activities_continuing_operations.emplace(), number_key = "cash_from_operating_activities_continuing_operations";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.cash_from_operating_activities_continuing_operations = {}, ctx.repeated_key("cash_from_operating_activities_continuing_operations");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.cash_from_operating_activities_continuing_operations, number = &row.cash_from_operating_activities_continuing_operations.emplace(), number_key = "cash_from_operating_activities_continuing_operations";
+          }
         } else if (key_is(key, "change_in_cash_and_equivalents")) {
-          optional_number = &row.change_in_cash_and_equivalents, number = &row.change_in_cash_and_equivalents.emplace(), number_key = "change_in_cash_and_equivalents";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.change_in_cash_and_equivalents = {}, ctx.repeated_key("change_in_cash_and_equivalents");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.change_in_cash_and_equivalents, number = &row.change_in_cash_and_equivalents.emplace(), number_key = "change_in_cash_and_equivalents";
+          }
         } else if (key_is(key, "change_in_other_operating_assets_and_liabilities_net")) {
-          optional_number = &row.change_in_other_operating_assets_and_liabilities_net, number = &row.change_in_other_operating_assets_and_liabilities_net.emplace(), number_key = "change_in_other_operating_assets_and_liabilities_net";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.change_in_other_operating_assets_and_liabilities_net = {}, ctx.repeated_key("change_in_other_operating_assets_and_liabilities_net");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.change_in_other_operating_assets_and_liabilities_net, number = &row.change_in_other_operating_assets_and_liabilities_net.emplace(), number_key = "change_in_other_operating_assets_and_liabilities_net";
+          }
         } else if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "depreciation_depletion_and_amortization")) {
-          optional_number = &row.depreciation_depletion_and_amortization, number = &row.depreciation_depletion_and_amortization.emplace(), number_key = "depreciation_depletion_and_amortization";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.depreciation_depletion_and_amortization = {}, ctx.repeated_key("depreciation_depletion_and_amortization");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.depreciation_depletion_and_amortization, number = &row.depreciation_depletion_and_amortization.emplace(), number_key = "depreciation_depletion_and_amortization";
+          }
         } else if (key_is(key, "dividends")) {
-          optional_number = &row.dividends, number = &row.dividends.emplace(), number_key = "dividends";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.dividends = {}, ctx.repeated_key("dividends");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.dividends, number = &row.dividends.emplace(), number_key = "dividends";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "effect_of_currency_exchange_rate")) {
-          optional_number = &row.effect_of_currency_exchange_rate, number = &row.effect_of_currency_exchange_rate.emplace(), number_key = "effect_of_currency_exchange_rate";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.effect_of_currency_exchange_rate = {}, ctx.repeated_key("effect_of_currency_exchange_rate");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.effect_of_currency_exchange_rate, number = &row.effect_of_currency_exchange_rate.emplace(), number_key = "effect_of_currency_exchange_rate";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
-          ctx.read_date(value, "filing_date", row.filing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.filing_date = {}, ctx.repeated_key("filing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_date(value, "filing_date", row.filing_date);
+          }
         } else if (key_is(key, "fiscal_quarter")) {
-          optional_number = &row.fiscal_quarter, number = &row.fiscal_quarter.emplace(), number_key = "fiscal_quarter";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.fiscal_quarter = {}, ctx.repeated_key("fiscal_quarter");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.fiscal_quarter, number = &row.fiscal_quarter.emplace(), number_key = "fiscal_quarter";
+          }
         } else if (key_is(key, "fiscal_year")) {
-          optional_number = &row.fiscal_year, number = &row.fiscal_year.emplace(), number_key = "fiscal_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.fiscal_year = {}, ctx.repeated_key("fiscal_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.fiscal_year, number = &row.fiscal_year.emplace(), number_key = "fiscal_year";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "income_loss_from_discontinued_operations")) {
-          optional_number = &row.income_loss_from_discontinued_operations, number = &row.income_loss_from_discontinued_operations.emplace(), number_key = "income_loss_from_discontinued_operations";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.income_loss_from_discontinued_operations = {}, ctx.repeated_key("income_loss_from_discontinued_operations");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.income_loss_from_discontinued_operations, number = &row.income_loss_from_discontinued_operations.emplace(), number_key = "income_loss_from_discontinued_operations";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "long_term_debt_issuances_repayments")) {
-          optional_number = &row.long_term_debt_issuances_repayments, number = &row.long_term_debt_issuances_repayments.emplace(), number_key = "long_term_debt_issuances_repayments";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.long_term_debt_issuances_repayments = {}, ctx.repeated_key("long_term_debt_issuances_repayments");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.long_term_debt_issuances_repayments, number = &row.long_term_debt_issuances_repayments.emplace(), number_key = "long_term_debt_issuances_repayments";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "net_cash_from_financing_activities")) {
-          optional_number = &row.net_cash_from_financing_activities, number = &row.net_cash_from_financing_activities.emplace(), number_key = "net_cash_from_financing_activities";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.net_cash_from_financing_activities = {}, ctx.repeated_key("net_cash_from_financing_activities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.net_cash_from_financing_activities, number = &row.net_cash_from_financing_activities.emplace(), number_key = "net_cash_from_financing_activities";
+          }
         } else if (key_is(key, "net_cash_from_financing_activities_continuing_operations")) {
-          optional_number = &row.net_cash_from_financing_activities_continuing_operations, number = &row.net_cash_from_financing_activities_continuing_operations.emplace(), number_key = "net_cash_from_financing_activities_continuing_operations";
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.net_cash_from_financing_activities_continuing_operations = {}, ctx.repeated_key("net_cash_from_financing_activities_continuing_operations");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            optional_number = &row.net_cash_from_financing_activities_continuing_operations, number = &row.net_cash_from_financing_activities_continuing_operations.emplace(), number_key = "net_cash_from_financing_activities_continuing_operations";
+          }
         } else if (key_is(key, "net_cash_from_financing_activities_discontinued_operations")) {
-          optional_number = &row.net_cash_from_financing_activities_discontinued_operations, number = &row.net_cash_from_financing_activities_discontinued_operations.emplace(), number_key = "net_cash_from_financing_activities_discontinued_operations";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.net_cash_from_financing_activities_discontinued_operations = {}, ctx.repeated_key("net_cash_from_financing_activities_discontinued_operations");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.net_cash_from_financing_activities_discontinued_operations, number = &row.net_cash_from_financing_activities_discontinued_operations.emplace(), number_key = "net_cash_from_financing_activities_discontinued_operations";
+          }
         } else if (key_is(key, "net_cash_from_investing_activities")) {
-          optional_number = &row.net_cash_from_investing_activities, number = &row.net_cash_from_investing_activities.emplace(), number_key = "net_cash_from_investing_activities";
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.net_cash_from_investing_activities = {}, ctx.repeated_key("net_cash_from_investing_activities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            optional_number = &row.net_cash_from_investing_activities, number = &row.net_cash_from_investing_activities.emplace(), number_key = "net_cash_from_investing_activities";
+          }
         } else if (key_is(key, "net_cash_from_investing_activities_continuing_operations")) {
-          optional_number = &row.net_cash_from_investing_activities_continuing_operations, number = &row.net_cash_from_investing_activities_continuing_operations.emplace(), number_key = "net_cash_from_investing_activities_continuing_operations";
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.net_cash_from_investing_activities_continuing_operations = {}, ctx.repeated_key("net_cash_from_investing_activities_continuing_operations");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            optional_number = &row.net_cash_from_investing_activities_continuing_operations, number = &row.net_cash_from_investing_activities_continuing_operations.emplace(), number_key = "net_cash_from_investing_activities_continuing_operations";
+          }
         } else if (key_is(key, "net_cash_from_investing_activities_discontinued_operations")) {
-          optional_number = &row.net_cash_from_investing_activities_discontinued_operations, number = &row.net_cash_from_investing_activities_discontinued_operations.emplace(), number_key = "net_cash_from_investing_activities_discontinued_operations";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.net_cash_from_investing_activities_discontinued_operations = {}, ctx.repeated_key("net_cash_from_investing_activities_discontinued_operations");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.net_cash_from_investing_activities_discontinued_operations, number = &row.net_cash_from_investing_activities_discontinued_operations.emplace(), number_key = "net_cash_from_investing_activities_discontinued_operations";
+          }
         } else if (key_is(key, "net_cash_from_operating_activities")) {
-          optional_number = &row.net_cash_from_operating_activities, number = &row.net_cash_from_operating_activities.emplace(), number_key = "net_cash_from_operating_activities";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.net_cash_from_operating_activities = {}, ctx.repeated_key("net_cash_from_operating_activities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.net_cash_from_operating_activities, number = &row.net_cash_from_operating_activities.emplace(), number_key = "net_cash_from_operating_activities";
+          }
         } else if (key_is(key, "net_cash_from_operating_activities_discontinued_operations")) {
-          optional_number = &row.net_cash_from_operating_activities_discontinued_operations, number = &row.net_cash_from_operating_activities_discontinued_operations.emplace(), number_key = "net_cash_from_operating_activities_discontinued_operations";
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.net_cash_from_operating_activities_discontinued_operations = {}, ctx.repeated_key("net_cash_from_operating_activities_discontinued_operations");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            optional_number = &row.net_cash_from_operating_activities_discontinued_operations, number = &row.net_cash_from_operating_activities_discontinued_operations.emplace(), number_key = "net_cash_from_operating_activities_discontinued_operations";
+          }
         } else if (key_is(key, "net_income")) {
-          optional_number = &row.net_income, number = &row.net_income.emplace(), number_key = "net_income";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.net_income = {}, ctx.repeated_key("net_income");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.net_income, number = &row.net_income.emplace(), number_key = "net_income";
+          }
         } else if (key_is(key, "noncontrolling_interests")) {
-          optional_number = &row.noncontrolling_interests, number = &row.noncontrolling_interests.emplace(), number_key = "noncontrolling_interests";
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.noncontrolling_interests = {}, ctx.repeated_key("noncontrolling_interests");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            optional_number = &row.noncontrolling_interests, number = &row.noncontrolling_interests.emplace(), number_key = "noncontrolling_interests";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "other_cash_adjustments")) {
-          optional_number = &row.other_cash_adjustments, number = &row.other_cash_adjustments.emplace(), number_key = "other_cash_adjustments";
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.other_cash_adjustments = {}, ctx.repeated_key("other_cash_adjustments");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            optional_number = &row.other_cash_adjustments, number = &row.other_cash_adjustments.emplace(), number_key = "other_cash_adjustments";
+          }
         } else if (key_is(key, "other_financing_activities")) {
-          optional_number = &row.other_financing_activities, number = &row.other_financing_activities.emplace(), number_key = "other_financing_activities";
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.other_financing_activities = {}, ctx.repeated_key("other_financing_activities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            optional_number = &row.other_financing_activities, number = &row.other_financing_activities.emplace(), number_key = "other_financing_activities";
+          }
         } else if (key_is(key, "other_investing_activities")) {
-          optional_number = &row.other_investing_activities, number = &row.other_investing_activities.emplace(), number_key = "other_investing_activities";
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.other_investing_activities = {}, ctx.repeated_key("other_investing_activities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            optional_number = &row.other_investing_activities, number = &row.other_investing_activities.emplace(), number_key = "other_investing_activities";
+          }
         } else if (key_is(key, "other_operating_activities")) {
-          optional_number = &row.other_operating_activities, number = &row.other_operating_activities.emplace(), number_key = "other_operating_activities";
+          if ((keys_met[0] & (std::uint64_t{1} << 25)) != 0) {
+            row.other_operating_activities = {}, ctx.repeated_key("other_operating_activities");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 25);
+            optional_number = &row.other_operating_activities, number = &row.other_operating_activities.emplace(), number_key = "other_operating_activities";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "period_end")) {
-          ctx.read_date(value, "period_end", row.period_end);
+          if ((keys_met[0] & (std::uint64_t{1} << 26)) != 0) {
+            row.period_end = {}, ctx.repeated_key("period_end");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 26);
+            ctx.read_date(value, "period_end", row.period_end);
+          }
         } else if (key_is(key, "purchase_of_property_plant_and_equipment")) {
-          optional_number = &row.purchase_of_property_plant_and_equipment, number = &row.purchase_of_property_plant_and_equipment.emplace(), number_key = "purchase_of_property_plant_and_equipment";
+          if ((keys_met[0] & (std::uint64_t{1} << 27)) != 0) {
+            row.purchase_of_property_plant_and_equipment = {}, ctx.repeated_key("purchase_of_property_plant_and_equipment");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 27);
+            optional_number = &row.purchase_of_property_plant_and_equipment, number = &row.purchase_of_property_plant_and_equipment.emplace(), number_key = "purchase_of_property_plant_and_equipment";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sale_of_property_plant_and_equipment")) {
-          optional_number = &row.sale_of_property_plant_and_equipment, number = &row.sale_of_property_plant_and_equipment.emplace(), number_key = "sale_of_property_plant_and_equipment";
+          if ((keys_met[0] & (std::uint64_t{1} << 28)) != 0) {
+            row.sale_of_property_plant_and_equipment = {}, ctx.repeated_key("sale_of_property_plant_and_equipment");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 28);
+            optional_number = &row.sale_of_property_plant_and_equipment, number = &row.sale_of_property_plant_and_equipment.emplace(), number_key = "sale_of_property_plant_and_equipment";
+          }
         } else if (key_is(key, "short_term_debt_issuances_repayments")) {
-          optional_number = &row.short_term_debt_issuances_repayments, number = &row.short_term_debt_issuances_repayments.emplace(), number_key = "short_term_debt_issuances_repayments";
+          if ((keys_met[0] & (std::uint64_t{1} << 29)) != 0) {
+            row.short_term_debt_issuances_repayments = {}, ctx.repeated_key("short_term_debt_issuances_repayments");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 29);
+            optional_number = &row.short_term_debt_issuances_repayments, number = &row.short_term_debt_issuances_repayments.emplace(), number_key = "short_term_debt_issuances_repayments";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tickers")) {
-          ctx.read_string_array(value, "tickers", row.tickers);
+          if ((keys_met[0] & (std::uint64_t{1} << 30)) != 0) {
+            row.tickers = {}, ctx.repeated_key("tickers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 30);
+            ctx.read_string_array(value, "tickers", row.tickers);
+          }
         } else if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 31)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 31);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -28,6 +28,7 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "id"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_condition(row_context& ctx, od::object& object, massive::condition& row) {
   using namespace condition_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,67 +38,122 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "id"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "abbreviation")) {
-          ctx.read_string(value, "abbreviation", row.abbreviation);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.abbreviation = {}, ctx.repeated_key("abbreviation");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "abbreviation", row.abbreviation);
+          }
         } else if (key_is(key, "asset_class")) {
-          ctx.read_string(value, "asset_class", row.asset_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.asset_class = {}, ctx.repeated_key("asset_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "asset_class", row.asset_class);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "data_types")) {
-          ctx.read_string_array(value, "data_types", row.data_types);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.data_types = {}, ctx.repeated_key("data_types");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string_array(value, "data_types", row.data_types);
+          }
         } else if (key_is(key, "description")) {
-          ctx.read_string(value, "description", row.description);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.description = {}, ctx.repeated_key("description");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "description", row.description);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exchange")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.exchange = {}, ctx.repeated_key("exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "id")) {
-          integer = integer_field::id;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.id = {}, ctx.repeated_key("id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::id;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "legacy")) {
-          ctx.read_bool(value, "legacy", row.legacy);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.legacy = {}, ctx.repeated_key("legacy");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_bool(value, "legacy", row.legacy);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sip_mapping")) {
-          ctx.read_object<massive::condition_sip_mapping, decode_condition_sip_mapping>(value, "sip_mapping", row.sip_mapping);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.sip_mapping = {}, ctx.repeated_key("sip_mapping");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_object<massive::condition_sip_mapping, decode_condition_sip_mapping>(value, "sip_mapping", row.sip_mapping);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "update_rules")) {
-          ctx.read_object<massive::condition_update_rules, decode_condition_update_rules>(value, "update_rules", row.update_rules);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.update_rules = {}, ctx.repeated_key("update_rules");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_object<massive::condition_update_rules, decode_condition_update_rules>(value, "update_rules", row.update_rules);
+          }
         } else {
           ctx.unknown_key(key);
         }

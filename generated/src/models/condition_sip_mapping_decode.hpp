@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_condition_sip_mapping(row_context& ctx, od::object& object, massive::condition_sip_mapping& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,21 +18,36 @@ namespace massive::detail {
     switch (key[0]) {
       case 'C':
         if (key_is(key, "CTA")) {
-          ctx.read_string(value, "CTA", row.cta);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.cta = {}, ctx.repeated_key("CTA");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "CTA", row.cta);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'O':
         if (key_is(key, "OPRA")) {
-          ctx.read_string(value, "OPRA", row.opra);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.opra = {}, ctx.repeated_key("OPRA");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "OPRA", row.opra);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'U':
         if (key_is(key, "UTP")) {
-          ctx.read_string(value, "UTP", row.utp);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.utp = {}, ctx.repeated_key("UTP");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "UTP", row.utp);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_condition_update_rule(row_context& ctx, od::object& object, massive::condition_update_rule& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,11 +18,26 @@ namespace massive::detail {
     switch (key[0]) {
       case 'u':
         if (key_is(key, "updates_high_low")) {
-          ctx.read_bool(value, "updates_high_low", row.updates_high_low);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.updates_high_low = {}, ctx.repeated_key("updates_high_low");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_bool(value, "updates_high_low", row.updates_high_low);
+          }
         } else if (key_is(key, "updates_open_close")) {
-          ctx.read_bool(value, "updates_open_close", row.updates_open_close);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.updates_open_close = {}, ctx.repeated_key("updates_open_close");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_bool(value, "updates_open_close", row.updates_open_close);
+          }
         } else if (key_is(key, "updates_volume")) {
-          ctx.read_bool(value, "updates_volume", row.updates_volume);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.updates_volume = {}, ctx.repeated_key("updates_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_bool(value, "updates_volume", row.updates_volume);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -10,6 +10,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_condition_update_rules(row_context& ctx, od::object& object, massive::condition_update_rules& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -18,14 +19,24 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "consolidated")) {
-          ctx.read_object<massive::condition_update_rule, decode_condition_update_rule>(value, "consolidated", row.consolidated);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.consolidated = {}, ctx.repeated_key("consolidated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_object<massive::condition_update_rule, decode_condition_update_rule>(value, "consolidated", row.consolidated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market_center")) {
-          ctx.read_object<massive::condition_update_rule, decode_condition_update_rule>(value, "market_center", row.market_center);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.market_center = {}, ctx.repeated_key("market_center");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_object<massive::condition_update_rule, decode_condition_update_rule>(value, "market_center", row.market_center);
+          }
         } else {
           ctx.unknown_key(key);
         }

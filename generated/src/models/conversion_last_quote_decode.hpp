@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "timestamp"
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_conversion_last_quote(row_context& ctx, od::object& object, massive::conversion_last_quote& row) {
   using namespace conversion_last_quote_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,28 +39,48 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "timestamp"
     switch (key[0]) {
       case 'a':
         if (key_is(key, "ask")) {
-          optional_number = &row.ask, number = &row.ask.emplace(), number_key = "ask";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ask = {}, ctx.repeated_key("ask");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.ask, number = &row.ask.emplace(), number_key = "ask";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "bid")) {
-          optional_number = &row.bid, number = &row.bid.emplace(), number_key = "bid";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.bid = {}, ctx.repeated_key("bid");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.bid, number = &row.bid.emplace(), number_key = "bid";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exchange")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.exchange = {}, ctx.repeated_key("exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "timestamp")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }

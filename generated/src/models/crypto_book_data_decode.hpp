@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "updated"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_crypto_book_data(row_context& ctx, od::object& object, massive::crypto_book_data& row) {
   using namespace crypto_book_data_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,39 +39,74 @@ inline constexpr std::string_view integer_names[] = {"", "updated"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "askCount")) {
-          optional_number = &row.ask_count, number = &row.ask_count.emplace(), number_key = "askCount";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ask_count = {}, ctx.repeated_key("askCount");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.ask_count, number = &row.ask_count.emplace(), number_key = "askCount";
+          }
         } else if (key_is(key, "asks")) {
-          ctx.read_object_array<massive::crypto_book_level, decode_crypto_book_level>(value, "asks", row.asks);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.asks = {}, ctx.repeated_key("asks");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_object_array<massive::crypto_book_level, decode_crypto_book_level>(value, "asks", row.asks);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "bidCount")) {
-          optional_number = &row.bid_count, number = &row.bid_count.emplace(), number_key = "bidCount";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.bid_count = {}, ctx.repeated_key("bidCount");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.bid_count, number = &row.bid_count.emplace(), number_key = "bidCount";
+          }
         } else if (key_is(key, "bids")) {
-          ctx.read_object_array<massive::crypto_book_level, decode_crypto_book_level>(value, "bids", row.bids);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.bids = {}, ctx.repeated_key("bids");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_object_array<massive::crypto_book_level, decode_crypto_book_level>(value, "bids", row.bids);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "spread")) {
-          optional_number = &row.spread, number = &row.spread.emplace(), number_key = "spread";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.spread = {}, ctx.repeated_key("spread");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.spread, number = &row.spread.emplace(), number_key = "spread";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "updated")) {
-          integer = integer_field::updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.updated = {}, ctx.repeated_key("updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::updated;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -10,6 +10,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_crypto_book(row_context& ctx, od::object& object, massive::crypto_book& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -18,14 +19,24 @@ namespace massive::detail {
     switch (key[0]) {
       case 'd':
         if (key_is(key, "data")) {
-          ctx.read_object<massive::crypto_book_data, decode_crypto_book_data>(value, "data", row.data);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.data = {}, ctx.repeated_key("data");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_object<massive::crypto_book_data, decode_crypto_book_data>(value, "data", row.data);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "status")) {
-          ctx.read_string(value, "status", row.status);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.status = {}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "status", row.status);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -35,6 +35,7 @@ inline constexpr std::string_view integer_names[] = {"", "r", "t", "x"};
 [[gnu::always_inline]] inline void decode_crypto_book_event(row_context& ctx, od::object& object, massive::crypto_book_event& row) {
   using namespace crypto_book_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -44,42 +45,72 @@ inline constexpr std::string_view integer_names[] = {"", "r", "t", "x"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "a")) {
-          ctx.read_json(value, "a", row.asks);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.asks = {}, ctx.repeated_key("a");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_json(value, "a", row.asks);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "b")) {
-          ctx.read_json(value, "b", row.bids);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.bids = {}, ctx.repeated_key("b");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_json(value, "b", row.bids);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "pair")) {
-          if (ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.pair = {}, seen &= ~std::uint64_t{req_pair}, ctx.repeated_key("pair");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            if (ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "r")) {
-          integer = integer_field::received_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.received_timestamp = {}, ctx.repeated_key("r");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::received_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "x")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.exchange = {}, ctx.repeated_key("x");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_crypto_book_level(row_context& ctx, od::object& object, massive::crypto_book_level& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,14 +21,24 @@ namespace massive::detail {
     switch (key[0]) {
       case 'p':
         if (key_is(key, "p")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.price = {}, ctx.repeated_key("p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "x")) {
-          ctx.read_json(value, "x", row.exchange);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.exchange = {}, ctx.repeated_key("x");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_json(value, "x", row.exchange);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -10,6 +10,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_crypto_open_close(row_context& ctx, od::object& object, massive::crypto_open_close& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -21,39 +22,74 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "close")) {
-          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.close = {}, ctx.repeated_key("close");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          }
         } else if (key_is(key, "closingTrades")) {
-          ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "closingTrades", row.closing_trades);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.closing_trades = {}, ctx.repeated_key("closingTrades");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "closingTrades", row.closing_trades);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "day")) {
-          ctx.read_date(value, "day", row.day);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.day = {}, ctx.repeated_key("day");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_date(value, "day", row.day);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "isUTC")) {
-          ctx.read_bool(value, "isUTC", row.is_utc);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.is_utc = {}, ctx.repeated_key("isUTC");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_bool(value, "isUTC", row.is_utc);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "open")) {
-          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.open = {}, ctx.repeated_key("open");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          }
         } else if (key_is(key, "openTrades")) {
-          ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "openTrades", row.open_trades);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.open_trades = {}, ctx.repeated_key("openTrades");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "openTrades", row.open_trades);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "symbol")) {
-          ctx.read_string(value, "symbol", row.symbol);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.symbol = {}, ctx.repeated_key("symbol");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "symbol", row.symbol);
+          }
         } else {
           ctx.unknown_key(key);
         }

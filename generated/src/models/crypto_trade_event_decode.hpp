@@ -36,6 +36,7 @@ inline constexpr std::string_view integer_names[] = {"", "i", "r", "t", "x"};
 [[gnu::always_inline]] inline void decode_crypto_trade_event(row_context& ctx, od::object& object, massive::crypto_trade_event& row) {
   using namespace crypto_trade_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -48,51 +49,91 @@ inline constexpr std::string_view integer_names[] = {"", "i", "r", "t", "x"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "c")) {
-          ctx.read_int64_array(value, "c", row.conditions);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.conditions = {}, ctx.repeated_key("c");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_int64_array(value, "c", row.conditions);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "i")) {
-          integer = integer_field::id;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.id = {}, ctx.repeated_key("i");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::id;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "p")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.price = {}, ctx.repeated_key("p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          }
         } else if (key_is(key, "pair")) {
-          if (ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.pair = {}, seen &= ~std::uint64_t{req_pair}, ctx.repeated_key("pair");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            if (ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "r")) {
-          integer = integer_field::received_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.received_timestamp = {}, ctx.repeated_key("r");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::received_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "s")) {
-          optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.size = {}, ctx.repeated_key("s");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "x")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.exchange = {}, ctx.repeated_key("x");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }

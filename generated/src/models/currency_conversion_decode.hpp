@@ -10,6 +10,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_currency_conversion(row_context& ctx, od::object& object, massive::currency_conversion& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -21,51 +22,91 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "converted")) {
-          optional_number = &row.converted, number = &row.converted.emplace(), number_key = "converted";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.converted = {}, ctx.repeated_key("converted");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.converted, number = &row.converted.emplace(), number_key = "converted";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "from")) {
-          ctx.read_string(value, "from", row.from);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.from = {}, ctx.repeated_key("from");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "from", row.from);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "initialAmount")) {
-          optional_number = &row.initial_amount, number = &row.initial_amount.emplace(), number_key = "initialAmount";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.initial_amount = {}, ctx.repeated_key("initialAmount");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.initial_amount, number = &row.initial_amount.emplace(), number_key = "initialAmount";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last")) {
-          ctx.read_object<massive::conversion_last_quote, decode_conversion_last_quote>(value, "last", row.last);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.last = {}, ctx.repeated_key("last");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_object<massive::conversion_last_quote, decode_conversion_last_quote>(value, "last", row.last);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "request_id")) {
-          ctx.read_string(value, "request_id", row.request_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.request_id = {}, ctx.repeated_key("request_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "request_id", row.request_id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "status")) {
-          ctx.read_string(value, "status", row.status);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.status = {}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "status", row.status);
+          }
         } else if (key_is(key, "symbol")) {
-          ctx.read_string(value, "symbol", row.symbol);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.symbol = {}, ctx.repeated_key("symbol");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "symbol", row.symbol);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "to")) {
-          ctx.read_string(value, "to", row.to);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.to = {}, ctx.repeated_key("to");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "to", row.to);
+          }
         } else {
           ctx.unknown_key(key);
         }

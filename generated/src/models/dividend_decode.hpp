@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "frequency"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_dividend(row_context& ctx, od::object& object, massive::dividend& row) {
   using namespace dividend_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,60 +38,110 @@ inline constexpr std::string_view integer_names[] = {"", "frequency"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "cash_amount")) {
-          optional_number = &row.cash_amount, number = &row.cash_amount.emplace(), number_key = "cash_amount";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.cash_amount = {}, ctx.repeated_key("cash_amount");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.cash_amount, number = &row.cash_amount.emplace(), number_key = "cash_amount";
+          }
         } else if (key_is(key, "currency")) {
-          ctx.read_string(value, "currency", row.currency);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.currency = {}, ctx.repeated_key("currency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "currency", row.currency);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "declaration_date")) {
-          ctx.read_string(value, "declaration_date", row.declaration_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.declaration_date = {}, ctx.repeated_key("declaration_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "declaration_date", row.declaration_date);
+          }
         } else if (key_is(key, "dividend_type")) {
-          ctx.read_string(value, "dividend_type", row.dividend_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.dividend_type = {}, ctx.repeated_key("dividend_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "dividend_type", row.dividend_type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "ex_dividend_date")) {
-          ctx.read_string(value, "ex_dividend_date", row.ex_dividend_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ex_dividend_date = {}, ctx.repeated_key("ex_dividend_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "ex_dividend_date", row.ex_dividend_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "frequency")) {
-          integer = integer_field::frequency;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.frequency = {}, ctx.repeated_key("frequency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::frequency;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "id")) {
-          ctx.read_string(value, "id", row.id);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.id = {}, ctx.repeated_key("id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "id", row.id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "pay_date")) {
-          ctx.read_string(value, "pay_date", row.pay_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.pay_date = {}, ctx.repeated_key("pay_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "pay_date", row.pay_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "record_date")) {
-          ctx.read_string(value, "record_date", row.record_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.record_date = {}, ctx.repeated_key("record_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "record_date", row.record_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

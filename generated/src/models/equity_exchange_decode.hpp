@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_equity_exchange(row_context& ctx, od::object& object, massive::equity_exchange& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,63 +18,108 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "acronym")) {
-          ctx.read_string(value, "acronym", row.acronym);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.acronym = {}, ctx.repeated_key("acronym");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "acronym", row.acronym);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "id")) {
-          ctx.read_string(value, "id", row.id);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.id = {}, ctx.repeated_key("id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "id", row.id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "locale")) {
-          ctx.read_string(value, "locale", row.locale);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.locale = {}, ctx.repeated_key("locale");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "locale", row.locale);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "mic")) {
-          ctx.read_string(value, "mic", row.mic);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.mic = {}, ctx.repeated_key("mic");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "mic", row.mic);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "operating_mic")) {
-          ctx.read_string(value, "operating_mic", row.operating_mic);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.operating_mic = {}, ctx.repeated_key("operating_mic");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "operating_mic", row.operating_mic);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "participant_id")) {
-          ctx.read_string(value, "participant_id", row.participant_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.participant_id = {}, ctx.repeated_key("participant_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "participant_id", row.participant_id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "url")) {
-          ctx.read_string(value, "url", row.url);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.url = {}, ctx.repeated_key("url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "url", row.url);
+          }
         } else {
           ctx.unknown_key(key);
         }

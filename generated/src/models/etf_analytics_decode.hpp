@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_etf_analytics(row_context& ctx, od::object& object, massive::etf_analytics& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,93 +21,263 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "composite_ticker")) {
-          ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.composite_ticker = {}, ctx.repeated_key("composite_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "effective_date")) {
-          ctx.read_date(value, "effective_date", row.effective_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.effective_date = {}, ctx.repeated_key("effective_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_date(value, "effective_date", row.effective_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "processed_date")) {
-          ctx.read_date(value, "processed_date", row.processed_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.processed_date = {}, ctx.repeated_key("processed_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_date(value, "processed_date", row.processed_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'q':
         if (key_is(key, "quant_composite_behavioral")) {
-          optional_number = &row.quant_composite_behavioral, number = &row.quant_composite_behavioral.emplace(), number_key = "quant_composite_behavioral";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.quant_composite_behavioral = {}, ctx.repeated_key("quant_composite_behavioral");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.quant_composite_behavioral, number = &row.quant_composite_behavioral.emplace(), number_key = "quant_composite_behavioral";
+          }
         } else if (key_is(key, "quant_composite_fundamental")) {
-          optional_number = &row.quant_composite_fundamental, number = &row.quant_composite_fundamental.emplace(), number_key = "quant_composite_fundamental";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.quant_composite_fundamental = {}, ctx.repeated_key("quant_composite_fundamental");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.quant_composite_fundamental, number = &row.quant_composite_fundamental.emplace(), number_key = "quant_composite_fundamental";
+          }
         } else if (key_is(key, "quant_composite_global")) {
-          optional_number = &row.quant_composite_global, number = &row.quant_composite_global.emplace(), number_key = "quant_composite_global";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.quant_composite_global = {}, ctx.repeated_key("quant_composite_global");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.quant_composite_global, number = &row.quant_composite_global.emplace(), number_key = "quant_composite_global";
+          }
         } else if (key_is(key, "quant_composite_quality")) {
-          optional_number = &row.quant_composite_quality, number = &row.quant_composite_quality.emplace(), number_key = "quant_composite_quality";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.quant_composite_quality = {}, ctx.repeated_key("quant_composite_quality");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.quant_composite_quality, number = &row.quant_composite_quality.emplace(), number_key = "quant_composite_quality";
+          }
         } else if (key_is(key, "quant_composite_sentiment")) {
-          optional_number = &row.quant_composite_sentiment, number = &row.quant_composite_sentiment.emplace(), number_key = "quant_composite_sentiment";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.quant_composite_sentiment = {}, ctx.repeated_key("quant_composite_sentiment");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.quant_composite_sentiment, number = &row.quant_composite_sentiment.emplace(), number_key = "quant_composite_sentiment";
+          }
         } else if (key_is(key, "quant_composite_technical")) {
-          optional_number = &row.quant_composite_technical, number = &row.quant_composite_technical.emplace(), number_key = "quant_composite_technical";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.quant_composite_technical = {}, ctx.repeated_key("quant_composite_technical");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.quant_composite_technical, number = &row.quant_composite_technical.emplace(), number_key = "quant_composite_technical";
+          }
         } else if (key_is(key, "quant_fundamental_div")) {
-          optional_number = &row.quant_fundamental_div, number = &row.quant_fundamental_div.emplace(), number_key = "quant_fundamental_div";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.quant_fundamental_div = {}, ctx.repeated_key("quant_fundamental_div");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.quant_fundamental_div, number = &row.quant_fundamental_div.emplace(), number_key = "quant_fundamental_div";
+          }
         } else if (key_is(key, "quant_fundamental_pb")) {
-          optional_number = &row.quant_fundamental_pb, number = &row.quant_fundamental_pb.emplace(), number_key = "quant_fundamental_pb";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.quant_fundamental_pb = {}, ctx.repeated_key("quant_fundamental_pb");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.quant_fundamental_pb, number = &row.quant_fundamental_pb.emplace(), number_key = "quant_fundamental_pb";
+          }
         } else if (key_is(key, "quant_fundamental_pcf")) {
-          optional_number = &row.quant_fundamental_pcf, number = &row.quant_fundamental_pcf.emplace(), number_key = "quant_fundamental_pcf";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.quant_fundamental_pcf = {}, ctx.repeated_key("quant_fundamental_pcf");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.quant_fundamental_pcf, number = &row.quant_fundamental_pcf.emplace(), number_key = "quant_fundamental_pcf";
+          }
         } else if (key_is(key, "quant_fundamental_pe")) {
-          optional_number = &row.quant_fundamental_pe, number = &row.quant_fundamental_pe.emplace(), number_key = "quant_fundamental_pe";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.quant_fundamental_pe = {}, ctx.repeated_key("quant_fundamental_pe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.quant_fundamental_pe, number = &row.quant_fundamental_pe.emplace(), number_key = "quant_fundamental_pe";
+          }
         } else if (key_is(key, "quant_global_country")) {
-          optional_number = &row.quant_global_country, number = &row.quant_global_country.emplace(), number_key = "quant_global_country";
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.quant_global_country = {}, ctx.repeated_key("quant_global_country");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            optional_number = &row.quant_global_country, number = &row.quant_global_country.emplace(), number_key = "quant_global_country";
+          }
         } else if (key_is(key, "quant_global_sector")) {
-          optional_number = &row.quant_global_sector, number = &row.quant_global_sector.emplace(), number_key = "quant_global_sector";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.quant_global_sector = {}, ctx.repeated_key("quant_global_sector");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.quant_global_sector, number = &row.quant_global_sector.emplace(), number_key = "quant_global_sector";
+          }
         } else if (key_is(key, "quant_grade")) {
-          ctx.read_string(value, "quant_grade", row.quant_grade);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.quant_grade = {}, ctx.repeated_key("quant_grade");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "quant_grade", row.quant_grade);
+          }
         } else if (key_is(key, "quant_quality_diversification")) {
-          optional_number = &row.quant_quality_diversification, number = &row.quant_quality_diversification.emplace(), number_key = "quant_quality_diversification";
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.quant_quality_diversification = {}, ctx.repeated_key("quant_quality_diversification");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            optional_number = &row.quant_quality_diversification, number = &row.quant_quality_diversification.emplace(), number_key = "quant_quality_diversification";
+          }
         } else if (key_is(key, "quant_quality_firm")) {
-          optional_number = &row.quant_quality_firm, number = &row.quant_quality_firm.emplace(), number_key = "quant_quality_firm";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.quant_quality_firm = {}, ctx.repeated_key("quant_quality_firm");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.quant_quality_firm, number = &row.quant_quality_firm.emplace(), number_key = "quant_quality_firm";
+          }
         } else if (key_is(key, "quant_quality_liquidity")) {
-          optional_number = &row.quant_quality_liquidity, number = &row.quant_quality_liquidity.emplace(), number_key = "quant_quality_liquidity";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.quant_quality_liquidity = {}, ctx.repeated_key("quant_quality_liquidity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.quant_quality_liquidity, number = &row.quant_quality_liquidity.emplace(), number_key = "quant_quality_liquidity";
+          }
         } else if (key_is(key, "quant_sentiment_iv")) {
-          optional_number = &row.quant_sentiment_iv, number = &row.quant_sentiment_iv.emplace(), number_key = "quant_sentiment_iv";
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.quant_sentiment_iv = {}, ctx.repeated_key("quant_sentiment_iv");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            optional_number = &row.quant_sentiment_iv, number = &row.quant_sentiment_iv.emplace(), number_key = "quant_sentiment_iv";
+          }
         } else if (key_is(key, "quant_sentiment_pc")) {
-          optional_number = &row.quant_sentiment_pc, number = &row.quant_sentiment_pc.emplace(), number_key = "quant_sentiment_pc";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.quant_sentiment_pc = {}, ctx.repeated_key("quant_sentiment_pc");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.quant_sentiment_pc, number = &row.quant_sentiment_pc.emplace(), number_key = "quant_sentiment_pc";
+          }
         } else if (key_is(key, "quant_sentiment_si")) {
-          optional_number = &row.quant_sentiment_si, number = &row.quant_sentiment_si.emplace(), number_key = "quant_sentiment_si";
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.quant_sentiment_si = {}, ctx.repeated_key("quant_sentiment_si");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            optional_number = &row.quant_sentiment_si, number = &row.quant_sentiment_si.emplace(), number_key = "quant_sentiment_si";
+          }
         } else if (key_is(key, "quant_technical_it")) {
-          optional_number = &row.quant_technical_it, number = &row.quant_technical_it.emplace(), number_key = "quant_technical_it";
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.quant_technical_it = {}, ctx.repeated_key("quant_technical_it");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            optional_number = &row.quant_technical_it, number = &row.quant_technical_it.emplace(), number_key = "quant_technical_it";
+          }
         } else if (key_is(key, "quant_technical_lt")) {
-          optional_number = &row.quant_technical_lt, number = &row.quant_technical_lt.emplace(), number_key = "quant_technical_lt";
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.quant_technical_lt = {}, ctx.repeated_key("quant_technical_lt");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            optional_number = &row.quant_technical_lt, number = &row.quant_technical_lt.emplace(), number_key = "quant_technical_lt";
+          }
         } else if (key_is(key, "quant_technical_st")) {
-          optional_number = &row.quant_technical_st, number = &row.quant_technical_st.emplace(), number_key = "quant_technical_st";
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.quant_technical_st = {}, ctx.repeated_key("quant_technical_st");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            optional_number = &row.quant_technical_st, number = &row.quant_technical_st.emplace(), number_key = "quant_technical_st";
+          }
         } else if (key_is(key, "quant_total_score")) {
-          optional_number = &row.quant_total_score, number = &row.quant_total_score.emplace(), number_key = "quant_total_score";
+          if ((keys_met[0] & (std::uint64_t{1} << 25)) != 0) {
+            row.quant_total_score = {}, ctx.repeated_key("quant_total_score");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 25);
+            optional_number = &row.quant_total_score, number = &row.quant_total_score.emplace(), number_key = "quant_total_score";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "reward_score")) {
-          optional_number = &row.reward_score, number = &row.reward_score.emplace(), number_key = "reward_score";
+          if ((keys_met[0] & (std::uint64_t{1} << 26)) != 0) {
+            row.reward_score = {}, ctx.repeated_key("reward_score");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 26);
+            optional_number = &row.reward_score, number = &row.reward_score.emplace(), number_key = "reward_score";
+          }
         } else if (key_is(key, "risk_country")) {
-          optional_number = &row.risk_country, number = &row.risk_country.emplace(), number_key = "risk_country";
+          if ((keys_met[0] & (std::uint64_t{1} << 27)) != 0) {
+            row.risk_country = {}, ctx.repeated_key("risk_country");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 27);
+            optional_number = &row.risk_country, number = &row.risk_country.emplace(), number_key = "risk_country";
+          }
         } else if (key_is(key, "risk_deviation")) {
-          optional_number = &row.risk_deviation, number = &row.risk_deviation.emplace(), number_key = "risk_deviation";
+          if ((keys_met[0] & (std::uint64_t{1} << 28)) != 0) {
+            row.risk_deviation = {}, ctx.repeated_key("risk_deviation");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 28);
+            optional_number = &row.risk_deviation, number = &row.risk_deviation.emplace(), number_key = "risk_deviation";
+          }
         } else if (key_is(key, "risk_efficiency")) {
-          optional_number = &row.risk_efficiency, number = &row.risk_efficiency.emplace(), number_key = "risk_efficiency";
+          if ((keys_met[0] & (std::uint64_t{1} << 29)) != 0) {
+            row.risk_efficiency = {}, ctx.repeated_key("risk_efficiency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 29);
+            optional_number = &row.risk_efficiency, number = &row.risk_efficiency.emplace(), number_key = "risk_efficiency";
+          }
         } else if (key_is(key, "risk_liquidity")) {
-          optional_number = &row.risk_liquidity, number = &row.risk_liquidity.emplace(), number_key = "risk_liquidity";
+          if ((keys_met[0] & (std::uint64_t{1} << 30)) != 0) {
+            row.risk_liquidity = {}, ctx.repeated_key("risk_liquidity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 30);
+            optional_number = &row.risk_liquidity, number = &row.risk_liquidity.emplace(), number_key = "risk_liquidity";
+          }
         } else if (key_is(key, "risk_structure")) {
-          optional_number = &row.risk_structure, number = &row.risk_structure.emplace(), number_key = "risk_structure";
+          if ((keys_met[0] & (std::uint64_t{1} << 31)) != 0) {
+            row.risk_structure = {}, ctx.repeated_key("risk_structure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 31);
+            optional_number = &row.risk_structure, number = &row.risk_structure.emplace(), number_key = "risk_structure";
+          }
         } else if (key_is(key, "risk_total_score")) {
-          optional_number = &row.risk_total_score, number = &row.risk_total_score.emplace(), number_key = "risk_total_score";
+          if ((keys_met[0] & (std::uint64_t{1} << 32)) != 0) {
+            row.risk_total_score = {}, ctx.repeated_key("risk_total_score");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 32);
+            optional_number = &row.risk_total_score, number = &row.risk_total_score.emplace(), number_key = "risk_total_score";
+          }
         } else if (key_is(key, "risk_volatility")) {
-          optional_number = &row.risk_volatility, number = &row.risk_volatility.emplace(), number_key = "risk_volatility";
+          if ((keys_met[0] & (std::uint64_t{1} << 33)) != 0) {
+            row.risk_volatility = {}, ctx.repeated_key("risk_volatility");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 33);
+            optional_number = &row.risk_volatility, number = &row.risk_volatility.emplace(), number_key = "risk_volatility";
+          }
         } else {
           ctx.unknown_key(key);
         }

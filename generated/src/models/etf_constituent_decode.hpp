@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "constituent_rank"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_etf_constituent(row_context& ctx, od::object& object, massive::etf_constituent& row) {
   using namespace etf_constituent_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,86 +38,176 @@ inline constexpr std::string_view integer_names[] = {"", "constituent_rank"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "asset_class")) {
-          ctx.read_string(value, "asset_class", row.asset_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.asset_class = {}, ctx.repeated_key("asset_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "asset_class", row.asset_class);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "composite_ticker")) {
-          ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.composite_ticker = {}, ctx.repeated_key("composite_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          }
         } else if (key_is(key, "constituent_name")) {
-          ctx.read_string(value, "constituent_name", row.constituent_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.constituent_name = {}, ctx.repeated_key("constituent_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "constituent_name", row.constituent_name);
+          }
         } else if (key_is(key, "constituent_rank")) {
-          integer = integer_field::constituent_rank;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.constituent_rank = {}, ctx.repeated_key("constituent_rank");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::constituent_rank;
+          }
         } else if (key_is(key, "constituent_ticker")) {
-          ctx.read_string(value, "constituent_ticker", row.constituent_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.constituent_ticker = {}, ctx.repeated_key("constituent_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "constituent_ticker", row.constituent_ticker);
+          }
         } else if (key_is(key, "country_of_exchange")) {
-          ctx.read_string(value, "country_of_exchange", row.country_of_exchange);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.country_of_exchange = {}, ctx.repeated_key("country_of_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "country_of_exchange", row.country_of_exchange);
+          }
         } else if (key_is(key, "currency_traded")) {
-          ctx.read_string(value, "currency_traded", row.currency_traded);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.currency_traded = {}, ctx.repeated_key("currency_traded");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "currency_traded", row.currency_traded);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "effective_date")) {
-          ctx.read_date(value, "effective_date", row.effective_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.effective_date = {}, ctx.repeated_key("effective_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_date(value, "effective_date", row.effective_date);
+          }
         } else if (key_is(key, "exchange")) {
-          ctx.read_string(value, "exchange", row.exchange);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.exchange = {}, ctx.repeated_key("exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "exchange", row.exchange);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "figi")) {
-          ctx.read_string(value, "figi", row.figi);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.figi = {}, ctx.repeated_key("figi");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "figi", row.figi);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "isin")) {
-          ctx.read_string(value, "isin", row.isin);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.isin = {}, ctx.repeated_key("isin");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "isin", row.isin);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market_value")) {
-          optional_number = &row.market_value, number = &row.market_value.emplace(), number_key = "market_value";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.market_value = {}, ctx.repeated_key("market_value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.market_value, number = &row.market_value.emplace(), number_key = "market_value";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "processed_date")) {
-          ctx.read_date(value, "processed_date", row.processed_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.processed_date = {}, ctx.repeated_key("processed_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_date(value, "processed_date", row.processed_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "security_type")) {
-          ctx.read_string(value, "security_type", row.security_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.security_type = {}, ctx.repeated_key("security_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "security_type", row.security_type);
+          }
         } else if (key_is(key, "sedol")) {
-          ctx.read_string(value, "sedol", row.sedol);
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.sedol = {}, ctx.repeated_key("sedol");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            ctx.read_string(value, "sedol", row.sedol);
+          }
         } else if (key_is(key, "shares_held")) {
-          optional_number = &row.shares_held, number = &row.shares_held.emplace(), number_key = "shares_held";
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.shares_held = {}, ctx.repeated_key("shares_held");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            optional_number = &row.shares_held, number = &row.shares_held.emplace(), number_key = "shares_held";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "us_code")) {
-          ctx.read_string(value, "us_code", row.us_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.us_code = {}, ctx.repeated_key("us_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "us_code", row.us_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'w':
         if (key_is(key, "weight")) {
-          optional_number = &row.weight, number = &row.weight.emplace(), number_key = "weight";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.weight = {}, ctx.repeated_key("weight");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.weight, number = &row.weight.emplace(), number_key = "weight";
+          }
         } else {
           ctx.unknown_key(key);
         }

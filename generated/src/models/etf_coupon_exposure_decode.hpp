@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_etf_coupon_exposure(row_context& ctx, od::object& object, massive::etf_coupon_exposure& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,14 +21,24 @@ namespace massive::detail {
     switch (key[0]) {
       case 'k':
         if (key_is(key, "key")) {
-          ctx.read_string(value, "key", row.key);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.key = {}, ctx.repeated_key("key");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "key", row.key);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "value")) {
-          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.value = {}, ctx.repeated_key("value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_etf_fund_flow(row_context& ctx, od::object& object, massive::etf_fund_flow& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,42 +21,72 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "composite_ticker")) {
-          ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.composite_ticker = {}, ctx.repeated_key("composite_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "effective_date")) {
-          ctx.read_date(value, "effective_date", row.effective_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.effective_date = {}, ctx.repeated_key("effective_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_date(value, "effective_date", row.effective_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "fund_flow")) {
-          optional_number = &row.fund_flow, number = &row.fund_flow.emplace(), number_key = "fund_flow";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.fund_flow = {}, ctx.repeated_key("fund_flow");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.fund_flow, number = &row.fund_flow.emplace(), number_key = "fund_flow";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "nav")) {
-          optional_number = &row.nav, number = &row.nav.emplace(), number_key = "nav";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.nav = {}, ctx.repeated_key("nav");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.nav, number = &row.nav.emplace(), number_key = "nav";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "processed_date")) {
-          ctx.read_date(value, "processed_date", row.processed_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.processed_date = {}, ctx.repeated_key("processed_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_date(value, "processed_date", row.processed_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "shares_outstanding")) {
-          optional_number = &row.shares_outstanding, number = &row.shares_outstanding.emplace(), number_key = "shares_outstanding";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.shares_outstanding = {}, ctx.repeated_key("shares_outstanding");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.shares_outstanding, number = &row.shares_outstanding.emplace(), number_key = "shares_outstanding";
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_etf_profile(row_context& ctx, od::object& object, massive::etf_profile& row) {
   using namespace etf_profile_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,192 +39,472 @@ inline constexpr std::string_view integer_names[] = {"", "options_available"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "administrator")) {
-          ctx.read_string(value, "administrator", row.administrator);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.administrator = {}, ctx.repeated_key("administrator");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "administrator", row.administrator);
+          }
         } else if (key_is(key, "advisor")) {
-          ctx.read_string(value, "advisor", row.advisor);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.advisor = {}, ctx.repeated_key("advisor");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "advisor", row.advisor);
+          }
         } else if (key_is(key, "asset_class")) {
-          ctx.read_string(value, "asset_class", row.asset_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.asset_class = {}, ctx.repeated_key("asset_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "asset_class", row.asset_class);
+          }
         } else if (key_is(key, "aum")) {
-          optional_number = &row.aum, number = &row.aum.emplace(), number_key = "aum";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.aum = {}, ctx.repeated_key("aum");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.aum, number = &row.aum.emplace(), number_key = "aum";
+          }
         } else if (key_is(key, "avg_daily_trading_volume")) {
-          optional_number = &row.avg_daily_trading_volume, number = &row.avg_daily_trading_volume.emplace(), number_key = "avg_daily_trading_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.avg_daily_trading_volume = {}, ctx.repeated_key("avg_daily_trading_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.avg_daily_trading_volume, number = &row.avg_daily_trading_volume.emplace(), number_key = "avg_daily_trading_volume";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "bid_ask_spread")) {
-          optional_number = &row.bid_ask_spread, number = &row.bid_ask_spread.emplace(), number_key = "bid_ask_spread";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.bid_ask_spread = {}, ctx.repeated_key("bid_ask_spread");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.bid_ask_spread, number = &row.bid_ask_spread.emplace(), number_key = "bid_ask_spread";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "call_volume")) {
-          optional_number = &row.call_volume, number = &row.call_volume.emplace(), number_key = "call_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.call_volume = {}, ctx.repeated_key("call_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.call_volume, number = &row.call_volume.emplace(), number_key = "call_volume";
+          }
         } else if (key_is(key, "category")) {
-          ctx.read_string(value, "category", row.category);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.category = {}, ctx.repeated_key("category");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "category", row.category);
+          }
         } else if (key_is(key, "composite_ticker")) {
-          ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.composite_ticker = {}, ctx.repeated_key("composite_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          }
         } else if (key_is(key, "coupon_exposure")) {
-          ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "coupon_exposure", row.coupon_exposure);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.coupon_exposure = {}, ctx.repeated_key("coupon_exposure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "coupon_exposure", row.coupon_exposure);
+          }
         } else if (key_is(key, "creation_fee")) {
-          optional_number = &row.creation_fee, number = &row.creation_fee.emplace(), number_key = "creation_fee";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.creation_fee = {}, ctx.repeated_key("creation_fee");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.creation_fee, number = &row.creation_fee.emplace(), number_key = "creation_fee";
+          }
         } else if (key_is(key, "creation_unit_size")) {
-          optional_number = &row.creation_unit_size, number = &row.creation_unit_size.emplace(), number_key = "creation_unit_size";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.creation_unit_size = {}, ctx.repeated_key("creation_unit_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.creation_unit_size, number = &row.creation_unit_size.emplace(), number_key = "creation_unit_size";
+          }
         } else if (key_is(key, "currency_exposure")) {
-          ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "currency_exposure", row.currency_exposure);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.currency_exposure = {}, ctx.repeated_key("currency_exposure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "currency_exposure", row.currency_exposure);
+          }
         } else if (key_is(key, "custodian")) {
-          ctx.read_string(value, "custodian", row.custodian);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.custodian = {}, ctx.repeated_key("custodian");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "custodian", row.custodian);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "description")) {
-          ctx.read_string(value, "description", row.description);
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.description = {}, ctx.repeated_key("description");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            ctx.read_string(value, "description", row.description);
+          }
         } else if (key_is(key, "development_class")) {
-          ctx.read_string(value, "development_class", row.development_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.development_class = {}, ctx.repeated_key("development_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "development_class", row.development_class);
+          }
         } else if (key_is(key, "discount_premium")) {
-          optional_number = &row.discount_premium, number = &row.discount_premium.emplace(), number_key = "discount_premium";
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.discount_premium = {}, ctx.repeated_key("discount_premium");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            optional_number = &row.discount_premium, number = &row.discount_premium.emplace(), number_key = "discount_premium";
+          }
         } else if (key_is(key, "distribution_frequency")) {
-          ctx.read_string(value, "distribution_frequency", row.distribution_frequency);
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.distribution_frequency = {}, ctx.repeated_key("distribution_frequency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            ctx.read_string(value, "distribution_frequency", row.distribution_frequency);
+          }
         } else if (key_is(key, "distributor")) {
-          ctx.read_string(value, "distributor", row.distributor);
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.distributor = {}, ctx.repeated_key("distributor");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            ctx.read_string(value, "distributor", row.distributor);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "effective_date")) {
-          ctx.read_date(value, "effective_date", row.effective_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.effective_date = {}, ctx.repeated_key("effective_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            ctx.read_date(value, "effective_date", row.effective_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "fee_waivers")) {
-          optional_number = &row.fee_waivers, number = &row.fee_waivers.emplace(), number_key = "fee_waivers";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.fee_waivers = {}, ctx.repeated_key("fee_waivers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.fee_waivers, number = &row.fee_waivers.emplace(), number_key = "fee_waivers";
+          }
         } else if (key_is(key, "fiscal_year_end")) {
-          ctx.read_string(value, "fiscal_year_end", row.fiscal_year_end);
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.fiscal_year_end = {}, ctx.repeated_key("fiscal_year_end");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            ctx.read_string(value, "fiscal_year_end", row.fiscal_year_end);
+          }
         } else if (key_is(key, "focus")) {
-          ctx.read_string(value, "focus", row.focus);
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.focus = {}, ctx.repeated_key("focus");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            ctx.read_string(value, "focus", row.focus);
+          }
         } else if (key_is(key, "futures_commission_merchant")) {
-          ctx.read_string(value, "futures_commission_merchant", row.futures_commission_merchant);
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.futures_commission_merchant = {}, ctx.repeated_key("futures_commission_merchant");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            ctx.read_string(value, "futures_commission_merchant", row.futures_commission_merchant);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'g':
         if (key_is(key, "geographic_exposure")) {
-          ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "geographic_exposure", row.geographic_exposure);
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.geographic_exposure = {}, ctx.repeated_key("geographic_exposure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "geographic_exposure", row.geographic_exposure);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "inception_date")) {
-          ctx.read_date(value, "inception_date", row.inception_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 25)) != 0) {
+            row.inception_date = {}, ctx.repeated_key("inception_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 25);
+            ctx.read_date(value, "inception_date", row.inception_date);
+          }
         } else if (key_is(key, "industry_exposure")) {
-          ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "industry_exposure", row.industry_exposure);
+          if ((keys_met[0] & (std::uint64_t{1} << 26)) != 0) {
+            row.industry_exposure = {}, ctx.repeated_key("industry_exposure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 26);
+            ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "industry_exposure", row.industry_exposure);
+          }
         } else if (key_is(key, "industry_group_exposure")) {
-          ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "industry_group_exposure", row.industry_group_exposure);
+          if ((keys_met[0] & (std::uint64_t{1} << 27)) != 0) {
+            row.industry_group_exposure = {}, ctx.repeated_key("industry_group_exposure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 27);
+            ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "industry_group_exposure", row.industry_group_exposure);
+          }
         } else if (key_is(key, "issuer")) {
-          ctx.read_string(value, "issuer", row.issuer);
+          if ((keys_met[0] & (std::uint64_t{1} << 28)) != 0) {
+            row.issuer = {}, ctx.repeated_key("issuer");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 28);
+            ctx.read_string(value, "issuer", row.issuer);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "lead_market_maker")) {
-          ctx.read_string(value, "lead_market_maker", row.lead_market_maker);
+          if ((keys_met[0] & (std::uint64_t{1} << 29)) != 0) {
+            row.lead_market_maker = {}, ctx.repeated_key("lead_market_maker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 29);
+            ctx.read_string(value, "lead_market_maker", row.lead_market_maker);
+          }
         } else if (key_is(key, "leverage_style")) {
-          ctx.read_string(value, "leverage_style", row.leverage_style);
+          if ((keys_met[0] & (std::uint64_t{1} << 30)) != 0) {
+            row.leverage_style = {}, ctx.repeated_key("leverage_style");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 30);
+            ctx.read_string(value, "leverage_style", row.leverage_style);
+          }
         } else if (key_is(key, "levered_amount")) {
-          optional_number = &row.levered_amount, number = &row.levered_amount.emplace(), number_key = "levered_amount";
+          if ((keys_met[0] & (std::uint64_t{1} << 31)) != 0) {
+            row.levered_amount = {}, ctx.repeated_key("levered_amount");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 31);
+            optional_number = &row.levered_amount, number = &row.levered_amount.emplace(), number_key = "levered_amount";
+          }
         } else if (key_is(key, "listing_exchange")) {
-          ctx.read_string(value, "listing_exchange", row.listing_exchange);
+          if ((keys_met[0] & (std::uint64_t{1} << 32)) != 0) {
+            row.listing_exchange = {}, ctx.repeated_key("listing_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 32);
+            ctx.read_string(value, "listing_exchange", row.listing_exchange);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "management_classification")) {
-          ctx.read_string(value, "management_classification", row.management_classification);
+          if ((keys_met[0] & (std::uint64_t{1} << 33)) != 0) {
+            row.management_classification = {}, ctx.repeated_key("management_classification");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 33);
+            ctx.read_string(value, "management_classification", row.management_classification);
+          }
         } else if (key_is(key, "management_fee")) {
-          optional_number = &row.management_fee, number = &row.management_fee.emplace(), number_key = "management_fee";
+          if ((keys_met[0] & (std::uint64_t{1} << 34)) != 0) {
+            row.management_fee = {}, ctx.repeated_key("management_fee");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 34);
+            optional_number = &row.management_fee, number = &row.management_fee.emplace(), number_key = "management_fee";
+          }
         } else if (key_is(key, "maturity_exposure")) {
-          ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "maturity_exposure", row.maturity_exposure);
+          if ((keys_met[0] & (std::uint64_t{1} << 35)) != 0) {
+            row.maturity_exposure = {}, ctx.repeated_key("maturity_exposure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 35);
+            ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "maturity_exposure", row.maturity_exposure);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "net_expenses")) {
-          optional_number = &row.net_expenses, number = &row.net_expenses.emplace(), number_key = "net_expenses";
+          if ((keys_met[0] & (std::uint64_t{1} << 36)) != 0) {
+            row.net_expenses = {}, ctx.repeated_key("net_expenses");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 36);
+            optional_number = &row.net_expenses, number = &row.net_expenses.emplace(), number_key = "net_expenses";
+          }
         } else if (key_is(key, "num_holdings")) {
-          optional_number = &row.num_holdings, number = &row.num_holdings.emplace(), number_key = "num_holdings";
+          if ((keys_met[0] & (std::uint64_t{1} << 37)) != 0) {
+            row.num_holdings = {}, ctx.repeated_key("num_holdings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 37);
+            optional_number = &row.num_holdings, number = &row.num_holdings.emplace(), number_key = "num_holdings";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "options_available")) {
-          integer = integer_field::options_available;
+          if ((keys_met[0] & (std::uint64_t{1} << 38)) != 0) {
+            row.options_available = {}, ctx.repeated_key("options_available");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 38);
+            integer = integer_field::options_available;
+          }
         } else if (key_is(key, "options_volume")) {
-          optional_number = &row.options_volume, number = &row.options_volume.emplace(), number_key = "options_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 39)) != 0) {
+            row.options_volume = {}, ctx.repeated_key("options_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 39);
+            optional_number = &row.options_volume, number = &row.options_volume.emplace(), number_key = "options_volume";
+          }
         } else if (key_is(key, "other_expenses")) {
-          optional_number = &row.other_expenses, number = &row.other_expenses.emplace(), number_key = "other_expenses";
+          if ((keys_met[0] & (std::uint64_t{1} << 40)) != 0) {
+            row.other_expenses = {}, ctx.repeated_key("other_expenses");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 40);
+            optional_number = &row.other_expenses, number = &row.other_expenses.emplace(), number_key = "other_expenses";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "portfolio_manager")) {
-          ctx.read_string(value, "portfolio_manager", row.portfolio_manager);
+          if ((keys_met[0] & (std::uint64_t{1} << 41)) != 0) {
+            row.portfolio_manager = {}, ctx.repeated_key("portfolio_manager");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 41);
+            ctx.read_string(value, "portfolio_manager", row.portfolio_manager);
+          }
         } else if (key_is(key, "primary_benchmark")) {
-          ctx.read_string(value, "primary_benchmark", row.primary_benchmark);
+          if ((keys_met[0] & (std::uint64_t{1} << 42)) != 0) {
+            row.primary_benchmark = {}, ctx.repeated_key("primary_benchmark");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 42);
+            ctx.read_string(value, "primary_benchmark", row.primary_benchmark);
+          }
         } else if (key_is(key, "processed_date")) {
-          ctx.read_date(value, "processed_date", row.processed_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 43)) != 0) {
+            row.processed_date = {}, ctx.repeated_key("processed_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 43);
+            ctx.read_date(value, "processed_date", row.processed_date);
+          }
         } else if (key_is(key, "product_type")) {
-          ctx.read_string(value, "product_type", row.product_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 44)) != 0) {
+            row.product_type = {}, ctx.repeated_key("product_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 44);
+            ctx.read_string(value, "product_type", row.product_type);
+          }
         } else if (key_is(key, "put_call_ratio")) {
-          optional_number = &row.put_call_ratio, number = &row.put_call_ratio.emplace(), number_key = "put_call_ratio";
+          if ((keys_met[0] & (std::uint64_t{1} << 45)) != 0) {
+            row.put_call_ratio = {}, ctx.repeated_key("put_call_ratio");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 45);
+            optional_number = &row.put_call_ratio, number = &row.put_call_ratio.emplace(), number_key = "put_call_ratio";
+          }
         } else if (key_is(key, "put_volume")) {
-          optional_number = &row.put_volume, number = &row.put_volume.emplace(), number_key = "put_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 46)) != 0) {
+            row.put_volume = {}, ctx.repeated_key("put_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 46);
+            optional_number = &row.put_volume, number = &row.put_volume.emplace(), number_key = "put_volume";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "region")) {
-          ctx.read_string(value, "region", row.region);
+          if ((keys_met[0] & (std::uint64_t{1} << 47)) != 0) {
+            row.region = {}, ctx.repeated_key("region");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 47);
+            ctx.read_string(value, "region", row.region);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sector_exposure")) {
-          ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "sector_exposure", row.sector_exposure);
+          if ((keys_met[0] & (std::uint64_t{1} << 48)) != 0) {
+            row.sector_exposure = {}, ctx.repeated_key("sector_exposure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 48);
+            ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "sector_exposure", row.sector_exposure);
+          }
         } else if (key_is(key, "short_interest")) {
-          optional_number = &row.short_interest, number = &row.short_interest.emplace(), number_key = "short_interest";
+          if ((keys_met[0] & (std::uint64_t{1} << 49)) != 0) {
+            row.short_interest = {}, ctx.repeated_key("short_interest");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 49);
+            optional_number = &row.short_interest, number = &row.short_interest.emplace(), number_key = "short_interest";
+          }
         } else if (key_is(key, "subadvisor")) {
-          ctx.read_string(value, "subadvisor", row.subadvisor);
+          if ((keys_met[0] & (std::uint64_t{1} << 50)) != 0) {
+            row.subadvisor = {}, ctx.repeated_key("subadvisor");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 50);
+            ctx.read_string(value, "subadvisor", row.subadvisor);
+          }
         } else if (key_is(key, "subindustry_exposure")) {
-          ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "subindustry_exposure", row.subindustry_exposure);
+          if ((keys_met[0] & (std::uint64_t{1} << 51)) != 0) {
+            row.subindustry_exposure = {}, ctx.repeated_key("subindustry_exposure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 51);
+            ctx.read_object_array<massive::etf_coupon_exposure, decode_etf_coupon_exposure>(value, "subindustry_exposure", row.subindustry_exposure);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tax_classification")) {
-          ctx.read_string(value, "tax_classification", row.tax_classification);
+          if ((keys_met[0] & (std::uint64_t{1} << 52)) != 0) {
+            row.tax_classification = {}, ctx.repeated_key("tax_classification");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 52);
+            ctx.read_string(value, "tax_classification", row.tax_classification);
+          }
         } else if (key_is(key, "total_expenses")) {
-          optional_number = &row.total_expenses, number = &row.total_expenses.emplace(), number_key = "total_expenses";
+          if ((keys_met[0] & (std::uint64_t{1} << 53)) != 0) {
+            row.total_expenses = {}, ctx.repeated_key("total_expenses");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 53);
+            optional_number = &row.total_expenses, number = &row.total_expenses.emplace(), number_key = "total_expenses";
+          }
         } else if (key_is(key, "transfer_agent")) {
-          ctx.read_string(value, "transfer_agent", row.transfer_agent);
+          if ((keys_met[0] & (std::uint64_t{1} << 54)) != 0) {
+            row.transfer_agent = {}, ctx.repeated_key("transfer_agent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 54);
+            ctx.read_string(value, "transfer_agent", row.transfer_agent);
+          }
         } else if (key_is(key, "trustee")) {
-          ctx.read_string(value, "trustee", row.trustee);
+          if ((keys_met[0] & (std::uint64_t{1} << 55)) != 0) {
+            row.trustee = {}, ctx.repeated_key("trustee");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 55);
+            ctx.read_string(value, "trustee", row.trustee);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_etf_taxonomy(row_context& ctx, od::object& object, massive::etf_taxonomy& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,158 +21,353 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "asset_class")) {
-          ctx.read_string(value, "asset_class", row.asset_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.asset_class = {}, ctx.repeated_key("asset_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "asset_class", row.asset_class);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "category")) {
-          ctx.read_string(value, "category", row.category);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.category = {}, ctx.repeated_key("category");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "category", row.category);
+          }
         } else if (key_is(key, "composite_ticker")) {
-          ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.composite_ticker = {}, ctx.repeated_key("composite_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "composite_ticker", row.composite_ticker);
+          }
         } else if (key_is(key, "country")) {
-          ctx.read_string(value, "country", row.country);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.country = {}, ctx.repeated_key("country");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "country", row.country);
+          }
         } else if (key_is(key, "credit_quality_rating")) {
-          ctx.read_string(value, "credit_quality_rating", row.credit_quality_rating);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.credit_quality_rating = {}, ctx.repeated_key("credit_quality_rating");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "credit_quality_rating", row.credit_quality_rating);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "description")) {
-          ctx.read_string(value, "description", row.description);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.description = {}, ctx.repeated_key("description");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "description", row.description);
+          }
         } else if (key_is(key, "development_class")) {
-          ctx.read_string(value, "development_class", row.development_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.development_class = {}, ctx.repeated_key("development_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "development_class", row.development_class);
+          }
         } else if (key_is(key, "duration")) {
-          ctx.read_string(value, "duration", row.duration);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.duration = {}, ctx.repeated_key("duration");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "duration", row.duration);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "effective_date")) {
-          ctx.read_date(value, "effective_date", row.effective_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.effective_date = {}, ctx.repeated_key("effective_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_date(value, "effective_date", row.effective_date);
+          }
         } else if (key_is(key, "esg")) {
-          ctx.read_string(value, "esg", row.esg);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.esg = {}, ctx.repeated_key("esg");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "esg", row.esg);
+          }
         } else if (key_is(key, "exposure_mechanism")) {
-          ctx.read_string(value, "exposure_mechanism", row.exposure_mechanism);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.exposure_mechanism = {}, ctx.repeated_key("exposure_mechanism");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "exposure_mechanism", row.exposure_mechanism);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "factor")) {
-          ctx.read_string(value, "factor", row.factor);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.factor = {}, ctx.repeated_key("factor");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "factor", row.factor);
+          }
         } else if (key_is(key, "focus")) {
-          ctx.read_string(value, "focus", row.focus);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.focus = {}, ctx.repeated_key("focus");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_string(value, "focus", row.focus);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "hedge_reset")) {
-          ctx.read_string(value, "hedge_reset", row.hedge_reset);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.hedge_reset = {}, ctx.repeated_key("hedge_reset");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "hedge_reset", row.hedge_reset);
+          }
         } else if (key_is(key, "holdings_disclosure_frequency")) {
-          ctx.read_string(value, "holdings_disclosure_frequency", row.holdings_disclosure_frequency);
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.holdings_disclosure_frequency = {}, ctx.repeated_key("holdings_disclosure_frequency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            ctx.read_string(value, "holdings_disclosure_frequency", row.holdings_disclosure_frequency);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "inception_date")) {
-          ctx.read_date(value, "inception_date", row.inception_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.inception_date = {}, ctx.repeated_key("inception_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_date(value, "inception_date", row.inception_date);
+          }
         } else if (key_is(key, "isin")) {
-          ctx.read_string(value, "isin", row.isin);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.isin = {}, ctx.repeated_key("isin");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "isin", row.isin);
+          }
         } else if (key_is(key, "issuer")) {
-          ctx.read_string(value, "issuer", row.issuer);
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.issuer = {}, ctx.repeated_key("issuer");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            ctx.read_string(value, "issuer", row.issuer);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "leverage_reset")) {
-          ctx.read_string(value, "leverage_reset", row.leverage_reset);
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.leverage_reset = {}, ctx.repeated_key("leverage_reset");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            ctx.read_string(value, "leverage_reset", row.leverage_reset);
+          }
         } else if (key_is(key, "leverage_style")) {
-          ctx.read_string(value, "leverage_style", row.leverage_style);
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.leverage_style = {}, ctx.repeated_key("leverage_style");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            ctx.read_string(value, "leverage_style", row.leverage_style);
+          }
         } else if (key_is(key, "levered_amount")) {
-          optional_number = &row.levered_amount, number = &row.levered_amount.emplace(), number_key = "levered_amount";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.levered_amount = {}, ctx.repeated_key("levered_amount");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.levered_amount, number = &row.levered_amount.emplace(), number_key = "levered_amount";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "management_classification")) {
-          ctx.read_string(value, "management_classification", row.management_classification);
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.management_classification = {}, ctx.repeated_key("management_classification");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            ctx.read_string(value, "management_classification", row.management_classification);
+          }
         } else if (key_is(key, "management_style")) {
-          ctx.read_string(value, "management_style", row.management_style);
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.management_style = {}, ctx.repeated_key("management_style");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            ctx.read_string(value, "management_style", row.management_style);
+          }
         } else if (key_is(key, "maturity")) {
-          ctx.read_string(value, "maturity", row.maturity);
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.maturity = {}, ctx.repeated_key("maturity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            ctx.read_string(value, "maturity", row.maturity);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "objective")) {
-          ctx.read_string(value, "objective", row.objective);
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.objective = {}, ctx.repeated_key("objective");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            ctx.read_string(value, "objective", row.objective);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "primary_benchmark")) {
-          ctx.read_string(value, "primary_benchmark", row.primary_benchmark);
+          if ((keys_met[0] & (std::uint64_t{1} << 25)) != 0) {
+            row.primary_benchmark = {}, ctx.repeated_key("primary_benchmark");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 25);
+            ctx.read_string(value, "primary_benchmark", row.primary_benchmark);
+          }
         } else if (key_is(key, "processed_date")) {
-          ctx.read_date(value, "processed_date", row.processed_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 26)) != 0) {
+            row.processed_date = {}, ctx.repeated_key("processed_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 26);
+            ctx.read_date(value, "processed_date", row.processed_date);
+          }
         } else if (key_is(key, "product_type")) {
-          ctx.read_string(value, "product_type", row.product_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 27)) != 0) {
+            row.product_type = {}, ctx.repeated_key("product_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 27);
+            ctx.read_string(value, "product_type", row.product_type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "rebalance_frequency")) {
-          ctx.read_string(value, "rebalance_frequency", row.rebalance_frequency);
+          if ((keys_met[0] & (std::uint64_t{1} << 28)) != 0) {
+            row.rebalance_frequency = {}, ctx.repeated_key("rebalance_frequency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 28);
+            ctx.read_string(value, "rebalance_frequency", row.rebalance_frequency);
+          }
         } else if (key_is(key, "reconstitution_frequency")) {
-          ctx.read_string(value, "reconstitution_frequency", row.reconstitution_frequency);
+          if ((keys_met[0] & (std::uint64_t{1} << 29)) != 0) {
+            row.reconstitution_frequency = {}, ctx.repeated_key("reconstitution_frequency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 29);
+            ctx.read_string(value, "reconstitution_frequency", row.reconstitution_frequency);
+          }
         } else if (key_is(key, "region")) {
-          ctx.read_string(value, "region", row.region);
+          if ((keys_met[0] & (std::uint64_t{1} << 30)) != 0) {
+            row.region = {}, ctx.repeated_key("region");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 30);
+            ctx.read_string(value, "region", row.region);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "secondary_objective")) {
-          ctx.read_string(value, "secondary_objective", row.secondary_objective);
+          if ((keys_met[0] & (std::uint64_t{1} << 31)) != 0) {
+            row.secondary_objective = {}, ctx.repeated_key("secondary_objective");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 31);
+            ctx.read_string(value, "secondary_objective", row.secondary_objective);
+          }
         } else if (key_is(key, "selection_methodology")) {
-          ctx.read_string(value, "selection_methodology", row.selection_methodology);
+          if ((keys_met[0] & (std::uint64_t{1} << 32)) != 0) {
+            row.selection_methodology = {}, ctx.repeated_key("selection_methodology");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 32);
+            ctx.read_string(value, "selection_methodology", row.selection_methodology);
+          }
         } else if (key_is(key, "selection_universe")) {
-          ctx.read_string(value, "selection_universe", row.selection_universe);
+          if ((keys_met[0] & (std::uint64_t{1} << 33)) != 0) {
+            row.selection_universe = {}, ctx.repeated_key("selection_universe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 33);
+            ctx.read_string(value, "selection_universe", row.selection_universe);
+          }
         } else if (key_is(key, "strategic_focus")) {
-          ctx.read_string(value, "strategic_focus", row.strategic_focus);
+          if ((keys_met[0] & (std::uint64_t{1} << 34)) != 0) {
+            row.strategic_focus = {}, ctx.repeated_key("strategic_focus");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 34);
+            ctx.read_string(value, "strategic_focus", row.strategic_focus);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "targeted_focus")) {
-          ctx.read_string(value, "targeted_focus", row.targeted_focus);
+          if ((keys_met[0] & (std::uint64_t{1} << 35)) != 0) {
+            row.targeted_focus = {}, ctx.repeated_key("targeted_focus");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 35);
+            ctx.read_string(value, "targeted_focus", row.targeted_focus);
+          }
         } else if (key_is(key, "tax_classification")) {
-          ctx.read_string(value, "tax_classification", row.tax_classification);
+          if ((keys_met[0] & (std::uint64_t{1} << 36)) != 0) {
+            row.tax_classification = {}, ctx.repeated_key("tax_classification");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 36);
+            ctx.read_string(value, "tax_classification", row.tax_classification);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "us_code")) {
-          ctx.read_string(value, "us_code", row.us_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 37)) != 0) {
+            row.us_code = {}, ctx.repeated_key("us_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 37);
+            ctx.read_string(value, "us_code", row.us_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'w':
         if (key_is(key, "weighting_methodology")) {
-          ctx.read_string(value, "weighting_methodology", row.weighting_methodology);
+          if ((keys_met[0] & (std::uint64_t{1} << 38)) != 0) {
+            row.weighting_methodology = {}, ctx.repeated_key("weighting_methodology");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 38);
+            ctx.read_string(value, "weighting_methodology", row.weighting_methodology);
+          }
         } else {
           ctx.unknown_key(key);
         }

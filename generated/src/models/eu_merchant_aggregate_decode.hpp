@@ -58,6 +58,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_eu_merchant_aggregate(row_context& ctx, od::object& object, massive::eu_merchant_aggregate& row) {
   using namespace eu_merchant_aggregate_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -70,90 +71,215 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "channel")) {
-          ctx.read_string(value, "channel", row.channel);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.channel = {}, ctx.repeated_key("channel");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "channel", row.channel);
+          }
         } else if (key_is(key, "consumer_type")) {
-          ctx.read_string(value, "consumer_type", row.consumer_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.consumer_type = {}, ctx.repeated_key("consumer_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "consumer_type", row.consumer_type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "eight_day_rolling_category_accounts")) {
-          integer = integer_field::eight_day_rolling_category_accounts;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.eight_day_rolling_category_accounts = {}, ctx.repeated_key("eight_day_rolling_category_accounts");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::eight_day_rolling_category_accounts;
+          }
         } else if (key_is(key, "eight_day_rolling_total_accounts")) {
-          integer = integer_field::eight_day_rolling_total_accounts;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.eight_day_rolling_total_accounts = {}, ctx.repeated_key("eight_day_rolling_total_accounts");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::eight_day_rolling_total_accounts;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "mcc_group")) {
-          ctx.read_string(value, "mcc_group", row.mcc_group);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.mcc_group = {}, ctx.repeated_key("mcc_group");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "mcc_group", row.mcc_group);
+          }
         } else if (key_is(key, "merchant_industry")) {
-          ctx.read_string(value, "merchant_industry", row.merchant_industry);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.merchant_industry = {}, ctx.repeated_key("merchant_industry");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "merchant_industry", row.merchant_industry);
+          }
         } else if (key_is(key, "merchant_ticker")) {
-          ctx.read_string(value, "merchant_ticker", row.merchant_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.merchant_ticker = {}, ctx.repeated_key("merchant_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "merchant_ticker", row.merchant_ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "parent_name")) {
-          ctx.read_string(value, "parent_name", row.parent_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.parent_name = {}, ctx.repeated_key("parent_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "parent_name", row.parent_name);
+          }
         } else if (key_is(key, "published_date")) {
-          ctx.read_date(value, "published_date", row.published_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.published_date = {}, ctx.repeated_key("published_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_date(value, "published_date", row.published_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "spend_in_distinct_account_key_count")) {
-          integer = integer_field::spend_in_distinct_account_key_count;
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.spend_in_distinct_account_key_count = {}, ctx.repeated_key("spend_in_distinct_account_key_count");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            integer = integer_field::spend_in_distinct_account_key_count;
+          }
         } else if (key_is(key, "spend_in_spend")) {
-          optional_number = &row.spend_in_spend, number = &row.spend_in_spend.emplace(), number_key = "spend_in_spend";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.spend_in_spend = {}, ctx.repeated_key("spend_in_spend");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.spend_in_spend, number = &row.spend_in_spend.emplace(), number_key = "spend_in_spend";
+          }
         } else if (key_is(key, "spend_in_transaction_count")) {
-          integer = integer_field::spend_in_transaction_count;
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.spend_in_transaction_count = {}, ctx.repeated_key("spend_in_transaction_count");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            integer = integer_field::spend_in_transaction_count;
+          }
         } else if (key_is(key, "spend_out_distinct_account_key_count")) {
-          integer = integer_field::spend_out_distinct_account_key_count;
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.spend_out_distinct_account_key_count = {}, ctx.repeated_key("spend_out_distinct_account_key_count");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            integer = integer_field::spend_out_distinct_account_key_count;
+          }
         } else if (key_is(key, "spend_out_spend")) {
-          optional_number = &row.spend_out_spend, number = &row.spend_out_spend.emplace(), number_key = "spend_out_spend";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.spend_out_spend = {}, ctx.repeated_key("spend_out_spend");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.spend_out_spend, number = &row.spend_out_spend.emplace(), number_key = "spend_out_spend";
+          }
         } else if (key_is(key, "spend_out_transaction_count")) {
-          integer = integer_field::spend_out_transaction_count;
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.spend_out_transaction_count = {}, ctx.repeated_key("spend_out_transaction_count");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            integer = integer_field::spend_out_transaction_count;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "total_accounts")) {
-          integer = integer_field::total_accounts;
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.total_accounts = {}, ctx.repeated_key("total_accounts");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            integer = integer_field::total_accounts;
+          }
         } else if (key_is(key, "total_spend")) {
-          optional_number = &row.total_spend, number = &row.total_spend.emplace(), number_key = "total_spend";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.total_spend = {}, ctx.repeated_key("total_spend");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.total_spend, number = &row.total_spend.emplace(), number_key = "total_spend";
+          }
         } else if (key_is(key, "total_transactions")) {
-          integer = integer_field::total_transactions;
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.total_transactions = {}, ctx.repeated_key("total_transactions");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            integer = integer_field::total_transactions;
+          }
         } else if (key_is(key, "transaction_currency")) {
-          ctx.read_string(value, "transaction_currency", row.transaction_currency);
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.transaction_currency = {}, ctx.repeated_key("transaction_currency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            ctx.read_string(value, "transaction_currency", row.transaction_currency);
+          }
         } else if (key_is(key, "transaction_date")) {
-          ctx.read_date(value, "transaction_date", row.transaction_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.transaction_date = {}, ctx.repeated_key("transaction_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            ctx.read_date(value, "transaction_date", row.transaction_date);
+          }
         } else if (key_is(key, "twenty_eight_day_rolling_category_accounts")) {
-          integer = integer_field::twenty_eight_day_rolling_category_accounts;
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.twenty_eight_day_rolling_category_accounts = {}, ctx.repeated_key("twenty_eight_day_rolling_category_accounts");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            integer = integer_field::twenty_eight_day_rolling_category_accounts;
+          }
         } else if (key_is(key, "twenty_eight_day_rolling_total_accounts")) {
-          integer = integer_field::twenty_eight_day_rolling_total_accounts;
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.twenty_eight_day_rolling_total_accounts = {}, ctx.repeated_key("twenty_eight_day_rolling_total_accounts");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            integer = integer_field::twenty_eight_day_rolling_total_accounts;
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "user_country")) {
-          ctx.read_string(value, "user_country", row.user_country);
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.user_country = {}, ctx.repeated_key("user_country");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            ctx.read_string(value, "user_country", row.user_country);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_eu_merchant_hierarchy_entry(row_context& ctx, od::object& object, massive::eu_merchant_hierarchy_entry& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,79 +18,164 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "active_from")) {
-          ctx.read_date(value, "active_from", row.active_from);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.active_from = {}, ctx.repeated_key("active_from");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_date(value, "active_from", row.active_from);
+          }
         } else if (key_is(key, "active_to")) {
-          ctx.read_date(value, "active_to", row.active_to);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.active_to = {}, ctx.repeated_key("active_to");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_date(value, "active_to", row.active_to);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "category")) {
-          ctx.read_string(value, "category", row.category);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.category = {}, ctx.repeated_key("category");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "category", row.category);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'g':
         if (key_is(key, "grandparent_name")) {
-          ctx.read_string(value, "grandparent_name", row.grandparent_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.grandparent_name = {}, ctx.repeated_key("grandparent_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "grandparent_name", row.grandparent_name);
+          }
         } else if (key_is(key, "grandparent_ticker")) {
-          ctx.read_string(value, "grandparent_ticker", row.grandparent_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.grandparent_ticker = {}, ctx.repeated_key("grandparent_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "grandparent_ticker", row.grandparent_ticker);
+          }
         } else if (key_is(key, "great_grandparent_name")) {
-          ctx.read_string(value, "great_grandparent_name", row.great_grandparent_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.great_grandparent_name = {}, ctx.repeated_key("great_grandparent_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "great_grandparent_name", row.great_grandparent_name);
+          }
         } else if (key_is(key, "great_grandparent_ticker")) {
-          ctx.read_string(value, "great_grandparent_ticker", row.great_grandparent_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.great_grandparent_ticker = {}, ctx.repeated_key("great_grandparent_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "great_grandparent_ticker", row.great_grandparent_ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "industry")) {
-          ctx.read_string(value, "industry", row.industry);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.industry = {}, ctx.repeated_key("industry");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "industry", row.industry);
+          }
         } else if (key_is(key, "industry_group")) {
-          ctx.read_string(value, "industry_group", row.industry_group);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.industry_group = {}, ctx.repeated_key("industry_group");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "industry_group", row.industry_group);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "listing_status")) {
-          ctx.read_string(value, "listing_status", row.listing_status);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.listing_status = {}, ctx.repeated_key("listing_status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "listing_status", row.listing_status);
+          }
         } else if (key_is(key, "lookup_name")) {
-          ctx.read_string(value, "lookup_name", row.lookup_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.lookup_name = {}, ctx.repeated_key("lookup_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "lookup_name", row.lookup_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "normalized_name")) {
-          ctx.read_string(value, "normalized_name", row.normalized_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.normalized_name = {}, ctx.repeated_key("normalized_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "normalized_name", row.normalized_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "parent_name")) {
-          ctx.read_string(value, "parent_name", row.parent_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.parent_name = {}, ctx.repeated_key("parent_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_string(value, "parent_name", row.parent_name);
+          }
         } else if (key_is(key, "parent_ticker")) {
-          ctx.read_string(value, "parent_ticker", row.parent_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.parent_ticker = {}, ctx.repeated_key("parent_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "parent_ticker", row.parent_ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sector")) {
-          ctx.read_string(value, "sector", row.sector);
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.sector = {}, ctx.repeated_key("sector");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            ctx.read_string(value, "sector", row.sector);
+          }
         } else if (key_is(key, "sub_industry")) {
-          ctx.read_string(value, "sub_industry", row.sub_industry);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.sub_industry = {}, ctx.repeated_key("sub_industry");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "sub_industry", row.sub_industry);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

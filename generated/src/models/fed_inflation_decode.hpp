@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_fed_inflation(row_context& ctx, od::object& object, massive::fed_inflation& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,29 +21,64 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "cpi")) {
-          optional_number = &row.cpi, number = &row.cpi.emplace(), number_key = "cpi";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.cpi = {}, ctx.repeated_key("cpi");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.cpi, number = &row.cpi.emplace(), number_key = "cpi";
+          }
         } else if (key_is(key, "cpi_core")) {
-          optional_number = &row.cpi_core, number = &row.cpi_core.emplace(), number_key = "cpi_core";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.cpi_core = {}, ctx.repeated_key("cpi_core");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.cpi_core, number = &row.cpi_core.emplace(), number_key = "cpi_core";
+          }
         } else if (key_is(key, "cpi_year_over_year")) {
-          optional_number = &row.cpi_year_over_year, number = &row.cpi_year_over_year.emplace(), number_key = "cpi_year_over_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.cpi_year_over_year = {}, ctx.repeated_key("cpi_year_over_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.cpi_year_over_year, number = &row.cpi_year_over_year.emplace(), number_key = "cpi_year_over_year";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "pce")) {
-          optional_number = &row.pce, number = &row.pce.emplace(), number_key = "pce";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.pce = {}, ctx.repeated_key("pce");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.pce, number = &row.pce.emplace(), number_key = "pce";
+          }
         } else if (key_is(key, "pce_core")) {
-          optional_number = &row.pce_core, number = &row.pce_core.emplace(), number_key = "pce_core";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.pce_core = {}, ctx.repeated_key("pce_core");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.pce_core, number = &row.pce_core.emplace(), number_key = "pce_core";
+          }
         } else if (key_is(key, "pce_spending")) {
-          optional_number = &row.pce_spending, number = &row.pce_spending.emplace(), number_key = "pce_spending";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.pce_spending = {}, ctx.repeated_key("pce_spending");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.pce_spending, number = &row.pce_spending.emplace(), number_key = "pce_spending";
+          }
         } else {
           ctx.unknown_key(key);
         }

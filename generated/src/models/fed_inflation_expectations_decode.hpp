@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_fed_inflation_expectations(row_context& ctx, od::object& object, massive::fed_inflation_expectations& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,31 +21,71 @@ namespace massive::detail {
     switch (key[0]) {
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "forward_years_5_to_10")) {
-          optional_number = &row.forward_years_5_to_10, number = &row.forward_years_5_to_10.emplace(), number_key = "forward_years_5_to_10";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.forward_years_5_to_10 = {}, ctx.repeated_key("forward_years_5_to_10");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.forward_years_5_to_10, number = &row.forward_years_5_to_10.emplace(), number_key = "forward_years_5_to_10";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market_10_year")) {
-          optional_number = &row.market_10_year, number = &row.market_10_year.emplace(), number_key = "market_10_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.market_10_year = {}, ctx.repeated_key("market_10_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.market_10_year, number = &row.market_10_year.emplace(), number_key = "market_10_year";
+          }
         } else if (key_is(key, "market_5_year")) {
-          optional_number = &row.market_5_year, number = &row.market_5_year.emplace(), number_key = "market_5_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.market_5_year = {}, ctx.repeated_key("market_5_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.market_5_year, number = &row.market_5_year.emplace(), number_key = "market_5_year";
+          }
         } else if (key_is(key, "model_10_year")) {
-          optional_number = &row.model_10_year, number = &row.model_10_year.emplace(), number_key = "model_10_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.model_10_year = {}, ctx.repeated_key("model_10_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.model_10_year, number = &row.model_10_year.emplace(), number_key = "model_10_year";
+          }
         } else if (key_is(key, "model_1_year")) {
-          optional_number = &row.model_1_year, number = &row.model_1_year.emplace(), number_key = "model_1_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.model_1_year = {}, ctx.repeated_key("model_1_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.model_1_year, number = &row.model_1_year.emplace(), number_key = "model_1_year";
+          }
         } else if (key_is(key, "model_30_year")) {
-          optional_number = &row.model_30_year, number = &row.model_30_year.emplace(), number_key = "model_30_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.model_30_year = {}, ctx.repeated_key("model_30_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.model_30_year, number = &row.model_30_year.emplace(), number_key = "model_30_year";
+          }
         } else if (key_is(key, "model_5_year")) {
-          optional_number = &row.model_5_year, number = &row.model_5_year.emplace(), number_key = "model_5_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.model_5_year = {}, ctx.repeated_key("model_5_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.model_5_year, number = &row.model_5_year.emplace(), number_key = "model_5_year";
+          }
         } else {
           ctx.unknown_key(key);
         }

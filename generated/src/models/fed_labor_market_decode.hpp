@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_fed_labor_market(row_context& ctx, od::object& object, massive::fed_labor_market& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,35 +21,60 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "avg_hourly_earnings")) {
-          optional_number = &row.avg_hourly_earnings, number = &row.avg_hourly_earnings.emplace(), number_key = "avg_hourly_earnings";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.avg_hourly_earnings = {}, ctx.repeated_key("avg_hourly_earnings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.avg_hourly_earnings, number = &row.avg_hourly_earnings.emplace(), number_key = "avg_hourly_earnings";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'j':
         if (key_is(key, "job_openings")) {
-          optional_number = &row.job_openings, number = &row.job_openings.emplace(), number_key = "job_openings";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.job_openings = {}, ctx.repeated_key("job_openings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.job_openings, number = &row.job_openings.emplace(), number_key = "job_openings";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "labor_force_participation_rate")) {
-          optional_number = &row.labor_force_participation_rate, number = &row.labor_force_participation_rate.emplace(), number_key = "labor_force_participation_rate";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.labor_force_participation_rate = {}, ctx.repeated_key("labor_force_participation_rate");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.labor_force_participation_rate, number = &row.labor_force_participation_rate.emplace(), number_key = "labor_force_participation_rate";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "unemployment_rate")) {
-          optional_number = &row.unemployment_rate, number = &row.unemployment_rate.emplace(), number_key = "unemployment_rate";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.unemployment_rate = {}, ctx.repeated_key("unemployment_rate");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.unemployment_rate, number = &row.unemployment_rate.emplace(), number_key = "unemployment_rate";
+          }
         } else {
           ctx.unknown_key(key);
         }

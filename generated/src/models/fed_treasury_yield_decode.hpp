@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_fed_treasury_yield(row_context& ctx, od::object& object, massive::fed_treasury_yield& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,34 +21,94 @@ namespace massive::detail {
     switch (key[0]) {
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'y':
         if (key_is(key, "yield_10_year")) {
-          optional_number = &row.yield_10_year, number = &row.yield_10_year.emplace(), number_key = "yield_10_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.yield_10_year = {}, ctx.repeated_key("yield_10_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.yield_10_year, number = &row.yield_10_year.emplace(), number_key = "yield_10_year";
+          }
         } else if (key_is(key, "yield_1_month")) {
-          optional_number = &row.yield_1_month, number = &row.yield_1_month.emplace(), number_key = "yield_1_month";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.yield_1_month = {}, ctx.repeated_key("yield_1_month");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.yield_1_month, number = &row.yield_1_month.emplace(), number_key = "yield_1_month";
+          }
         } else if (key_is(key, "yield_1_year")) {
-          optional_number = &row.yield_1_year, number = &row.yield_1_year.emplace(), number_key = "yield_1_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.yield_1_year = {}, ctx.repeated_key("yield_1_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.yield_1_year, number = &row.yield_1_year.emplace(), number_key = "yield_1_year";
+          }
         } else if (key_is(key, "yield_20_year")) {
-          optional_number = &row.yield_20_year, number = &row.yield_20_year.emplace(), number_key = "yield_20_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.yield_20_year = {}, ctx.repeated_key("yield_20_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.yield_20_year, number = &row.yield_20_year.emplace(), number_key = "yield_20_year";
+          }
         } else if (key_is(key, "yield_2_year")) {
-          optional_number = &row.yield_2_year, number = &row.yield_2_year.emplace(), number_key = "yield_2_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.yield_2_year = {}, ctx.repeated_key("yield_2_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.yield_2_year, number = &row.yield_2_year.emplace(), number_key = "yield_2_year";
+          }
         } else if (key_is(key, "yield_30_year")) {
-          optional_number = &row.yield_30_year, number = &row.yield_30_year.emplace(), number_key = "yield_30_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.yield_30_year = {}, ctx.repeated_key("yield_30_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.yield_30_year, number = &row.yield_30_year.emplace(), number_key = "yield_30_year";
+          }
         } else if (key_is(key, "yield_3_month")) {
-          optional_number = &row.yield_3_month, number = &row.yield_3_month.emplace(), number_key = "yield_3_month";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.yield_3_month = {}, ctx.repeated_key("yield_3_month");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.yield_3_month, number = &row.yield_3_month.emplace(), number_key = "yield_3_month";
+          }
         } else if (key_is(key, "yield_3_year")) {
-          optional_number = &row.yield_3_year, number = &row.yield_3_year.emplace(), number_key = "yield_3_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.yield_3_year = {}, ctx.repeated_key("yield_3_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.yield_3_year, number = &row.yield_3_year.emplace(), number_key = "yield_3_year";
+          }
         } else if (key_is(key, "yield_5_year")) {
-          optional_number = &row.yield_5_year, number = &row.yield_5_year.emplace(), number_key = "yield_5_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.yield_5_year = {}, ctx.repeated_key("yield_5_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.yield_5_year, number = &row.yield_5_year.emplace(), number_key = "yield_5_year";
+          }
         } else if (key_is(key, "yield_6_month")) {
-          optional_number = &row.yield_6_month, number = &row.yield_6_month.emplace(), number_key = "yield_6_month";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.yield_6_month = {}, ctx.repeated_key("yield_6_month");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.yield_6_month, number = &row.yield_6_month.emplace(), number_key = "yield_6_month";
+          }
         } else if (key_is(key, "yield_7_year")) {
-          optional_number = &row.yield_7_year, number = &row.yield_7_year.emplace(), number_key = "yield_7_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.yield_7_year = {}, ctx.repeated_key("yield_7_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.yield_7_year, number = &row.yield_7_year.emplace(), number_key = "yield_7_year";
+          }
         } else {
           ctx.unknown_key(key);
         }

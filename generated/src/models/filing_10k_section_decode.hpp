@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_filing_10k_section(row_context& ctx, od::object& object, massive::filing_10k_section& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,39 +18,74 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
-          ctx.read_date(value, "filing_date", row.filing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.filing_date = {}, ctx.repeated_key("filing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_date(value, "filing_date", row.filing_date);
+          }
         } else if (key_is(key, "filing_url")) {
-          ctx.read_string(value, "filing_url", row.filing_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.filing_url = {}, ctx.repeated_key("filing_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "filing_url", row.filing_url);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "period_end")) {
-          ctx.read_date(value, "period_end", row.period_end);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.period_end = {}, ctx.repeated_key("period_end");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_date(value, "period_end", row.period_end);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "section")) {
-          ctx.read_string(value, "section", row.section);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.section = {}, ctx.repeated_key("section");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "section", row.section);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "text")) {
-          ctx.read_string(value, "text", row.text);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.text = {}, ctx.repeated_key("text");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "text", row.text);
+          }
         } else if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

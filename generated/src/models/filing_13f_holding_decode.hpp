@@ -43,6 +43,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_filing_13f_holding(row_context& ctx, od::object& object, massive::filing_13f_holding& row) {
   using namespace filing_13f_holding_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -52,90 +53,190 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "accession_number")) {
-          ctx.read_string(value, "accession_number", row.accession_number);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.accession_number = {}, ctx.repeated_key("accession_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "accession_number", row.accession_number);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cusip")) {
-          ctx.read_string(value, "cusip", row.cusip);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.cusip = {}, ctx.repeated_key("cusip");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "cusip", row.cusip);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "file_number")) {
-          ctx.read_string(value, "file_number", row.file_number);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.file_number = {}, ctx.repeated_key("file_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "file_number", row.file_number);
+          }
         } else if (key_is(key, "filer_cik")) {
-          ctx.read_string(value, "filer_cik", row.filer_cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.filer_cik = {}, ctx.repeated_key("filer_cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "filer_cik", row.filer_cik);
+          }
         } else if (key_is(key, "filing_date")) {
-          ctx.read_date(value, "filing_date", row.filing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.filing_date = {}, ctx.repeated_key("filing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_date(value, "filing_date", row.filing_date);
+          }
         } else if (key_is(key, "filing_url")) {
-          ctx.read_string(value, "filing_url", row.filing_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.filing_url = {}, ctx.repeated_key("filing_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "filing_url", row.filing_url);
+          }
         } else if (key_is(key, "film_number")) {
-          ctx.read_string(value, "film_number", row.film_number);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.film_number = {}, ctx.repeated_key("film_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "film_number", row.film_number);
+          }
         } else if (key_is(key, "form_type")) {
-          ctx.read_string(value, "form_type", row.form_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.form_type = {}, ctx.repeated_key("form_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "form_type", row.form_type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "investment_discretion")) {
-          ctx.read_string(value, "investment_discretion", row.investment_discretion);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.investment_discretion = {}, ctx.repeated_key("investment_discretion");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "investment_discretion", row.investment_discretion);
+          }
         } else if (key_is(key, "issuer_name")) {
-          ctx.read_string(value, "issuer_name", row.issuer_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.issuer_name = {}, ctx.repeated_key("issuer_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "issuer_name", row.issuer_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market_value")) {
-          integer = integer_field::market_value;
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.market_value = {}, ctx.repeated_key("market_value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            integer = integer_field::market_value;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "other_managers")) {
-          ctx.read_string_array(value, "other_managers", row.other_managers);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.other_managers = {}, ctx.repeated_key("other_managers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string_array(value, "other_managers", row.other_managers);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "period")) {
-          ctx.read_date(value, "period", row.period);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.period = {}, ctx.repeated_key("period");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_date(value, "period", row.period);
+          }
         } else if (key_is(key, "put_call")) {
-          ctx.read_string(value, "put_call", row.put_call);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.put_call = {}, ctx.repeated_key("put_call");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "put_call", row.put_call);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "shares_or_principal_amount")) {
-          integer = integer_field::shares_or_principal_amount;
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.shares_or_principal_amount = {}, ctx.repeated_key("shares_or_principal_amount");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            integer = integer_field::shares_or_principal_amount;
+          }
         } else if (key_is(key, "shares_or_principal_type")) {
-          ctx.read_string(value, "shares_or_principal_type", row.shares_or_principal_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.shares_or_principal_type = {}, ctx.repeated_key("shares_or_principal_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "shares_or_principal_type", row.shares_or_principal_type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "title_of_class")) {
-          ctx.read_string(value, "title_of_class", row.title_of_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.title_of_class = {}, ctx.repeated_key("title_of_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "title_of_class", row.title_of_class);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "voting_authority_none")) {
-          integer = integer_field::voting_authority_none;
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.voting_authority_none = {}, ctx.repeated_key("voting_authority_none");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            integer = integer_field::voting_authority_none;
+          }
         } else if (key_is(key, "voting_authority_shared")) {
-          integer = integer_field::voting_authority_shared;
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.voting_authority_shared = {}, ctx.repeated_key("voting_authority_shared");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            integer = integer_field::voting_authority_shared;
+          }
         } else if (key_is(key, "voting_authority_sole")) {
-          integer = integer_field::voting_authority_sole;
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.voting_authority_sole = {}, ctx.repeated_key("voting_authority_sole");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            integer = integer_field::voting_authority_sole;
+          }
         } else {
           ctx.unknown_key(key);
         }

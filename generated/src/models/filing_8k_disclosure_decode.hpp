@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_filing_8k_disclosure(row_context& ctx, od::object& object, massive::filing_8k_disclosure& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,48 +18,93 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "accession_number")) {
-          ctx.read_string(value, "accession_number", row.accession_number);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.accession_number = {}, ctx.repeated_key("accession_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "accession_number", row.accession_number);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
-          ctx.read_string(value, "filing_date", row.filing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.filing_date = {}, ctx.repeated_key("filing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "filing_date", row.filing_date);
+          }
         } else if (key_is(key, "filing_url")) {
-          ctx.read_string(value, "filing_url", row.filing_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.filing_url = {}, ctx.repeated_key("filing_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "filing_url", row.filing_url);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "primary_category")) {
-          ctx.read_string(value, "primary_category", row.primary_category);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.primary_category = {}, ctx.repeated_key("primary_category");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "primary_category", row.primary_category);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "secondary_category")) {
-          ctx.read_string(value, "secondary_category", row.secondary_category);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.secondary_category = {}, ctx.repeated_key("secondary_category");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "secondary_category", row.secondary_category);
+          }
         } else if (key_is(key, "supporting_text")) {
-          ctx.read_string(value, "supporting_text", row.supporting_text);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.supporting_text = {}, ctx.repeated_key("supporting_text");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "supporting_text", row.supporting_text);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tertiary_category")) {
-          ctx.read_string(value, "tertiary_category", row.tertiary_category);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.tertiary_category = {}, ctx.repeated_key("tertiary_category");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "tertiary_category", row.tertiary_category);
+          }
         } else if (key_is(key, "tickers")) {
-          ctx.read_string_array(value, "tickers", row.tickers);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.tickers = {}, ctx.repeated_key("tickers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string_array(value, "tickers", row.tickers);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -10,6 +10,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_filing_form3(row_context& ctx, od::object& object, massive::filing_form3& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -21,118 +22,263 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "accession_number")) {
-          ctx.read_string(value, "accession_number", row.accession_number);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.accession_number = {}, ctx.repeated_key("accession_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "accession_number", row.accession_number);
+          }
         } else if (key_is(key, "aff_10b5_one")) {
-          ctx.read_bool(value, "aff_10b5_one", row.aff_10b5_one);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.aff_10b5_one = {}, ctx.repeated_key("aff_10b5_one");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_bool(value, "aff_10b5_one", row.aff_10b5_one);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date_of_original_submission")) {
-          ctx.read_date(value, "date_of_original_submission", row.date_of_original_submission);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.date_of_original_submission = {}, ctx.repeated_key("date_of_original_submission");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_date(value, "date_of_original_submission", row.date_of_original_submission);
+          }
         } else if (key_is(key, "direct_or_indirect")) {
-          ctx.read_string(value, "direct_or_indirect", row.direct_or_indirect);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.direct_or_indirect = {}, ctx.repeated_key("direct_or_indirect");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "direct_or_indirect", row.direct_or_indirect);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exercise_date")) {
-          ctx.read_date(value, "exercise_date", row.exercise_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.exercise_date = {}, ctx.repeated_key("exercise_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_date(value, "exercise_date", row.exercise_date);
+          }
         } else if (key_is(key, "exercise_price")) {
-          optional_number = &row.exercise_price, number = &row.exercise_price.emplace(), number_key = "exercise_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.exercise_price = {}, ctx.repeated_key("exercise_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.exercise_price, number = &row.exercise_price.emplace(), number_key = "exercise_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
-          ctx.read_date(value, "filing_date", row.filing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.filing_date = {}, ctx.repeated_key("filing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_date(value, "filing_date", row.filing_date);
+          }
         } else if (key_is(key, "filing_url")) {
-          ctx.read_string(value, "filing_url", row.filing_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.filing_url = {}, ctx.repeated_key("filing_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "filing_url", row.filing_url);
+          }
         } else if (key_is(key, "footnotes")) {
-          ctx.read_object_array<massive::filing_footnote, decode_filing_footnote>(value, "footnotes", row.footnotes);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.footnotes = {}, ctx.repeated_key("footnotes");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_object_array<massive::filing_footnote, decode_filing_footnote>(value, "footnotes", row.footnotes);
+          }
         } else if (key_is(key, "form_type")) {
-          ctx.read_string(value, "form_type", row.form_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.form_type = {}, ctx.repeated_key("form_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "form_type", row.form_type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "is_director")) {
-          ctx.read_bool(value, "is_director", row.is_director);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.is_director = {}, ctx.repeated_key("is_director");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_bool(value, "is_director", row.is_director);
+          }
         } else if (key_is(key, "is_officer")) {
-          ctx.read_bool(value, "is_officer", row.is_officer);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.is_officer = {}, ctx.repeated_key("is_officer");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_bool(value, "is_officer", row.is_officer);
+          }
         } else if (key_is(key, "is_other")) {
-          ctx.read_bool(value, "is_other", row.is_other);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.is_other = {}, ctx.repeated_key("is_other");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_bool(value, "is_other", row.is_other);
+          }
         } else if (key_is(key, "is_ten_percent_owner")) {
-          ctx.read_bool(value, "is_ten_percent_owner", row.is_ten_percent_owner);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.is_ten_percent_owner = {}, ctx.repeated_key("is_ten_percent_owner");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_bool(value, "is_ten_percent_owner", row.is_ten_percent_owner);
+          }
         } else if (key_is(key, "issuer_cik")) {
-          ctx.read_string(value, "issuer_cik", row.issuer_cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.issuer_cik = {}, ctx.repeated_key("issuer_cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            ctx.read_string(value, "issuer_cik", row.issuer_cik);
+          }
         } else if (key_is(key, "issuer_name")) {
-          ctx.read_string(value, "issuer_name", row.issuer_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.issuer_name = {}, ctx.repeated_key("issuer_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "issuer_name", row.issuer_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "nature_of_ownership")) {
-          ctx.read_string(value, "nature_of_ownership", row.nature_of_ownership);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.nature_of_ownership = {}, ctx.repeated_key("nature_of_ownership");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "nature_of_ownership", row.nature_of_ownership);
+          }
         } else if (key_is(key, "not_subject_to_section_16")) {
-          ctx.read_bool(value, "not_subject_to_section_16", row.not_subject_to_section_16);
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.not_subject_to_section_16 = {}, ctx.repeated_key("not_subject_to_section_16");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            ctx.read_bool(value, "not_subject_to_section_16", row.not_subject_to_section_16);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "officer_title")) {
-          ctx.read_string(value, "officer_title", row.officer_title);
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.officer_title = {}, ctx.repeated_key("officer_title");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            ctx.read_string(value, "officer_title", row.officer_title);
+          }
         } else if (key_is(key, "owner_cik")) {
-          ctx.read_string(value, "owner_cik", row.owner_cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.owner_cik = {}, ctx.repeated_key("owner_cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            ctx.read_string(value, "owner_cik", row.owner_cik);
+          }
         } else if (key_is(key, "owner_name")) {
-          ctx.read_string(value, "owner_name", row.owner_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.owner_name = {}, ctx.repeated_key("owner_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            ctx.read_string(value, "owner_name", row.owner_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "period_of_report")) {
-          ctx.read_date(value, "period_of_report", row.period_of_report);
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.period_of_report = {}, ctx.repeated_key("period_of_report");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            ctx.read_date(value, "period_of_report", row.period_of_report);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "remarks")) {
-          ctx.read_string(value, "remarks", row.remarks);
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.remarks = {}, ctx.repeated_key("remarks");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            ctx.read_string(value, "remarks", row.remarks);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "security_title")) {
-          ctx.read_string(value, "security_title", row.security_title);
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.security_title = {}, ctx.repeated_key("security_title");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            ctx.read_string(value, "security_title", row.security_title);
+          }
         } else if (key_is(key, "security_type")) {
-          ctx.read_string(value, "security_type", row.security_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.security_type = {}, ctx.repeated_key("security_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            ctx.read_string(value, "security_type", row.security_type);
+          }
         } else if (key_is(key, "shares_owned")) {
-          optional_number = &row.shares_owned, number = &row.shares_owned.emplace(), number_key = "shares_owned";
+          if ((keys_met[0] & (std::uint64_t{1} << 25)) != 0) {
+            row.shares_owned = {}, ctx.repeated_key("shares_owned");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 25);
+            optional_number = &row.shares_owned, number = &row.shares_owned.emplace(), number_key = "shares_owned";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tickers")) {
-          ctx.read_string_array(value, "tickers", row.tickers);
+          if ((keys_met[0] & (std::uint64_t{1} << 26)) != 0) {
+            row.tickers = {}, ctx.repeated_key("tickers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 26);
+            ctx.read_string_array(value, "tickers", row.tickers);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "underlying_security_shares")) {
-          optional_number = &row.underlying_security_shares, number = &row.underlying_security_shares.emplace(), number_key = "underlying_security_shares";
+          if ((keys_met[0] & (std::uint64_t{1} << 27)) != 0) {
+            row.underlying_security_shares = {}, ctx.repeated_key("underlying_security_shares");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 27);
+            optional_number = &row.underlying_security_shares, number = &row.underlying_security_shares.emplace(), number_key = "underlying_security_shares";
+          }
         } else if (key_is(key, "underlying_security_title")) {
-          ctx.read_string(value, "underlying_security_title", row.underlying_security_title);
+          if ((keys_met[0] & (std::uint64_t{1} << 28)) != 0) {
+            row.underlying_security_title = {}, ctx.repeated_key("underlying_security_title");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 28);
+            ctx.read_string(value, "underlying_security_title", row.underlying_security_title);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_filing_index_entry(row_context& ctx, od::object& object, massive::filing_index_entry& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,39 +18,74 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "accession_number")) {
-          ctx.read_string(value, "accession_number", row.accession_number);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.accession_number = {}, ctx.repeated_key("accession_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "accession_number", row.accession_number);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
-          ctx.read_date(value, "filing_date", row.filing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.filing_date = {}, ctx.repeated_key("filing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_date(value, "filing_date", row.filing_date);
+          }
         } else if (key_is(key, "filing_url")) {
-          ctx.read_string(value, "filing_url", row.filing_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.filing_url = {}, ctx.repeated_key("filing_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "filing_url", row.filing_url);
+          }
         } else if (key_is(key, "form_type")) {
-          ctx.read_string(value, "form_type", row.form_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.form_type = {}, ctx.repeated_key("form_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "form_type", row.form_type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "issuer_name")) {
-          ctx.read_string(value, "issuer_name", row.issuer_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.issuer_name = {}, ctx.repeated_key("issuer_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "issuer_name", row.issuer_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "order"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_financial_data_point(row_context& ctx, od::object& object, massive::financial_data_point& row) {
   using namespace financial_data_point_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,56 +38,96 @@ inline constexpr std::string_view integer_names[] = {"", "order"};
     switch (key[0]) {
       case 'd':
         if (key_is(key, "derived_from")) {
-          ctx.read_string_array(value, "derived_from", row.derived_from);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.derived_from = {}, ctx.repeated_key("derived_from");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string_array(value, "derived_from", row.derived_from);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "formula")) {
-          ctx.read_string(value, "formula", row.formula);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.formula = {}, ctx.repeated_key("formula");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "formula", row.formula);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "label")) {
-          ctx.read_string(value, "label", row.label);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.label = {}, ctx.repeated_key("label");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "label", row.label);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "order")) {
-          integer = integer_field::order;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.order = {}, ctx.repeated_key("order");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::order;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "source")) {
-          ctx.read_string(value, "source", row.source);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.source = {}, ctx.repeated_key("source");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "source", row.source);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "unit")) {
-          ctx.read_string(value, "unit", row.unit);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.unit = {}, ctx.repeated_key("unit");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "unit", row.unit);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "value")) {
-          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.value = {}, ctx.repeated_key("value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "xpath")) {
-          ctx.read_string(value, "xpath", row.xpath);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.xpath = {}, ctx.repeated_key("xpath");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "xpath", row.xpath);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_financial_ratios(row_context& ctx, od::object& object, massive::financial_ratios& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,96 +21,211 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "average_volume")) {
-          optional_number = &row.average_volume, number = &row.average_volume.emplace(), number_key = "average_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.average_volume = {}, ctx.repeated_key("average_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.average_volume, number = &row.average_volume.emplace(), number_key = "average_volume";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cash")) {
-          optional_number = &row.cash, number = &row.cash.emplace(), number_key = "cash";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.cash = {}, ctx.repeated_key("cash");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.cash, number = &row.cash.emplace(), number_key = "cash";
+          }
         } else if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else if (key_is(key, "current")) {
-          optional_number = &row.current, number = &row.current.emplace(), number_key = "current";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.current = {}, ctx.repeated_key("current");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.current, number = &row.current.emplace(), number_key = "current";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "date", row.date);
+          }
         } else if (key_is(key, "debt_to_equity")) {
-          optional_number = &row.debt_to_equity, number = &row.debt_to_equity.emplace(), number_key = "debt_to_equity";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.debt_to_equity = {}, ctx.repeated_key("debt_to_equity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.debt_to_equity, number = &row.debt_to_equity.emplace(), number_key = "debt_to_equity";
+          }
         } else if (key_is(key, "dividend_yield")) {
-          optional_number = &row.dividend_yield, number = &row.dividend_yield.emplace(), number_key = "dividend_yield";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.dividend_yield = {}, ctx.repeated_key("dividend_yield");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.dividend_yield, number = &row.dividend_yield.emplace(), number_key = "dividend_yield";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "earnings_per_share")) {
-          optional_number = &row.earnings_per_share, number = &row.earnings_per_share.emplace(), number_key = "earnings_per_share";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.earnings_per_share = {}, ctx.repeated_key("earnings_per_share");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.earnings_per_share, number = &row.earnings_per_share.emplace(), number_key = "earnings_per_share";
+          }
         } else if (key_is(key, "enterprise_value")) {
-          optional_number = &row.enterprise_value, number = &row.enterprise_value.emplace(), number_key = "enterprise_value";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.enterprise_value = {}, ctx.repeated_key("enterprise_value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.enterprise_value, number = &row.enterprise_value.emplace(), number_key = "enterprise_value";
+          }
         } else if (key_is(key, "ev_to_ebitda")) {
-          optional_number = &row.ev_to_ebitda, number = &row.ev_to_ebitda.emplace(), number_key = "ev_to_ebitda";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.ev_to_ebitda = {}, ctx.repeated_key("ev_to_ebitda");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.ev_to_ebitda, number = &row.ev_to_ebitda.emplace(), number_key = "ev_to_ebitda";
+          }
         } else if (key_is(key, "ev_to_sales")) {
-          optional_number = &row.ev_to_sales, number = &row.ev_to_sales.emplace(), number_key = "ev_to_sales";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.ev_to_sales = {}, ctx.repeated_key("ev_to_sales");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.ev_to_sales, number = &row.ev_to_sales.emplace(), number_key = "ev_to_sales";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "free_cash_flow")) {
-          optional_number = &row.free_cash_flow, number = &row.free_cash_flow.emplace(), number_key = "free_cash_flow";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.free_cash_flow = {}, ctx.repeated_key("free_cash_flow");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.free_cash_flow, number = &row.free_cash_flow.emplace(), number_key = "free_cash_flow";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market_cap")) {
-          optional_number = &row.market_cap, number = &row.market_cap.emplace(), number_key = "market_cap";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.market_cap = {}, ctx.repeated_key("market_cap");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.market_cap, number = &row.market_cap.emplace(), number_key = "market_cap";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "price")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.price = {}, ctx.repeated_key("price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          }
         } else if (key_is(key, "price_to_book")) {
-          optional_number = &row.price_to_book, number = &row.price_to_book.emplace(), number_key = "price_to_book";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.price_to_book = {}, ctx.repeated_key("price_to_book");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.price_to_book, number = &row.price_to_book.emplace(), number_key = "price_to_book";
+          }
         } else if (key_is(key, "price_to_cash_flow")) {
-          optional_number = &row.price_to_cash_flow, number = &row.price_to_cash_flow.emplace(), number_key = "price_to_cash_flow";
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.price_to_cash_flow = {}, ctx.repeated_key("price_to_cash_flow");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            optional_number = &row.price_to_cash_flow, number = &row.price_to_cash_flow.emplace(), number_key = "price_to_cash_flow";
+          }
         } else if (key_is(key, "price_to_earnings")) {
-          optional_number = &row.price_to_earnings, number = &row.price_to_earnings.emplace(), number_key = "price_to_earnings";
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.price_to_earnings = {}, ctx.repeated_key("price_to_earnings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            optional_number = &row.price_to_earnings, number = &row.price_to_earnings.emplace(), number_key = "price_to_earnings";
+          }
         } else if (key_is(key, "price_to_free_cash_flow")) {
-          optional_number = &row.price_to_free_cash_flow, number = &row.price_to_free_cash_flow.emplace(), number_key = "price_to_free_cash_flow";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.price_to_free_cash_flow = {}, ctx.repeated_key("price_to_free_cash_flow");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.price_to_free_cash_flow, number = &row.price_to_free_cash_flow.emplace(), number_key = "price_to_free_cash_flow";
+          }
         } else if (key_is(key, "price_to_sales")) {
-          optional_number = &row.price_to_sales, number = &row.price_to_sales.emplace(), number_key = "price_to_sales";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.price_to_sales = {}, ctx.repeated_key("price_to_sales");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.price_to_sales, number = &row.price_to_sales.emplace(), number_key = "price_to_sales";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'q':
         if (key_is(key, "quick")) {
-          optional_number = &row.quick, number = &row.quick.emplace(), number_key = "quick";
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.quick = {}, ctx.repeated_key("quick");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            optional_number = &row.quick, number = &row.quick.emplace(), number_key = "quick";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "return_on_assets")) {
-          optional_number = &row.return_on_assets, number = &row.return_on_assets.emplace(), number_key = "return_on_assets";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.return_on_assets = {}, ctx.repeated_key("return_on_assets");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.return_on_assets, number = &row.return_on_assets.emplace(), number_key = "return_on_assets";
+          }
         } else if (key_is(key, "return_on_equity")) {
-          optional_number = &row.return_on_equity, number = &row.return_on_equity.emplace(), number_key = "return_on_equity";
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.return_on_equity = {}, ctx.repeated_key("return_on_equity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            optional_number = &row.return_on_equity, number = &row.return_on_equity.emplace(), number_key = "return_on_equity";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

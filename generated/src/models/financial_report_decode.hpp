@@ -10,6 +10,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_financial_report(row_context& ctx, od::object& object, massive::financial_report& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -18,58 +19,128 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "acceptance_datetime")) {
-          ctx.read_string(value, "acceptance_datetime", row.acceptance_datetime);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.acceptance_datetime = {}, ctx.repeated_key("acceptance_datetime");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "acceptance_datetime", row.acceptance_datetime);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else if (key_is(key, "company_name")) {
-          ctx.read_string(value, "company_name", row.company_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.company_name = {}, ctx.repeated_key("company_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "company_name", row.company_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "end_date")) {
-          ctx.read_string(value, "end_date", row.end_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.end_date = {}, ctx.repeated_key("end_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "end_date", row.end_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
-          ctx.read_string(value, "filing_date", row.filing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.filing_date = {}, ctx.repeated_key("filing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "filing_date", row.filing_date);
+          }
         } else if (key_is(key, "financials")) {
-          ctx.read_object<massive::financials, decode_financials>(value, "financials", row.financials);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.financials = {}, ctx.repeated_key("financials");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_object<massive::financials, decode_financials>(value, "financials", row.financials);
+          }
         } else if (key_is(key, "fiscal_period")) {
-          ctx.read_string(value, "fiscal_period", row.fiscal_period);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.fiscal_period = {}, ctx.repeated_key("fiscal_period");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "fiscal_period", row.fiscal_period);
+          }
         } else if (key_is(key, "fiscal_year")) {
-          ctx.read_string(value, "fiscal_year", row.fiscal_year);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.fiscal_year = {}, ctx.repeated_key("fiscal_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "fiscal_year", row.fiscal_year);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sic")) {
-          ctx.read_string(value, "sic", row.sic);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.sic = {}, ctx.repeated_key("sic");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "sic", row.sic);
+          }
         } else if (key_is(key, "source_filing_file_url")) {
-          ctx.read_string(value, "source_filing_file_url", row.source_filing_file_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.source_filing_file_url = {}, ctx.repeated_key("source_filing_file_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "source_filing_file_url", row.source_filing_file_url);
+          }
         } else if (key_is(key, "source_filing_url")) {
-          ctx.read_string(value, "source_filing_url", row.source_filing_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.source_filing_url = {}, ctx.repeated_key("source_filing_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "source_filing_url", row.source_filing_url);
+          }
         } else if (key_is(key, "start_date")) {
-          ctx.read_string(value, "start_date", row.start_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.start_date = {}, ctx.repeated_key("start_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "start_date", row.start_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tickers")) {
-          ctx.read_string_array(value, "tickers", row.tickers);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.tickers = {}, ctx.repeated_key("tickers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_string_array(value, "tickers", row.tickers);
+          }
         } else if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else {
           ctx.unknown_key(key);
         }

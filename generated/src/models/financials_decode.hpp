@@ -10,6 +10,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_financials(row_context& ctx, od::object& object, massive::financials& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -18,23 +19,43 @@ namespace massive::detail {
     switch (key[0]) {
       case 'b':
         if (key_is(key, "balance_sheet")) {
-          ctx.read_string_map<massive::financial_data_point, decode_financial_data_point>(value, "balance_sheet", row.balance_sheet);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.balance_sheet = {}, ctx.repeated_key("balance_sheet");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string_map<massive::financial_data_point, decode_financial_data_point>(value, "balance_sheet", row.balance_sheet);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cash_flow_statement")) {
-          ctx.read_json(value, "cash_flow_statement", row.cash_flow_statement);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.cash_flow_statement = {}, ctx.repeated_key("cash_flow_statement");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_json(value, "cash_flow_statement", row.cash_flow_statement);
+          }
         } else if (key_is(key, "comprehensive_income")) {
-          ctx.read_json(value, "comprehensive_income", row.comprehensive_income);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.comprehensive_income = {}, ctx.repeated_key("comprehensive_income");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_json(value, "comprehensive_income", row.comprehensive_income);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "income_statement")) {
-          ctx.read_json(value, "income_statement", row.income_statement);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.income_statement = {}, ctx.repeated_key("income_statement");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_json(value, "income_statement", row.income_statement);
+          }
         } else {
           ctx.unknown_key(key);
         }

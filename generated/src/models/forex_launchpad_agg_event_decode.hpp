@@ -43,6 +43,7 @@ inline constexpr std::string_view integer_names[] = {"", "av", "e", "s", "v", "z
 [[gnu::always_inline]] inline void decode_forex_launchpad_agg_event(row_context& ctx, od::object& object, massive::forex_launchpad_agg_event& row) {
   using namespace forex_launchpad_agg_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -55,71 +56,136 @@ inline constexpr std::string_view integer_names[] = {"", "av", "e", "s", "v", "z
     switch (key[0]) {
       case 'a':
         if (key_is(key, "a")) {
-          optional_number = &row.today_vwap, number = &row.today_vwap.emplace(), number_key = "a";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.today_vwap = {}, ctx.repeated_key("a");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.today_vwap, number = &row.today_vwap.emplace(), number_key = "a";
+          }
         } else if (key_is(key, "av")) {
-          integer = integer_field::accumulated_volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.accumulated_volume = {}, ctx.repeated_key("av");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::accumulated_volume;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "c")) {
-          optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.close = {}, ctx.repeated_key("c");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "e")) {
-          integer = integer_field::end;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.end = {}, ctx.repeated_key("e");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::end;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "h")) {
-          optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.high = {}, ctx.repeated_key("h");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "l")) {
-          optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.low = {}, ctx.repeated_key("l");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "o")) {
-          optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.open = {}, ctx.repeated_key("o");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+          }
         } else if (key_is(key, "op")) {
-          optional_number = &row.official_open, number = &row.official_open.emplace(), number_key = "op";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.official_open = {}, ctx.repeated_key("op");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.official_open, number = &row.official_open.emplace(), number_key = "op";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "s")) {
-          integer = integer_field::start;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.start = {}, ctx.repeated_key("s");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::start;
+          }
         } else if (key_is(key, "sym")) {
-          if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.ticker = {}, seen &= ~std::uint64_t{req_ticker}, ctx.repeated_key("sym");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "v")) {
-          integer = integer_field::volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.volume = {}, ctx.repeated_key("v");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            integer = integer_field::volume;
+          }
         } else if (key_is(key, "vw")) {
-          optional_number = &row.vwap, number = &row.vwap.emplace(), number_key = "vw";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.vwap = {}, ctx.repeated_key("vw");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.vwap, number = &row.vwap.emplace(), number_key = "vw";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'z':
         if (key_is(key, "z")) {
-          integer = integer_field::average_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.average_size = {}, ctx.repeated_key("z");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            integer = integer_field::average_size;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -34,6 +34,7 @@ inline constexpr std::string_view integer_names[] = {"", "e", "s", "v"};
 [[gnu::always_inline]] inline void decode_forex_minute_agg_event(row_context& ctx, od::object& object, massive::forex_minute_agg_event& row) {
   using namespace forex_minute_agg_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -46,56 +47,96 @@ inline constexpr std::string_view integer_names[] = {"", "e", "s", "v"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "c")) {
-          optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.close = {}, ctx.repeated_key("c");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "e")) {
-          integer = integer_field::end;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.end = {}, ctx.repeated_key("e");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::end;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "h")) {
-          optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.high = {}, ctx.repeated_key("h");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "l")) {
-          optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.low = {}, ctx.repeated_key("l");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "o")) {
-          optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.open = {}, ctx.repeated_key("o");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "pair")) {
-          if (ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.pair = {}, seen &= ~std::uint64_t{req_pair}, ctx.repeated_key("pair");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            if (ctx.read_string(value, "pair", row.pair)) seen |= req_pair;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "s")) {
-          integer = integer_field::start;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.start = {}, ctx.repeated_key("s");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::start;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "v")) {
-          integer = integer_field::volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.volume = {}, ctx.repeated_key("v");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            integer = integer_field::volume;
+          }
         } else {
           ctx.unknown_key(key);
         }

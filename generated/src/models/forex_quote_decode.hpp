@@ -32,6 +32,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_forex_quote(row_context& ctx, od::object& object, massive::forex_quote& row) {
   using namespace forex_quote_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -44,25 +45,50 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "ask_exchange")) {
-          integer = integer_field::ask_exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ask_exchange = {}, ctx.repeated_key("ask_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            integer = integer_field::ask_exchange;
+          }
         } else if (key_is(key, "ask_price")) {
-          optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ask_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.ask_price = {}, ctx.repeated_key("ask_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ask_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "bid_exchange")) {
-          integer = integer_field::bid_exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.bid_exchange = {}, ctx.repeated_key("bid_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::bid_exchange;
+          }
         } else if (key_is(key, "bid_price")) {
-          optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bid_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.bid_price = {}, ctx.repeated_key("bid_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bid_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
-          integer = integer_field::participant_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.participant_timestamp = {}, ctx.repeated_key("participant_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::participant_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -34,6 +34,7 @@ inline constexpr std::string_view integer_names[] = {"", "t", "x"};
 [[gnu::always_inline]] inline void decode_forex_quote_event(row_context& ctx, od::object& object, massive::forex_quote_event& row) {
   using namespace forex_quote_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -46,35 +47,60 @@ inline constexpr std::string_view integer_names[] = {"", "t", "x"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "a")) {
-          optional_number = &row.ask, number = &row.ask.emplace(), number_key = "a";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ask = {}, ctx.repeated_key("a");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.ask, number = &row.ask.emplace(), number_key = "a";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "b")) {
-          optional_number = &row.bid, number = &row.bid.emplace(), number_key = "b";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.bid = {}, ctx.repeated_key("b");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.bid, number = &row.bid.emplace(), number_key = "b";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "p")) {
-          if (ctx.read_string(value, "p", row.pair)) seen |= req_pair;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.pair = {}, seen &= ~std::uint64_t{req_pair}, ctx.repeated_key("p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            if (ctx.read_string(value, "p", row.pair)) seen |= req_pair;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "x")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.exchange = {}, ctx.repeated_key("x");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -10,6 +10,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_forex_snapshot_single(row_context& ctx, od::object& object, massive::forex_snapshot_single& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -18,21 +19,36 @@ namespace massive::detail {
     switch (key[0]) {
       case 'r':
         if (key_is(key, "request_id")) {
-          ctx.read_string(value, "request_id", row.request_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.request_id = {}, ctx.repeated_key("request_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "request_id", row.request_id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "status")) {
-          ctx.read_string(value, "status", row.status);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.status = {}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "status", row.status);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_object<massive::forex_snapshot_ticker, decode_forex_snapshot_ticker>(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_object<massive::forex_snapshot_ticker, decode_forex_snapshot_ticker>(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

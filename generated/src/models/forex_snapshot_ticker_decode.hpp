@@ -29,6 +29,7 @@ inline constexpr std::string_view integer_names[] = {"", "updated"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_forex_snapshot_ticker(row_context& ctx, od::object& object, massive::forex_snapshot_ticker& row) {
   using namespace forex_snapshot_ticker_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -41,53 +42,98 @@ inline constexpr std::string_view integer_names[] = {"", "updated"};
     switch (key[0]) {
       case 'd':
         if (key_is(key, "day")) {
-          ctx.read_object<massive::forex_snapshot_day, decode_forex_snapshot_day>(value, "day", row.day);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.day = {}, ctx.repeated_key("day");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_object<massive::forex_snapshot_day, decode_forex_snapshot_day>(value, "day", row.day);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "fmv")) {
-          optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.fmv = {}, ctx.repeated_key("fmv");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "lastQuote")) {
-          ctx.read_object<massive::historic_forex_tick, decode_historic_forex_tick>(value, "lastQuote", row.last_quote);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.last_quote = {}, ctx.repeated_key("lastQuote");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_object<massive::historic_forex_tick, decode_historic_forex_tick>(value, "lastQuote", row.last_quote);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "min")) {
-          ctx.read_object<massive::forex_snapshot_minute, decode_forex_snapshot_minute>(value, "min", row.min);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.min = {}, ctx.repeated_key("min");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_object<massive::forex_snapshot_minute, decode_forex_snapshot_minute>(value, "min", row.min);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "prevDay")) {
-          ctx.read_object<massive::crypto_snapshot_day, decode_crypto_snapshot_day>(value, "prevDay", row.prev_day);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.prev_day = {}, ctx.repeated_key("prevDay");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_object<massive::crypto_snapshot_day, decode_crypto_snapshot_day>(value, "prevDay", row.prev_day);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "todaysChange")) {
-          optional_number = &row.todays_change, number = &row.todays_change.emplace(), number_key = "todaysChange";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.todays_change = {}, ctx.repeated_key("todaysChange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.todays_change, number = &row.todays_change.emplace(), number_key = "todaysChange";
+          }
         } else if (key_is(key, "todaysChangePerc")) {
-          optional_number = &row.todays_change_perc, number = &row.todays_change_perc.emplace(), number_key = "todaysChangePerc";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.todays_change_perc = {}, ctx.repeated_key("todaysChangePerc");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.todays_change_perc, number = &row.todays_change_perc.emplace(), number_key = "todaysChangePerc";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "updated")) {
-          integer = integer_field::updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.updated = {}, ctx.repeated_key("updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::updated;
+          }
         } else {
           ctx.unknown_key(key);
         }

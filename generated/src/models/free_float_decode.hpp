@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "free_float"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_free_float(row_context& ctx, od::object& object, massive::free_float& row) {
   using namespace free_float_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,23 +38,43 @@ inline constexpr std::string_view integer_names[] = {"", "free_float"};
     switch (key[0]) {
       case 'e':
         if (key_is(key, "effective_date")) {
-          ctx.read_date(value, "effective_date", row.effective_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.effective_date = {}, ctx.repeated_key("effective_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_date(value, "effective_date", row.effective_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "free_float")) {
-          integer = integer_field::free_float;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.free_float = {}, ctx.repeated_key("free_float");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::free_float;
+          }
         } else if (key_is(key, "free_float_percent")) {
-          optional_number = &row.free_float_percent, number = &row.free_float_percent.emplace(), number_key = "free_float_percent";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.free_float_percent = {}, ctx.repeated_key("free_float_percent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.free_float_percent, number = &row.free_float_percent.emplace(), number_key = "free_float_percent";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

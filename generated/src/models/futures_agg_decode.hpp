@@ -27,6 +27,7 @@ inline constexpr std::string_view integer_names[] = {"", "transactions", "volume
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_agg(row_context& ctx, od::object& object, massive::futures_agg& row) {
   using namespace futures_agg_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -39,67 +40,122 @@ inline constexpr std::string_view integer_names[] = {"", "transactions", "volume
     switch (key[0]) {
       case 'c':
         if (key_is(key, "close")) {
-          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.close = {}, ctx.repeated_key("close");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "dollar_volume")) {
-          optional_number = &row.dollar_volume, number = &row.dollar_volume.emplace(), number_key = "dollar_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.dollar_volume = {}, ctx.repeated_key("dollar_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.dollar_volume, number = &row.dollar_volume.emplace(), number_key = "dollar_volume";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "high")) {
-          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.high = {}, ctx.repeated_key("high");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "low")) {
-          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.low = {}, ctx.repeated_key("low");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "open")) {
-          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.open = {}, ctx.repeated_key("open");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "session_end_date")) {
-          ctx.read_string(value, "session_end_date", row.session_end_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.session_end_date = {}, ctx.repeated_key("session_end_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "session_end_date", row.session_end_date);
+          }
         } else if (key_is(key, "settlement_price")) {
-          optional_number = &row.settlement_price, number = &row.settlement_price.emplace(), number_key = "settlement_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.settlement_price = {}, ctx.repeated_key("settlement_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.settlement_price, number = &row.settlement_price.emplace(), number_key = "settlement_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "transactions")) {
-          integer = integer_field::transactions;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.transactions = {}, ctx.repeated_key("transactions");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::transactions;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "volume")) {
-          integer = integer_field::volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.volume = {}, ctx.repeated_key("volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            integer = integer_field::volume;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'w':
         if (key_is(key, "window_start")) {
-          integer = integer_field::window_start;
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.window_start = {}, ctx.repeated_key("window_start");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            integer = integer_field::window_start;
+          }
         } else {
           ctx.unknown_key(key);
         }

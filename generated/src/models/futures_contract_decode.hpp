@@ -37,6 +37,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_contract(row_context& ctx, od::object& object, massive::futures_contract& row) {
   using namespace futures_contract_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -49,84 +50,169 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "active")) {
-          ctx.read_bool(value, "active", row.active);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.active = {}, ctx.repeated_key("active");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_bool(value, "active", row.active);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_date(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_date(value, "date", row.date);
+          }
         } else if (key_is(key, "days_to_maturity")) {
-          integer = integer_field::days_to_maturity;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.days_to_maturity = {}, ctx.repeated_key("days_to_maturity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::days_to_maturity;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "first_trade_date")) {
-          ctx.read_date(value, "first_trade_date", row.first_trade_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.first_trade_date = {}, ctx.repeated_key("first_trade_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_date(value, "first_trade_date", row.first_trade_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'g':
         if (key_is(key, "group_code")) {
-          ctx.read_string(value, "group_code", row.group_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.group_code = {}, ctx.repeated_key("group_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "group_code", row.group_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_trade_date")) {
-          ctx.read_date(value, "last_trade_date", row.last_trade_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.last_trade_date = {}, ctx.repeated_key("last_trade_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_date(value, "last_trade_date", row.last_trade_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "max_order_quantity")) {
-          integer = integer_field::max_order_quantity;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.max_order_quantity = {}, ctx.repeated_key("max_order_quantity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::max_order_quantity;
+          }
         } else if (key_is(key, "min_order_quantity")) {
-          integer = integer_field::min_order_quantity;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.min_order_quantity = {}, ctx.repeated_key("min_order_quantity");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            integer = integer_field::min_order_quantity;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "product_code")) {
-          ctx.read_string(value, "product_code", row.product_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.product_code = {}, ctx.repeated_key("product_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "product_code", row.product_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "settlement_date")) {
-          ctx.read_date(value, "settlement_date", row.settlement_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.settlement_date = {}, ctx.repeated_key("settlement_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_date(value, "settlement_date", row.settlement_date);
+          }
         } else if (key_is(key, "settlement_tick_size")) {
-          optional_number = &row.settlement_tick_size, number = &row.settlement_tick_size.emplace(), number_key = "settlement_tick_size";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.settlement_tick_size = {}, ctx.repeated_key("settlement_tick_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.settlement_tick_size, number = &row.settlement_tick_size.emplace(), number_key = "settlement_tick_size";
+          }
         } else if (key_is(key, "spread_tick_size")) {
-          optional_number = &row.spread_tick_size, number = &row.spread_tick_size.emplace(), number_key = "spread_tick_size";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.spread_tick_size = {}, ctx.repeated_key("spread_tick_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.spread_tick_size, number = &row.spread_tick_size.emplace(), number_key = "spread_tick_size";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "trade_tick_size")) {
-          optional_number = &row.trade_tick_size, number = &row.trade_tick_size.emplace(), number_key = "trade_tick_size";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.trade_tick_size = {}, ctx.repeated_key("trade_tick_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.trade_tick_size, number = &row.trade_tick_size.emplace(), number_key = "trade_tick_size";
+          }
         } else if (key_is(key, "trading_venue")) {
-          ctx.read_string(value, "trading_venue", row.trading_venue);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.trading_venue = {}, ctx.repeated_key("trading_venue");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "trading_venue", row.trading_venue);
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }

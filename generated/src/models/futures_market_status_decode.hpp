@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_market_status(row_context& ctx, od::object& object, massive::futures_market_status& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,37 +18,67 @@ namespace massive::detail {
     switch (key[0]) {
       case 'm':
         if (key_is(key, "market_event")) {
-          ctx.read_string(value, "market_event", row.market_event);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.market_event = {}, ctx.repeated_key("market_event");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "market_event", row.market_event);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "product_code")) {
-          ctx.read_string(value, "product_code", row.product_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.product_code = {}, ctx.repeated_key("product_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "product_code", row.product_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "session_end_date")) {
-          ctx.read_date(value, "session_end_date", row.session_end_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.session_end_date = {}, ctx.repeated_key("session_end_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_date(value, "session_end_date", row.session_end_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "timestamp")) {
-          ctx.read_string(value, "timestamp", row.timestamp);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "timestamp", row.timestamp);
+          }
         } else if (key_is(key, "trading_venue")) {
-          ctx.read_string(value, "trading_venue", row.trading_venue);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.trading_venue = {}, ctx.repeated_key("trading_venue");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "trading_venue", row.trading_venue);
+          }
         } else {
           ctx.unknown_key(key);
         }

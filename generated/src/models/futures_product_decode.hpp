@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_product(row_context& ctx, od::object& object, massive::futures_product& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,74 +21,159 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "asset_class")) {
-          ctx.read_string(value, "asset_class", row.asset_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.asset_class = {}, ctx.repeated_key("asset_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "asset_class", row.asset_class);
+          }
         } else if (key_is(key, "asset_sub_class")) {
-          ctx.read_string(value, "asset_sub_class", row.asset_sub_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.asset_sub_class = {}, ctx.repeated_key("asset_sub_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "asset_sub_class", row.asset_sub_class);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_date(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_date(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_string(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "last_updated", row.last_updated);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "price_quotation")) {
-          ctx.read_string(value, "price_quotation", row.price_quotation);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.price_quotation = {}, ctx.repeated_key("price_quotation");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "price_quotation", row.price_quotation);
+          }
         } else if (key_is(key, "product_code")) {
-          ctx.read_string(value, "product_code", row.product_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.product_code = {}, ctx.repeated_key("product_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "product_code", row.product_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sector")) {
-          ctx.read_string(value, "sector", row.sector);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.sector = {}, ctx.repeated_key("sector");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "sector", row.sector);
+          }
         } else if (key_is(key, "settlement_currency_code")) {
-          ctx.read_string(value, "settlement_currency_code", row.settlement_currency_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.settlement_currency_code = {}, ctx.repeated_key("settlement_currency_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "settlement_currency_code", row.settlement_currency_code);
+          }
         } else if (key_is(key, "settlement_method")) {
-          ctx.read_string(value, "settlement_method", row.settlement_method);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.settlement_method = {}, ctx.repeated_key("settlement_method");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "settlement_method", row.settlement_method);
+          }
         } else if (key_is(key, "settlement_type")) {
-          ctx.read_string(value, "settlement_type", row.settlement_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.settlement_type = {}, ctx.repeated_key("settlement_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "settlement_type", row.settlement_type);
+          }
         } else if (key_is(key, "sub_sector")) {
-          ctx.read_string(value, "sub_sector", row.sub_sector);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.sub_sector = {}, ctx.repeated_key("sub_sector");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "sub_sector", row.sub_sector);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "trade_currency_code")) {
-          ctx.read_string(value, "trade_currency_code", row.trade_currency_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.trade_currency_code = {}, ctx.repeated_key("trade_currency_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_string(value, "trade_currency_code", row.trade_currency_code);
+          }
         } else if (key_is(key, "trading_venue")) {
-          ctx.read_string(value, "trading_venue", row.trading_venue);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.trading_venue = {}, ctx.repeated_key("trading_venue");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "trading_venue", row.trading_venue);
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "unit_of_measure")) {
-          ctx.read_string(value, "unit_of_measure", row.unit_of_measure);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.unit_of_measure = {}, ctx.repeated_key("unit_of_measure");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "unit_of_measure", row.unit_of_measure);
+          }
         } else if (key_is(key, "unit_of_measure_qty")) {
-          optional_number = &row.unit_of_measure_qty, number = &row.unit_of_measure_qty.emplace(), number_key = "unit_of_measure_qty";
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.unit_of_measure_qty = {}, ctx.repeated_key("unit_of_measure_qty");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            optional_number = &row.unit_of_measure_qty, number = &row.unit_of_measure_qty.emplace(), number_key = "unit_of_measure_qty";
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -52,6 +52,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_quote(row_context& ctx, od::object& object, massive::futures_quote& row) {
   using namespace futures_quote_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -64,54 +65,114 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "ask_price")) {
-          optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ask_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ask_price = {}, ctx.repeated_key("ask_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ask_price";
+          }
         } else if (key_is(key, "ask_size")) {
-          integer = integer_field::ask_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.ask_size = {}, ctx.repeated_key("ask_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::ask_size;
+          }
         } else if (key_is(key, "ask_timestamp")) {
-          integer = integer_field::ask_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.ask_timestamp = {}, ctx.repeated_key("ask_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::ask_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "bid_price")) {
-          optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bid_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.bid_price = {}, ctx.repeated_key("bid_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bid_price";
+          }
         } else if (key_is(key, "bid_size")) {
-          integer = integer_field::bid_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.bid_size = {}, ctx.repeated_key("bid_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::bid_size;
+          }
         } else if (key_is(key, "bid_timestamp")) {
-          integer = integer_field::bid_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.bid_timestamp = {}, ctx.repeated_key("bid_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::bid_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "channel")) {
-          integer = integer_field::channel;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.channel = {}, ctx.repeated_key("channel");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::channel;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "report_sequence")) {
-          integer = integer_field::report_sequence;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.report_sequence = {}, ctx.repeated_key("report_sequence");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            integer = integer_field::report_sequence;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sequence_number")) {
-          integer = integer_field::sequence_number;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.sequence_number = {}, ctx.repeated_key("sequence_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::sequence_number;
+          }
         } else if (key_is(key, "session_end_date")) {
-          ctx.read_string(value, "session_end_date", row.session_end_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.session_end_date = {}, ctx.repeated_key("session_end_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "session_end_date", row.session_end_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "timestamp")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -14,6 +14,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_snapshot(row_context& ctx, od::object& object, massive::futures_snapshot& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -22,39 +23,74 @@ namespace massive::detail {
     switch (key[0]) {
       case 'd':
         if (key_is(key, "details")) {
-          ctx.read_object<massive::futures_snapshot_details, decode_futures_snapshot_details>(value, "details", row.details);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.details = {}, ctx.repeated_key("details");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_object<massive::futures_snapshot_details, decode_futures_snapshot_details>(value, "details", row.details);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_minute")) {
-          ctx.read_object<massive::futures_snapshot_minute, decode_futures_snapshot_minute>(value, "last_minute", row.last_minute);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.last_minute = {}, ctx.repeated_key("last_minute");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_object<massive::futures_snapshot_minute, decode_futures_snapshot_minute>(value, "last_minute", row.last_minute);
+          }
         } else if (key_is(key, "last_quote")) {
-          ctx.read_object<massive::futures_snapshot_quote, decode_futures_snapshot_quote>(value, "last_quote", row.last_quote);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.last_quote = {}, ctx.repeated_key("last_quote");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_object<massive::futures_snapshot_quote, decode_futures_snapshot_quote>(value, "last_quote", row.last_quote);
+          }
         } else if (key_is(key, "last_trade")) {
-          ctx.read_object<massive::futures_snapshot_trade, decode_futures_snapshot_trade>(value, "last_trade", row.last_trade);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.last_trade = {}, ctx.repeated_key("last_trade");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_object<massive::futures_snapshot_trade, decode_futures_snapshot_trade>(value, "last_trade", row.last_trade);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "product_code")) {
-          ctx.read_string(value, "product_code", row.product_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.product_code = {}, ctx.repeated_key("product_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "product_code", row.product_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "session")) {
-          ctx.read_object<massive::futures_snapshot_session, decode_futures_snapshot_session>(value, "session", row.session);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.session = {}, ctx.repeated_key("session");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_object<massive::futures_snapshot_session, decode_futures_snapshot_session>(value, "session", row.session);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_snapshot_details(row_context& ctx, od::object& object, massive::futures_snapshot_details& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,21 +18,36 @@ namespace massive::detail {
     switch (key[0]) {
       case 'p':
         if (key_is(key, "product_code")) {
-          ctx.read_string(value, "product_code", row.product_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.product_code = {}, ctx.repeated_key("product_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "product_code", row.product_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "settlement_date")) {
-          ctx.read_date(value, "settlement_date", row.settlement_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.settlement_date = {}, ctx.repeated_key("settlement_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_date(value, "settlement_date", row.settlement_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

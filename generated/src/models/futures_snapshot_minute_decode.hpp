@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated", "volume
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_snapshot_minute(row_context& ctx, od::object& object, massive::futures_snapshot_minute& row) {
   using namespace futures_snapshot_minute_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,44 +39,79 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated", "volume
     switch (key[0]) {
       case 'c':
         if (key_is(key, "close")) {
-          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.close = {}, ctx.repeated_key("close");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "high")) {
-          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.high = {}, ctx.repeated_key("high");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          integer = integer_field::last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::last_updated;
+          }
         } else if (key_is(key, "low")) {
-          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.low = {}, ctx.repeated_key("low");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "open")) {
-          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.open = {}, ctx.repeated_key("open");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "volume")) {
-          integer = integer_field::volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.volume = {}, ctx.repeated_key("volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::volume;
+          }
         } else {
           ctx.unknown_key(key);
         }

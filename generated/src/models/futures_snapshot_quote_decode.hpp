@@ -43,6 +43,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_snapshot_quote(row_context& ctx, od::object& object, massive::futures_snapshot_quote& row) {
   using namespace futures_snapshot_quote_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -55,36 +56,76 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "ask")) {
-          optional_number = &row.ask, number = &row.ask.emplace(), number_key = "ask";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ask = {}, ctx.repeated_key("ask");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.ask, number = &row.ask.emplace(), number_key = "ask";
+          }
         } else if (key_is(key, "ask_size")) {
-          integer = integer_field::ask_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.ask_size = {}, ctx.repeated_key("ask_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::ask_size;
+          }
         } else if (key_is(key, "ask_timestamp")) {
-          integer = integer_field::ask_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.ask_timestamp = {}, ctx.repeated_key("ask_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::ask_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "bid")) {
-          optional_number = &row.bid, number = &row.bid.emplace(), number_key = "bid";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.bid = {}, ctx.repeated_key("bid");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.bid, number = &row.bid.emplace(), number_key = "bid";
+          }
         } else if (key_is(key, "bid_size")) {
-          integer = integer_field::bid_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.bid_size = {}, ctx.repeated_key("bid_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::bid_size;
+          }
         } else if (key_is(key, "bid_timestamp")) {
-          integer = integer_field::bid_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.bid_timestamp = {}, ctx.repeated_key("bid_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::bid_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          integer = integer_field::last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::last_updated;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else {
           ctx.unknown_key(key);
         }

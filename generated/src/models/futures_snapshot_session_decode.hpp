@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "volume"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_futures_snapshot_session(row_context& ctx, od::object& object, massive::futures_snapshot_session& row) {
   using namespace futures_snapshot_session_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,53 +38,98 @@ inline constexpr std::string_view integer_names[] = {"", "volume"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "change")) {
-          optional_number = &row.change, number = &row.change.emplace(), number_key = "change";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.change = {}, ctx.repeated_key("change");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.change, number = &row.change.emplace(), number_key = "change";
+          }
         } else if (key_is(key, "change_percent")) {
-          optional_number = &row.change_percent, number = &row.change_percent.emplace(), number_key = "change_percent";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.change_percent = {}, ctx.repeated_key("change_percent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.change_percent, number = &row.change_percent.emplace(), number_key = "change_percent";
+          }
         } else if (key_is(key, "close")) {
-          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.close = {}, ctx.repeated_key("close");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "high")) {
-          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.high = {}, ctx.repeated_key("high");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "low")) {
-          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.low = {}, ctx.repeated_key("low");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "open")) {
-          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.open = {}, ctx.repeated_key("open");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "previous_settlement")) {
-          optional_number = &row.previous_settlement, number = &row.previous_settlement.emplace(), number_key = "previous_settlement";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.previous_settlement = {}, ctx.repeated_key("previous_settlement");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.previous_settlement, number = &row.previous_settlement.emplace(), number_key = "previous_settlement";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "settlement_price")) {
-          optional_number = &row.settlement_price, number = &row.settlement_price.emplace(), number_key = "settlement_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.settlement_price = {}, ctx.repeated_key("settlement_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.settlement_price, number = &row.settlement_price.emplace(), number_key = "settlement_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "volume")) {
-          integer = integer_field::volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.volume = {}, ctx.repeated_key("volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::volume;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -35,6 +35,7 @@ inline constexpr std::string_view integer_names[] = {"", "q", "s", "t"};
 [[gnu::always_inline]] inline void decode_futures_trade_event(row_context& ctx, od::object& object, massive::futures_trade_event& row) {
   using namespace futures_trade_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -47,30 +48,55 @@ inline constexpr std::string_view integer_names[] = {"", "q", "s", "t"};
     switch (key[0]) {
       case 'p':
         if (key_is(key, "p")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.price = {}, ctx.repeated_key("p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'q':
         if (key_is(key, "q")) {
-          integer = integer_field::sequence_number;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.sequence_number = {}, ctx.repeated_key("q");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::sequence_number;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sym")) {
-          if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ticker = {}, seen &= ~std::uint64_t{req_ticker}, ctx.repeated_key("sym");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          }
         } else if (key_is(key, "s")) {
-          integer = integer_field::size;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.size = {}, ctx.repeated_key("s");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::size;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }

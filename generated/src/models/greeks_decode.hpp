@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_greeks(row_context& ctx, od::object& object, massive::greeks& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,28 +21,48 @@ namespace massive::detail {
     switch (key[0]) {
       case 'd':
         if (key_is(key, "delta")) {
-          optional_number = &row.delta, number = &row.delta.emplace(), number_key = "delta";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.delta = {}, ctx.repeated_key("delta");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.delta, number = &row.delta.emplace(), number_key = "delta";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'g':
         if (key_is(key, "gamma")) {
-          optional_number = &row.gamma, number = &row.gamma.emplace(), number_key = "gamma";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.gamma = {}, ctx.repeated_key("gamma");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.gamma, number = &row.gamma.emplace(), number_key = "gamma";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "theta")) {
-          optional_number = &row.theta, number = &row.theta.emplace(), number_key = "theta";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.theta = {}, ctx.repeated_key("theta");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.theta, number = &row.theta.emplace(), number_key = "theta";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "vega")) {
-          optional_number = &row.vega, number = &row.vega.emplace(), number_key = "vega";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.vega = {}, ctx.repeated_key("vega");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.vega, number = &row.vega.emplace(), number_key = "vega";
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "msLatency"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_historic_crypto_trades(row_context& ctx, od::object& object, massive::historic_crypto_trades& row) {
   using namespace historic_crypto_trades_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -35,34 +36,69 @@ inline constexpr std::string_view integer_names[] = {"", "msLatency"};
     switch (key[0]) {
       case 'd':
         if (key_is(key, "day")) {
-          ctx.read_date(value, "day", row.day);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.day = {}, ctx.repeated_key("day");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_date(value, "day", row.day);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "map")) {
-          ctx.read_json(value, "map", row.map);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.map = {}, ctx.repeated_key("map");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_json(value, "map", row.map);
+          }
         } else if (key_is(key, "msLatency")) {
-          integer = integer_field::ms_latency;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.ms_latency = {}, ctx.repeated_key("msLatency");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::ms_latency;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "symbol")) {
-          ctx.read_string(value, "symbol", row.symbol);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.symbol = {}, ctx.repeated_key("symbol");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "symbol", row.symbol);
+          }
         } else if (key_is(key, "status")) {
-          ctx.read_string(value, "status", row.status);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.status = {}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "status", row.status);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticks")) {
-          ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "ticks", row.ticks);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ticks = {}, ctx.repeated_key("ticks");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_object_array<massive::historic_crypto_tick, decode_historic_crypto_tick>(value, "ticks", row.ticks);
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -27,6 +27,7 @@ inline constexpr std::string_view integer_names[] = {"", "i", "t", "x"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_historic_forex_tick(row_context& ctx, od::object& object, massive::historic_forex_tick& row) {
   using namespace historic_forex_tick_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -39,39 +40,74 @@ inline constexpr std::string_view integer_names[] = {"", "i", "t", "x"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "a")) {
-          optional_number = &row.ask, number = &row.ask.emplace(), number_key = "a";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ask = {}, ctx.repeated_key("a");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.ask, number = &row.ask.emplace(), number_key = "a";
+          }
         } else if (key_is(key, "ap")) {
-          optional_number = &row.ap, number = &row.ap.emplace(), number_key = "ap";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ap = {}, ctx.repeated_key("ap");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.ap, number = &row.ap.emplace(), number_key = "ap";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "b")) {
-          optional_number = &row.bid, number = &row.bid.emplace(), number_key = "b";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.bid = {}, ctx.repeated_key("b");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.bid, number = &row.bid.emplace(), number_key = "b";
+          }
         } else if (key_is(key, "bp")) {
-          optional_number = &row.bp, number = &row.bp.emplace(), number_key = "bp";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.bp = {}, ctx.repeated_key("bp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.bp, number = &row.bp.emplace(), number_key = "bp";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "i")) {
-          integer = integer_field::id;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.id = {}, ctx.repeated_key("i");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::id;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "x")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.exchange = {}, ctx.repeated_key("x");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_income_statement(row_context& ctx, od::object& object, massive::income_statement& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,133 +21,303 @@ namespace massive::detail {
     switch (key[0]) {
       case 'b':
         if (key_is(key, "basic_earnings_per_share")) {
-          optional_number = &row.basic_earnings_per_share, number = &row.basic_earnings_per_share.emplace(), number_key = "basic_earnings_per_share";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.basic_earnings_per_share = {}, ctx.repeated_key("basic_earnings_per_share");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.basic_earnings_per_share, number = &row.basic_earnings_per_share.emplace(), number_key = "basic_earnings_per_share";
+          }
         } else if (key_is(key, "basic_shares_outstanding")) {
-          optional_number = &row.basic_shares_outstanding, number = &row.basic_shares_outstanding.emplace(), number_key = "basic_shares_outstanding";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.basic_shares_outstanding = {}, ctx.repeated_key("basic_shares_outstanding");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.basic_shares_outstanding, number = &row.basic_shares_outstanding.emplace(), number_key = "basic_shares_outstanding";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else if (key_is(key, "consolidated_net_income_loss")) {
-          optional_number = &row.consolidated_net_income_loss, number = &row.consolidated_net_income_loss.emplace(), number_key = "consolidated_net_income_loss";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.consolidated_net_income_loss = {}, ctx.repeated_key("consolidated_net_income_loss");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.consolidated_net_income_loss, number = &row.consolidated_net_income_loss.emplace(), number_key = "consolidated_net_income_loss";
+          }
         } else if (key_is(key, "cost_of_revenue")) {
-          optional_number = &row.cost_of_revenue, number = &row.cost_of_revenue.emplace(), number_key = "cost_of_revenue";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.cost_of_revenue = {}, ctx.repeated_key("cost_of_revenue");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.cost_of_revenue, number = &row.cost_of_revenue.emplace(), number_key = "cost_of_revenue";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "depreciation_depletion_amortization")) {
-          optional_number = &row.depreciation_depletion_amortization, number = &row.depreciation_depletion_amortization.emplace(), number_key = "depreciation_depletion_amortization";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.depreciation_depletion_amortization = {}, ctx.repeated_key("depreciation_depletion_amortization");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.depreciation_depletion_amortization, number = &row.depreciation_depletion_amortization.emplace(), number_key = "depreciation_depletion_amortization";
+          }
         } else if (key_is(key, "diluted_earnings_per_share")) {
-          optional_number = &row.diluted_earnings_per_share, number = &row.diluted_earnings_per_share.emplace(), number_key = "diluted_earnings_per_share";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.diluted_earnings_per_share = {}, ctx.repeated_key("diluted_earnings_per_share");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.diluted_earnings_per_share, number = &row.diluted_earnings_per_share.emplace(), number_key = "diluted_earnings_per_share";
+          }
         } else if (key_is(key, "diluted_shares_outstanding")) {
-          optional_number = &row.diluted_shares_outstanding, number = &row.diluted_shares_outstanding.emplace(), number_key = "diluted_shares_outstanding";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.diluted_shares_outstanding = {}, ctx.repeated_key("diluted_shares_outstanding");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.diluted_shares_outstanding, number = &row.diluted_shares_outstanding.emplace(), number_key = "diluted_shares_outstanding";
+          }
         } else if (key_is(key, "discontinued_operations")) {
-          optional_number = &row.discontinued_operations, number = &row.discontinued_operations.emplace(), number_key = "discontinued_operations";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.discontinued_operations = {}, ctx.repeated_key("discontinued_operations");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.discontinued_operations, number = &row.discontinued_operations.emplace(), number_key = "discontinued_operations";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "ebitda")) {
-          optional_number = &row.ebitda, number = &row.ebitda.emplace(), number_key = "ebitda";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.ebitda = {}, ctx.repeated_key("ebitda");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.ebitda, number = &row.ebitda.emplace(), number_key = "ebitda";
+          }
         } else if (key_is(key, "equity_in_affiliates")) {
-          optional_number = &row.equity_in_affiliates, number = &row.equity_in_affiliates.emplace(), number_key = "equity_in_affiliates";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.equity_in_affiliates = {}, ctx.repeated_key("equity_in_affiliates");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.equity_in_affiliates, number = &row.equity_in_affiliates.emplace(), number_key = "equity_in_affiliates";
+          }
         } else if (key_is(key, "extraordinary_items")) {
-          optional_number = &row.extraordinary_items, number = &row.extraordinary_items.emplace(), number_key = "extraordinary_items";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.extraordinary_items = {}, ctx.repeated_key("extraordinary_items");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.extraordinary_items, number = &row.extraordinary_items.emplace(), number_key = "extraordinary_items";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "filing_date")) {
-          ctx.read_date(value, "filing_date", row.filing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.filing_date = {}, ctx.repeated_key("filing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_date(value, "filing_date", row.filing_date);
+          }
         } else if (key_is(key, "fiscal_quarter")) {
-          optional_number = &row.fiscal_quarter, number = &row.fiscal_quarter.emplace(), number_key = "fiscal_quarter";
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.fiscal_quarter = {}, ctx.repeated_key("fiscal_quarter");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            optional_number = &row.fiscal_quarter, number = &row.fiscal_quarter.emplace(), number_key = "fiscal_quarter";
+          }
         } else if (key_is(key, "fiscal_year")) {
-          optional_number = &row.fiscal_year, number = &row.fiscal_year.emplace(), number_key = "fiscal_year";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.fiscal_year = {}, ctx.repeated_key("fiscal_year");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.fiscal_year, number = &row.fiscal_year.emplace(), number_key = "fiscal_year";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'g':
         if (key_is(key, "gross_profit")) {
-          optional_number = &row.gross_profit, number = &row.gross_profit.emplace(), number_key = "gross_profit";
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.gross_profit = {}, ctx.repeated_key("gross_profit");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            optional_number = &row.gross_profit, number = &row.gross_profit.emplace(), number_key = "gross_profit";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "income_before_income_taxes")) {
-          optional_number = &row.income_before_income_taxes, number = &row.income_before_income_taxes.emplace(), number_key = "income_before_income_taxes";
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.income_before_income_taxes = {}, ctx.repeated_key("income_before_income_taxes");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            optional_number = &row.income_before_income_taxes, number = &row.income_before_income_taxes.emplace(), number_key = "income_before_income_taxes";
+          }
         } else if (key_is(key, "income_taxes")) {
-          optional_number = &row.income_taxes, number = &row.income_taxes.emplace(), number_key = "income_taxes";
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.income_taxes = {}, ctx.repeated_key("income_taxes");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            optional_number = &row.income_taxes, number = &row.income_taxes.emplace(), number_key = "income_taxes";
+          }
         } else if (key_is(key, "interest_expense")) {
-          optional_number = &row.interest_expense, number = &row.interest_expense.emplace(), number_key = "interest_expense";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.interest_expense = {}, ctx.repeated_key("interest_expense");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.interest_expense, number = &row.interest_expense.emplace(), number_key = "interest_expense";
+          }
         } else if (key_is(key, "interest_income")) {
-          optional_number = &row.interest_income, number = &row.interest_income.emplace(), number_key = "interest_income";
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.interest_income = {}, ctx.repeated_key("interest_income");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            optional_number = &row.interest_income, number = &row.interest_income.emplace(), number_key = "interest_income";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "net_income_loss_attributable_common_shareholders")) {
-          optional_number = &row.net_income_loss_attributable_common_shareholders, number = &row.net_income_loss_attributable_common_shareholders.emplace(), number_key = "net_income_loss_attributable_common_shareholders";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.net_income_loss_attributable_common_shareholders = {}, ctx.repeated_key("net_income_loss_attributable_common_shareholders");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.net_income_loss_attributable_common_shareholders, number = &row.net_income_loss_attributable_common_shareholders.emplace(), number_key = "net_income_loss_attributable_common_shareholders";
+          }
         } else if (key_is(key, "noncontrolling_interest")) {
-          optional_number = &row.noncontrolling_interest, number = &row.noncontrolling_interest.emplace(), number_key = "noncontrolling_interest";
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.noncontrolling_interest = {}, ctx.repeated_key("noncontrolling_interest");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            optional_number = &row.noncontrolling_interest, number = &row.noncontrolling_interest.emplace(), number_key = "noncontrolling_interest";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "operating_income")) {
-          optional_number = &row.operating_income, number = &row.operating_income.emplace(), number_key = "operating_income";
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.operating_income = {}, ctx.repeated_key("operating_income");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            optional_number = &row.operating_income, number = &row.operating_income.emplace(), number_key = "operating_income";
+          }
         } else if (key_is(key, "other_income_expense")) {
-          optional_number = &row.other_income_expense, number = &row.other_income_expense.emplace(), number_key = "other_income_expense";
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.other_income_expense = {}, ctx.repeated_key("other_income_expense");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            optional_number = &row.other_income_expense, number = &row.other_income_expense.emplace(), number_key = "other_income_expense";
+          }
         } else if (key_is(key, "other_operating_expenses")) {
-          optional_number = &row.other_operating_expenses, number = &row.other_operating_expenses.emplace(), number_key = "other_operating_expenses";
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.other_operating_expenses = {}, ctx.repeated_key("other_operating_expenses");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            optional_number = &row.other_operating_expenses, number = &row.other_operating_expenses.emplace(), number_key = "other_operating_expenses";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "period_end")) {
-          ctx.read_date(value, "period_end", row.period_end);
+          if ((keys_met[0] & (std::uint64_t{1} << 25)) != 0) {
+            row.period_end = {}, ctx.repeated_key("period_end");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 25);
+            ctx.read_date(value, "period_end", row.period_end);
+          }
         } else if (key_is(key, "preferred_stock_dividends_declared")) {
-          optional_number = &row.preferred_stock_dividends_declared, number = &row.preferred_stock_dividends_declared.emplace(), number_key = "preferred_stock_dividends_declared";
+          if ((keys_met[0] & (std::uint64_t{1} << 26)) != 0) {
+            row.preferred_stock_dividends_declared = {}, ctx.repeated_key("preferred_stock_dividends_declared");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 26);
+            optional_number = &row.preferred_stock_dividends_declared, number = &row.preferred_stock_dividends_declared.emplace(), number_key = "preferred_stock_dividends_declared";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "research_development")) {
-          optional_number = &row.research_development, number = &row.research_development.emplace(), number_key = "research_development";
+          if ((keys_met[0] & (std::uint64_t{1} << 27)) != 0) {
+            row.research_development = {}, ctx.repeated_key("research_development");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 27);
+            optional_number = &row.research_development, number = &row.research_development.emplace(), number_key = "research_development";
+          }
         } else if (key_is(key, "revenue")) {
-          optional_number = &row.revenue, number = &row.revenue.emplace(), number_key = "revenue";
+          if ((keys_met[0] & (std::uint64_t{1} << 28)) != 0) {
+            row.revenue = {}, ctx.repeated_key("revenue");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 28);
+            optional_number = &row.revenue, number = &row.revenue.emplace(), number_key = "revenue";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "selling_general_administrative")) {
-          optional_number = &row.selling_general_administrative, number = &row.selling_general_administrative.emplace(), number_key = "selling_general_administrative";
+          if ((keys_met[0] & (std::uint64_t{1} << 29)) != 0) {
+            row.selling_general_administrative = {}, ctx.repeated_key("selling_general_administrative");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 29);
+            optional_number = &row.selling_general_administrative, number = &row.selling_general_administrative.emplace(), number_key = "selling_general_administrative";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tickers")) {
-          ctx.read_string_array(value, "tickers", row.tickers);
+          if ((keys_met[0] & (std::uint64_t{1} << 30)) != 0) {
+            row.tickers = {}, ctx.repeated_key("tickers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 30);
+            ctx.read_string_array(value, "tickers", row.tickers);
+          }
         } else if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 31)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 31);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else if (key_is(key, "total_operating_expenses")) {
-          optional_number = &row.total_operating_expenses, number = &row.total_operating_expenses.emplace(), number_key = "total_operating_expenses";
+          if ((keys_met[0] & (std::uint64_t{1} << 32)) != 0) {
+            row.total_operating_expenses = {}, ctx.repeated_key("total_operating_expenses");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 32);
+            optional_number = &row.total_operating_expenses, number = &row.total_operating_expenses.emplace(), number_key = "total_operating_expenses";
+          }
         } else if (key_is(key, "total_other_income_expense")) {
-          optional_number = &row.total_other_income_expense, number = &row.total_other_income_expense.emplace(), number_key = "total_other_income_expense";
+          if ((keys_met[0] & (std::uint64_t{1} << 33)) != 0) {
+            row.total_other_income_expense = {}, ctx.repeated_key("total_other_income_expense");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 33);
+            optional_number = &row.total_other_income_expense, number = &row.total_other_income_expense.emplace(), number_key = "total_other_income_expense";
+          }
         } else {
           ctx.unknown_key(key);
         }

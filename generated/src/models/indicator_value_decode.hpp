@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "timestamp"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_indicator_value(row_context& ctx, od::object& object, massive::indicator_value& row) {
   using namespace indicator_value_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,14 +38,24 @@ inline constexpr std::string_view integer_names[] = {"", "timestamp"};
     switch (key[0]) {
       case 't':
         if (key_is(key, "timestamp")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "value")) {
-          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.value = {}, ctx.repeated_key("value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          }
         } else {
           ctx.unknown_key(key);
         }

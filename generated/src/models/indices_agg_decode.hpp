@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "t"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_indices_agg(row_context& ctx, od::object& object, massive::indices_agg& row) {
   using namespace indices_agg_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,42 +38,72 @@ inline constexpr std::string_view integer_names[] = {"", "t"};
     switch (key[0]) {
       case 'T':
         if (key_is(key, "T")) {
-          ctx.read_string(value, "T", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.ticker = {}, ctx.repeated_key("T");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "T", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "c")) {
-          optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.close = {}, ctx.repeated_key("c");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.close, number = &row.close.emplace(), number_key = "c";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "h")) {
-          optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.high = {}, ctx.repeated_key("h");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.high, number = &row.high.emplace(), number_key = "h";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "l")) {
-          optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.low = {}, ctx.repeated_key("l");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.low, number = &row.low.emplace(), number_key = "l";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "o")) {
-          optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.open = {}, ctx.repeated_key("o");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.open, number = &row.open.emplace(), number_key = "o";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }

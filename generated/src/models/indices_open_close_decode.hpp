@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_indices_open_close(row_context& ctx, od::object& object, massive::indices_open_close& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,58 +21,103 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "afterHours")) {
-          optional_number = &row.after_hours, number = &row.after_hours.emplace(), number_key = "afterHours";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.after_hours = {}, ctx.repeated_key("afterHours");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.after_hours, number = &row.after_hours.emplace(), number_key = "afterHours";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "close")) {
-          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.close = {}, ctx.repeated_key("close");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "from")) {
-          ctx.read_date(value, "from", row.from);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.from = {}, ctx.repeated_key("from");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_date(value, "from", row.from);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "high")) {
-          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.high = {}, ctx.repeated_key("high");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "low")) {
-          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.low = {}, ctx.repeated_key("low");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "open")) {
-          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.open = {}, ctx.repeated_key("open");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "preMarket")) {
-          optional_number = &row.pre_market, number = &row.pre_market.emplace(), number_key = "preMarket";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.pre_market = {}, ctx.repeated_key("preMarket");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.pre_market, number = &row.pre_market.emplace(), number_key = "preMarket";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "status")) {
-          ctx.read_string(value, "status", row.status);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.status = {}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "status", row.status);
+          }
         } else if (key_is(key, "symbol")) {
-          ctx.read_string(value, "symbol", row.symbol);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.symbol = {}, ctx.repeated_key("symbol");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "symbol", row.symbol);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_indices_snapshot(row_context& ctx, od::object& object, massive::indices_snapshot& row) {
   using namespace indices_snapshot_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,55 +39,105 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
     switch (key[0]) {
       case 'e':
         if (key_is(key, "error")) {
-          ctx.read_string(value, "error", row.error);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.error = {}, ctx.repeated_key("error");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "error", row.error);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          integer = integer_field::last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::last_updated;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market_status")) {
-          ctx.read_string(value, "market_status", row.market_status);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.market_status = {}, ctx.repeated_key("market_status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "market_status", row.market_status);
+          }
         } else if (key_is(key, "message")) {
-          ctx.read_string(value, "message", row.message);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.message = {}, ctx.repeated_key("message");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "message", row.message);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "session")) {
-          ctx.read_object<massive::indices_snapshot_session, decode_indices_snapshot_session>(value, "session", row.session);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.session = {}, ctx.repeated_key("session");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_object<massive::indices_snapshot_session, decode_indices_snapshot_session>(value, "session", row.session);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "value")) {
-          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.value = {}, ctx.repeated_key("value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_ipo(row_context& ctx, od::object& object, massive::ipo& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,99 +21,209 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "announced_date")) {
-          ctx.read_date(value, "announced_date", row.announced_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.announced_date = {}, ctx.repeated_key("announced_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_date(value, "announced_date", row.announced_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "currency_code")) {
-          ctx.read_string(value, "currency_code", row.currency_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.currency_code = {}, ctx.repeated_key("currency_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "currency_code", row.currency_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "final_issue_price")) {
-          optional_number = &row.final_issue_price, number = &row.final_issue_price.emplace(), number_key = "final_issue_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.final_issue_price = {}, ctx.repeated_key("final_issue_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.final_issue_price, number = &row.final_issue_price.emplace(), number_key = "final_issue_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "highest_offer_price")) {
-          optional_number = &row.highest_offer_price, number = &row.highest_offer_price.emplace(), number_key = "highest_offer_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.highest_offer_price = {}, ctx.repeated_key("highest_offer_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.highest_offer_price, number = &row.highest_offer_price.emplace(), number_key = "highest_offer_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "ipo_status")) {
-          ctx.read_string(value, "ipo_status", row.ipo_status);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ipo_status = {}, ctx.repeated_key("ipo_status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "ipo_status", row.ipo_status);
+          }
         } else if (key_is(key, "isin")) {
-          ctx.read_string(value, "isin", row.isin);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.isin = {}, ctx.repeated_key("isin");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "isin", row.isin);
+          }
         } else if (key_is(key, "issuer_name")) {
-          ctx.read_string(value, "issuer_name", row.issuer_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.issuer_name = {}, ctx.repeated_key("issuer_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "issuer_name", row.issuer_name);
+          }
         } else if (key_is(key, "issue_start_date")) {
-          ctx.read_date(value, "issue_start_date", row.issue_start_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.issue_start_date = {}, ctx.repeated_key("issue_start_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            ctx.read_date(value, "issue_start_date", row.issue_start_date);
+          }
         } else if (key_is(key, "issue_end_date")) {
-          ctx.read_date(value, "issue_end_date", row.issue_end_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.issue_end_date = {}, ctx.repeated_key("issue_end_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            ctx.read_date(value, "issue_end_date", row.issue_end_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          ctx.read_date(value, "last_updated", row.last_updated);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_date(value, "last_updated", row.last_updated);
+          }
         } else if (key_is(key, "listing_date")) {
-          ctx.read_date(value, "listing_date", row.listing_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.listing_date = {}, ctx.repeated_key("listing_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_date(value, "listing_date", row.listing_date);
+          }
         } else if (key_is(key, "lot_size")) {
-          optional_number = &row.lot_size, number = &row.lot_size.emplace(), number_key = "lot_size";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.lot_size = {}, ctx.repeated_key("lot_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.lot_size, number = &row.lot_size.emplace(), number_key = "lot_size";
+          }
         } else if (key_is(key, "lowest_offer_price")) {
-          optional_number = &row.lowest_offer_price, number = &row.lowest_offer_price.emplace(), number_key = "lowest_offer_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.lowest_offer_price = {}, ctx.repeated_key("lowest_offer_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.lowest_offer_price, number = &row.lowest_offer_price.emplace(), number_key = "lowest_offer_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "max_shares_offered")) {
-          optional_number = &row.max_shares_offered, number = &row.max_shares_offered.emplace(), number_key = "max_shares_offered";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.max_shares_offered = {}, ctx.repeated_key("max_shares_offered");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.max_shares_offered, number = &row.max_shares_offered.emplace(), number_key = "max_shares_offered";
+          }
         } else if (key_is(key, "min_shares_offered")) {
-          optional_number = &row.min_shares_offered, number = &row.min_shares_offered.emplace(), number_key = "min_shares_offered";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.min_shares_offered = {}, ctx.repeated_key("min_shares_offered");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.min_shares_offered, number = &row.min_shares_offered.emplace(), number_key = "min_shares_offered";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "primary_exchange")) {
-          ctx.read_string(value, "primary_exchange", row.primary_exchange);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.primary_exchange = {}, ctx.repeated_key("primary_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "primary_exchange", row.primary_exchange);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "security_description")) {
-          ctx.read_string(value, "security_description", row.security_description);
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.security_description = {}, ctx.repeated_key("security_description");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            ctx.read_string(value, "security_description", row.security_description);
+          }
         } else if (key_is(key, "security_type")) {
-          ctx.read_string(value, "security_type", row.security_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.security_type = {}, ctx.repeated_key("security_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "security_type", row.security_type);
+          }
         } else if (key_is(key, "shares_outstanding")) {
-          optional_number = &row.shares_outstanding, number = &row.shares_outstanding.emplace(), number_key = "shares_outstanding";
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.shares_outstanding = {}, ctx.repeated_key("shares_outstanding");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            optional_number = &row.shares_outstanding, number = &row.shares_outstanding.emplace(), number_key = "shares_outstanding";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "total_offer_size")) {
-          optional_number = &row.total_offer_size, number = &row.total_offer_size.emplace(), number_key = "total_offer_size";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.total_offer_size = {}, ctx.repeated_key("total_offer_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.total_offer_size, number = &row.total_offer_size.emplace(), number_key = "total_offer_size";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "us_code")) {
-          ctx.read_string(value, "us_code", row.us_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.us_code = {}, ctx.repeated_key("us_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            ctx.read_string(value, "us_code", row.us_code);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -10,6 +10,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_last_crypto_trade(row_context& ctx, od::object& object, massive::last_crypto_trade& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -18,23 +19,43 @@ namespace massive::detail {
     switch (key[0]) {
       case 'l':
         if (key_is(key, "last")) {
-          ctx.read_object<massive::last_crypto_trade_tick, decode_last_crypto_trade_tick>(value, "last", row.last);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.last = {}, ctx.repeated_key("last");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_object<massive::last_crypto_trade_tick, decode_last_crypto_trade_tick>(value, "last", row.last);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "request_id")) {
-          ctx.read_string(value, "request_id", row.request_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.request_id = {}, ctx.repeated_key("request_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "request_id", row.request_id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "status")) {
-          ctx.read_string(value, "status", row.status);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.status = {}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "status", row.status);
+          }
         } else if (key_is(key, "symbol")) {
-          ctx.read_string(value, "symbol", row.symbol);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.symbol = {}, ctx.repeated_key("symbol");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "symbol", row.symbol);
+          }
         } else {
           ctx.unknown_key(key);
         }

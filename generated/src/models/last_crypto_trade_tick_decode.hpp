@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "timestamp"
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_last_crypto_trade_tick(row_context& ctx, od::object& object, massive::last_crypto_trade_tick& row) {
   using namespace last_crypto_trade_tick_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,35 +39,60 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "timestamp"
     switch (key[0]) {
       case 'c':
         if (key_is(key, "conditions")) {
-          ctx.read_int32_array(value, "conditions", row.conditions);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.conditions = {}, ctx.repeated_key("conditions");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_int32_array(value, "conditions", row.conditions);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exchange")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.exchange = {}, ctx.repeated_key("exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "price")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.price = {}, ctx.repeated_key("price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "size")) {
-          optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.size = {}, ctx.repeated_key("size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "timestamp")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }

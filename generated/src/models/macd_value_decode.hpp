@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "timestamp"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_macd_value(row_context& ctx, od::object& object, massive::macd_value& row) {
   using namespace macd_value_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,28 +38,48 @@ inline constexpr std::string_view integer_names[] = {"", "timestamp"};
     switch (key[0]) {
       case 'h':
         if (key_is(key, "histogram")) {
-          optional_number = &row.histogram, number = &row.histogram.emplace(), number_key = "histogram";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.histogram = {}, ctx.repeated_key("histogram");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.histogram, number = &row.histogram.emplace(), number_key = "histogram";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "signal")) {
-          optional_number = &row.signal, number = &row.signal.emplace(), number_key = "signal";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.signal = {}, ctx.repeated_key("signal");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.signal, number = &row.signal.emplace(), number_key = "signal";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "timestamp")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "value")) {
-          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.value = {}, ctx.repeated_key("value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          }
         } else {
           ctx.unknown_key(key);
         }

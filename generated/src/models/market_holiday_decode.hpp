@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_market_holiday(row_context& ctx, od::object& object, massive::market_holiday& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,42 +18,72 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "close")) {
-          ctx.read_string(value, "close", row.close);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.close = {}, ctx.repeated_key("close");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "close", row.close);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exchange")) {
-          ctx.read_string(value, "exchange", row.exchange);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.exchange = {}, ctx.repeated_key("exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "exchange", row.exchange);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "open")) {
-          ctx.read_string(value, "open", row.open);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.open = {}, ctx.repeated_key("open");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "open", row.open);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "status")) {
-          ctx.read_string(value, "status", row.status);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.status = {}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "status", row.status);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_market_status_currencies(row_context& ctx, od::object& object, massive::market_status_currencies& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,14 +18,24 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "crypto")) {
-          ctx.read_string(value, "crypto", row.crypto);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.crypto = {}, ctx.repeated_key("crypto");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "crypto", row.crypto);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "fx")) {
-          ctx.read_string(value, "fx", row.fx);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.fx = {}, ctx.repeated_key("fx");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "fx", row.fx);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -12,6 +12,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_market_status(row_context& ctx, od::object& object, massive::market_status& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,44 +21,79 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "afterHours")) {
-          ctx.read_bool(value, "afterHours", row.after_hours);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.after_hours = {}, ctx.repeated_key("afterHours");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_bool(value, "afterHours", row.after_hours);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "currencies")) {
-          ctx.read_object<massive::market_status_currencies, decode_market_status_currencies>(value, "currencies", row.currencies);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.currencies = {}, ctx.repeated_key("currencies");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_object<massive::market_status_currencies, decode_market_status_currencies>(value, "currencies", row.currencies);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "earlyHours")) {
-          ctx.read_bool(value, "earlyHours", row.early_hours);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.early_hours = {}, ctx.repeated_key("earlyHours");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_bool(value, "earlyHours", row.early_hours);
+          }
         } else if (key_is(key, "exchanges")) {
-          ctx.read_object<massive::market_status_exchanges, decode_market_status_exchanges>(value, "exchanges", row.exchanges);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.exchanges = {}, ctx.repeated_key("exchanges");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_object<massive::market_status_exchanges, decode_market_status_exchanges>(value, "exchanges", row.exchanges);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "indicesGroups")) {
-          ctx.read_object<massive::market_status_indices_groups, decode_market_status_indices_groups>(value, "indicesGroups", row.indices_groups);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.indices_groups = {}, ctx.repeated_key("indicesGroups");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_object<massive::market_status_indices_groups, decode_market_status_indices_groups>(value, "indicesGroups", row.indices_groups);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market")) {
-          ctx.read_string(value, "market", row.market);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.market = {}, ctx.repeated_key("market");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "market", row.market);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "serverTime")) {
-          ctx.read_string(value, "serverTime", row.server_time);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.server_time = {}, ctx.repeated_key("serverTime");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "serverTime", row.server_time);
+          }
         } else {
           ctx.unknown_key(key);
         }

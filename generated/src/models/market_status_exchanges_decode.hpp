@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_market_status_exchanges(row_context& ctx, od::object& object, massive::market_status_exchanges& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,16 +18,31 @@ namespace massive::detail {
     switch (key[0]) {
       case 'n':
         if (key_is(key, "nasdaq")) {
-          ctx.read_string(value, "nasdaq", row.nasdaq);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.nasdaq = {}, ctx.repeated_key("nasdaq");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "nasdaq", row.nasdaq);
+          }
         } else if (key_is(key, "nyse")) {
-          ctx.read_string(value, "nyse", row.nyse);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.nyse = {}, ctx.repeated_key("nyse");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "nyse", row.nyse);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "otc")) {
-          ctx.read_string(value, "otc", row.otc);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.otc = {}, ctx.repeated_key("otc");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "otc", row.otc);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_market_status_indices_groups(row_context& ctx, od::object& object, massive::market_status_indices_groups& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,50 +18,100 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "cccy")) {
-          ctx.read_string(value, "cccy", row.cccy);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.cccy = {}, ctx.repeated_key("cccy");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "cccy", row.cccy);
+          }
         } else if (key_is(key, "cgi")) {
-          ctx.read_string(value, "cgi", row.cgi);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.cgi = {}, ctx.repeated_key("cgi");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "cgi", row.cgi);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "dow_jones")) {
-          ctx.read_string(value, "dow_jones", row.dow_jones);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.dow_jones = {}, ctx.repeated_key("dow_jones");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "dow_jones", row.dow_jones);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "ftse_russell")) {
-          ctx.read_string(value, "ftse_russell", row.ftse_russell);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.ftse_russell = {}, ctx.repeated_key("ftse_russell");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "ftse_russell", row.ftse_russell);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "msci")) {
-          ctx.read_string(value, "msci", row.msci);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.msci = {}, ctx.repeated_key("msci");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "msci", row.msci);
+          }
         } else if (key_is(key, "mstar")) {
-          ctx.read_string(value, "mstar", row.mstar);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.mstar = {}, ctx.repeated_key("mstar");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "mstar", row.mstar);
+          }
         } else if (key_is(key, "mstarc")) {
-          ctx.read_string(value, "mstarc", row.mstarc);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.mstarc = {}, ctx.repeated_key("mstarc");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "mstarc", row.mstarc);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "nasdaq")) {
-          ctx.read_string(value, "nasdaq", row.nasdaq);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.nasdaq = {}, ctx.repeated_key("nasdaq");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "nasdaq", row.nasdaq);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "s_and_p")) {
-          ctx.read_string(value, "s_and_p", row.s_and_p);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.s_and_p = {}, ctx.repeated_key("s_and_p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "s_and_p", row.s_and_p);
+          }
         } else if (key_is(key, "societe_generale")) {
-          ctx.read_string(value, "societe_generale", row.societe_generale);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.societe_generale = {}, ctx.repeated_key("societe_generale");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "societe_generale", row.societe_generale);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -11,6 +11,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_news_article(row_context& ctx, od::object& object, massive::news_article& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -19,54 +20,114 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "amp_url")) {
-          ctx.read_string(value, "amp_url", row.amp_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.amp_url = {}, ctx.repeated_key("amp_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "amp_url", row.amp_url);
+          }
         } else if (key_is(key, "article_url")) {
-          ctx.read_string(value, "article_url", row.article_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.article_url = {}, ctx.repeated_key("article_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "article_url", row.article_url);
+          }
         } else if (key_is(key, "author")) {
-          ctx.read_string(value, "author", row.author);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.author = {}, ctx.repeated_key("author");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "author", row.author);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "description")) {
-          ctx.read_string(value, "description", row.description);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.description = {}, ctx.repeated_key("description");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "description", row.description);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "id")) {
-          ctx.read_string(value, "id", row.id);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.id = {}, ctx.repeated_key("id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "id", row.id);
+          }
         } else if (key_is(key, "image_url")) {
-          ctx.read_string(value, "image_url", row.image_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.image_url = {}, ctx.repeated_key("image_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "image_url", row.image_url);
+          }
         } else if (key_is(key, "insights")) {
-          ctx.read_object_array<massive::news_insight, decode_news_insight>(value, "insights", row.insights);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.insights = {}, ctx.repeated_key("insights");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_object_array<massive::news_insight, decode_news_insight>(value, "insights", row.insights);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'k':
         if (key_is(key, "keywords")) {
-          ctx.read_string_array(value, "keywords", row.keywords);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.keywords = {}, ctx.repeated_key("keywords");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string_array(value, "keywords", row.keywords);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "published_utc")) {
-          ctx.read_string(value, "published_utc", row.published_utc);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.published_utc = {}, ctx.repeated_key("published_utc");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "published_utc", row.published_utc);
+          }
         } else if (key_is(key, "publisher")) {
-          ctx.read_object<massive::news_publisher, decode_news_publisher>(value, "publisher", row.publisher);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.publisher = {}, ctx.repeated_key("publisher");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_object<massive::news_publisher, decode_news_publisher>(value, "publisher", row.publisher);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tickers")) {
-          ctx.read_string_array(value, "tickers", row.tickers);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.tickers = {}, ctx.repeated_key("tickers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string_array(value, "tickers", row.tickers);
+          }
         } else if (key_is(key, "title")) {
-          ctx.read_string(value, "title", row.title);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.title = {}, ctx.repeated_key("title");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "title", row.title);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_news_insight(row_context& ctx, od::object& object, massive::news_insight& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,16 +18,31 @@ namespace massive::detail {
     switch (key[0]) {
       case 's':
         if (key_is(key, "sentiment")) {
-          ctx.read_string(value, "sentiment", row.sentiment);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.sentiment = {}, ctx.repeated_key("sentiment");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "sentiment", row.sentiment);
+          }
         } else if (key_is(key, "sentiment_reasoning")) {
-          ctx.read_string(value, "sentiment_reasoning", row.sentiment_reasoning);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.sentiment_reasoning = {}, ctx.repeated_key("sentiment_reasoning");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "sentiment_reasoning", row.sentiment_reasoning);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

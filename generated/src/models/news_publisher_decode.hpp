@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_news_publisher(row_context& ctx, od::object& object, massive::news_publisher& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,28 +18,48 @@ namespace massive::detail {
     switch (key[0]) {
       case 'f':
         if (key_is(key, "favicon_url")) {
-          ctx.read_string(value, "favicon_url", row.favicon_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.favicon_url = {}, ctx.repeated_key("favicon_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "favicon_url", row.favicon_url);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "homepage_url")) {
-          ctx.read_string(value, "homepage_url", row.homepage_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.homepage_url = {}, ctx.repeated_key("homepage_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "homepage_url", row.homepage_url);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "logo_url")) {
-          ctx.read_string(value, "logo_url", row.logo_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.logo_url = {}, ctx.repeated_key("logo_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "logo_url", row.logo_url);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }

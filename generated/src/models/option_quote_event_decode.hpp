@@ -46,6 +46,7 @@ inline constexpr std::string_view integer_names[] = {"", "as", "ax", "bs", "bx",
 [[gnu::always_inline]] inline void decode_option_quote_event(row_context& ctx, od::object& object, massive::option_quote_event& row) {
   using namespace option_quote_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -58,43 +59,88 @@ inline constexpr std::string_view integer_names[] = {"", "as", "ax", "bs", "bx",
     switch (key[0]) {
       case 'a':
         if (key_is(key, "ap")) {
-          optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ap";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ask_price = {}, ctx.repeated_key("ap");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "ap";
+          }
         } else if (key_is(key, "as")) {
-          integer = integer_field::ask_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.ask_size = {}, ctx.repeated_key("as");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::ask_size;
+          }
         } else if (key_is(key, "ax")) {
-          integer = integer_field::ask_exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.ask_exchange = {}, ctx.repeated_key("ax");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::ask_exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "bp")) {
-          optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bp";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.bid_price = {}, ctx.repeated_key("bp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "bp";
+          }
         } else if (key_is(key, "bs")) {
-          integer = integer_field::bid_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.bid_size = {}, ctx.repeated_key("bs");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::bid_size;
+          }
         } else if (key_is(key, "bx")) {
-          integer = integer_field::bid_exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.bid_exchange = {}, ctx.repeated_key("bx");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::bid_exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'q':
         if (key_is(key, "q")) {
-          integer = integer_field::sequence_number;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.sequence_number = {}, ctx.repeated_key("q");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::sequence_number;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sym")) {
-          if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.ticker = {}, seen &= ~std::uint64_t{req_ticker}, ctx.repeated_key("sym");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -31,6 +31,7 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_option_snapshot(row_context& ctx, od::object& object, massive::option_snapshot& row) {
   using namespace option_snapshot_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -43,62 +44,117 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated"};
     switch (key[0]) {
       case 'b':
         if (key_is(key, "break_even_price")) {
-          optional_number = &row.break_even_price, number = &row.break_even_price.emplace(), number_key = "break_even_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.break_even_price = {}, ctx.repeated_key("break_even_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.break_even_price, number = &row.break_even_price.emplace(), number_key = "break_even_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "day")) {
-          ctx.read_object<massive::option_snapshot_day, decode_option_snapshot_day>(value, "day", row.day);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.day = {}, ctx.repeated_key("day");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_object<massive::option_snapshot_day, decode_option_snapshot_day>(value, "day", row.day);
+          }
         } else if (key_is(key, "details")) {
-          ctx.read_object<massive::option_snapshot_details, decode_option_snapshot_details>(value, "details", row.details);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.details = {}, ctx.repeated_key("details");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_object<massive::option_snapshot_details, decode_option_snapshot_details>(value, "details", row.details);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "fmv")) {
-          optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.fmv = {}, ctx.repeated_key("fmv");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
+          }
         } else if (key_is(key, "fmv_last_updated")) {
-          integer = integer_field::fmv_last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.fmv_last_updated = {}, ctx.repeated_key("fmv_last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::fmv_last_updated;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'g':
         if (key_is(key, "greeks")) {
-          ctx.read_object<massive::greeks, decode_greeks>(value, "greeks", row.greeks);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.greeks = {}, ctx.repeated_key("greeks");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_object<massive::greeks, decode_greeks>(value, "greeks", row.greeks);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "implied_volatility")) {
-          optional_number = &row.implied_volatility, number = &row.implied_volatility.emplace(), number_key = "implied_volatility";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.implied_volatility = {}, ctx.repeated_key("implied_volatility");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.implied_volatility, number = &row.implied_volatility.emplace(), number_key = "implied_volatility";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_quote")) {
-          ctx.read_object<massive::option_snapshot_quote, decode_option_snapshot_quote>(value, "last_quote", row.last_quote);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.last_quote = {}, ctx.repeated_key("last_quote");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_object<massive::option_snapshot_quote, decode_option_snapshot_quote>(value, "last_quote", row.last_quote);
+          }
         } else if (key_is(key, "last_trade")) {
-          ctx.read_object<massive::option_snapshot_trade, decode_option_snapshot_trade>(value, "last_trade", row.last_trade);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.last_trade = {}, ctx.repeated_key("last_trade");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_object<massive::option_snapshot_trade, decode_option_snapshot_trade>(value, "last_trade", row.last_trade);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "open_interest")) {
-          optional_number = &row.open_interest, number = &row.open_interest.emplace(), number_key = "open_interest";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.open_interest = {}, ctx.repeated_key("open_interest");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.open_interest, number = &row.open_interest.emplace(), number_key = "open_interest";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "underlying_asset")) {
-          ctx.read_object<massive::underlying_asset, decode_underlying_asset>(value, "underlying_asset", row.underlying_asset);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.underlying_asset = {}, ctx.repeated_key("underlying_asset");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_object<massive::underlying_asset, decode_underlying_asset>(value, "underlying_asset", row.underlying_asset);
+          }
         } else {
           ctx.unknown_key(key);
         }

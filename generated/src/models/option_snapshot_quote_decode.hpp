@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_option_snapshot_quote(row_context& ctx, od::object& object, massive::option_snapshot_quote& row) {
   using namespace option_snapshot_quote_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,43 +38,88 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "ask")) {
-          optional_number = &row.ask, number = &row.ask.emplace(), number_key = "ask";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ask = {}, ctx.repeated_key("ask");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.ask, number = &row.ask.emplace(), number_key = "ask";
+          }
         } else if (key_is(key, "ask_exchange")) {
-          optional_number = &row.ask_exchange, number = &row.ask_exchange.emplace(), number_key = "ask_exchange";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.ask_exchange = {}, ctx.repeated_key("ask_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.ask_exchange, number = &row.ask_exchange.emplace(), number_key = "ask_exchange";
+          }
         } else if (key_is(key, "ask_size")) {
-          optional_number = &row.ask_size, number = &row.ask_size.emplace(), number_key = "ask_size";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.ask_size = {}, ctx.repeated_key("ask_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.ask_size, number = &row.ask_size.emplace(), number_key = "ask_size";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "bid")) {
-          optional_number = &row.bid, number = &row.bid.emplace(), number_key = "bid";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.bid = {}, ctx.repeated_key("bid");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.bid, number = &row.bid.emplace(), number_key = "bid";
+          }
         } else if (key_is(key, "bid_exchange")) {
-          optional_number = &row.bid_exchange, number = &row.bid_exchange.emplace(), number_key = "bid_exchange";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.bid_exchange = {}, ctx.repeated_key("bid_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.bid_exchange, number = &row.bid_exchange.emplace(), number_key = "bid_exchange";
+          }
         } else if (key_is(key, "bid_size")) {
-          optional_number = &row.bid_size, number = &row.bid_size.emplace(), number_key = "bid_size";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.bid_size = {}, ctx.repeated_key("bid_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.bid_size, number = &row.bid_size.emplace(), number_key = "bid_size";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          integer = integer_field::last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::last_updated;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "midpoint")) {
-          optional_number = &row.midpoint, number = &row.midpoint.emplace(), number_key = "midpoint";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.midpoint = {}, ctx.repeated_key("midpoint");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.midpoint, number = &row.midpoint.emplace(), number_key = "midpoint";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -27,6 +27,7 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "sip_timest
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_option_snapshot_trade(row_context& ctx, od::object& object, massive::option_snapshot_trade& row) {
   using namespace option_snapshot_trade_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -39,44 +40,79 @@ inline constexpr std::string_view integer_names[] = {"", "exchange", "sip_timest
     switch (key[0]) {
       case 'c':
         if (key_is(key, "conditions")) {
-          ctx.read_int32_array(value, "conditions", row.conditions);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.conditions = {}, ctx.repeated_key("conditions");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_int32_array(value, "conditions", row.conditions);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "decimal_size")) {
-          ctx.read_decimal(value, "decimal_size", row.decimal_size);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.decimal_size = {}, ctx.repeated_key("decimal_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_decimal(value, "decimal_size", row.decimal_size);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exchange")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.exchange = {}, ctx.repeated_key("exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "price")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.price = {}, ctx.repeated_key("price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sip_timestamp")) {
-          integer = integer_field::sip_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.sip_timestamp = {}, ctx.repeated_key("sip_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::sip_timestamp;
+          }
         } else if (key_is(key, "size")) {
-          integer = integer_field::size;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.size = {}, ctx.repeated_key("size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::size;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -36,6 +36,7 @@ inline constexpr std::string_view integer_names[] = {"", "q", "s", "t", "x"};
 [[gnu::always_inline]] inline void decode_option_trade_event(row_context& ctx, od::object& object, massive::option_trade_event& row) {
   using namespace option_trade_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -48,44 +49,79 @@ inline constexpr std::string_view integer_names[] = {"", "q", "s", "t", "x"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "c")) {
-          ctx.read_int64_array(value, "c", row.conditions);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.conditions = {}, ctx.repeated_key("c");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_int64_array(value, "c", row.conditions);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "p")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.price = {}, ctx.repeated_key("p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'q':
         if (key_is(key, "q")) {
-          integer = integer_field::sequence_number;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.sequence_number = {}, ctx.repeated_key("q");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::sequence_number;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "s")) {
-          integer = integer_field::size;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.size = {}, ctx.repeated_key("s");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::size;
+          }
         } else if (key_is(key, "sym")) {
-          if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ticker = {}, seen &= ~std::uint64_t{req_ticker}, ctx.repeated_key("sym");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "x")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.exchange = {}, ctx.repeated_key("x");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }

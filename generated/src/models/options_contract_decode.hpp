@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "correction"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_options_contract(row_context& ctx, od::object& object, massive::options_contract& row) {
   using namespace options_contract_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,57 +39,112 @@ inline constexpr std::string_view integer_names[] = {"", "correction"};
     switch (key[0]) {
       case 'a':
         if (key_is(key, "additional_underlyings")) {
-          ctx.read_object_array<massive::additional_underlying, decode_additional_underlying>(value, "additional_underlyings", row.additional_underlyings);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.additional_underlyings = {}, ctx.repeated_key("additional_underlyings");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_object_array<massive::additional_underlying, decode_additional_underlying>(value, "additional_underlyings", row.additional_underlyings);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cfi")) {
-          ctx.read_string(value, "cfi", row.cfi);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.cfi = {}, ctx.repeated_key("cfi");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "cfi", row.cfi);
+          }
         } else if (key_is(key, "contract_type")) {
-          ctx.read_string(value, "contract_type", row.contract_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.contract_type = {}, ctx.repeated_key("contract_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "contract_type", row.contract_type);
+          }
         } else if (key_is(key, "correction")) {
-          integer = integer_field::correction;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.correction = {}, ctx.repeated_key("correction");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::correction;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exercise_style")) {
-          ctx.read_string(value, "exercise_style", row.exercise_style);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.exercise_style = {}, ctx.repeated_key("exercise_style");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "exercise_style", row.exercise_style);
+          }
         } else if (key_is(key, "expiration_date")) {
-          ctx.read_date(value, "expiration_date", row.expiration_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.expiration_date = {}, ctx.repeated_key("expiration_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_date(value, "expiration_date", row.expiration_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "primary_exchange")) {
-          ctx.read_string(value, "primary_exchange", row.primary_exchange);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.primary_exchange = {}, ctx.repeated_key("primary_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "primary_exchange", row.primary_exchange);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "shares_per_contract")) {
-          optional_number = &row.shares_per_contract, number = &row.shares_per_contract.emplace(), number_key = "shares_per_contract";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.shares_per_contract = {}, ctx.repeated_key("shares_per_contract");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.shares_per_contract, number = &row.shares_per_contract.emplace(), number_key = "shares_per_contract";
+          }
         } else if (key_is(key, "strike_price")) {
-          optional_number = &row.strike_price, number = &row.strike_price.emplace(), number_key = "strike_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.strike_price = {}, ctx.repeated_key("strike_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.strike_price, number = &row.strike_price.emplace(), number_key = "strike_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "underlying_ticker")) {
-          ctx.read_string(value, "underlying_ticker", row.underlying_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.underlying_ticker = {}, ctx.repeated_key("underlying_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "underlying_ticker", row.underlying_ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -42,6 +42,7 @@ inline constexpr std::string_view integer_names[] = {"", "e", "f", "q", "r", "t"
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_options_last_trade(row_context& ctx, od::object& object, massive::options_last_trade& row) {
   using namespace options_last_trade_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -54,91 +55,156 @@ inline constexpr std::string_view integer_names[] = {"", "e", "f", "q", "r", "t"
     switch (key[0]) {
       case 'T':
         if (key_is(key, "T")) {
-          ctx.read_string(value, "T", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ticker = {}, ctx.repeated_key("T");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "T", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "c")) {
-          ctx.read_int32_array(value, "c", row.conditions);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.conditions = {}, ctx.repeated_key("c");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_int32_array(value, "c", row.conditions);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "e")) {
-          integer = integer_field::correction;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.correction = {}, ctx.repeated_key("e");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::correction;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "f")) {
-          integer = integer_field::trf_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.trf_timestamp = {}, ctx.repeated_key("f");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::trf_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "i")) {
-          ctx.read_string(value, "i", row.id);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.id = {}, ctx.repeated_key("i");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "i", row.id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "p")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.price = {}, ctx.repeated_key("p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'q':
         if (key_is(key, "q")) {
-          integer = integer_field::sequence_number;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.sequence_number = {}, ctx.repeated_key("q");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::sequence_number;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "r")) {
-          integer = integer_field::trf_id;
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.trf_id = {}, ctx.repeated_key("r");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            integer = integer_field::trf_id;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "s")) {
-          optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.size = {}, ctx.repeated_key("s");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::sip_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.sip_timestamp = {}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::sip_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "x")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.exchange = {}, ctx.repeated_key("x");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'y':
         if (key_is(key, "y")) {
-          integer = integer_field::participant_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.participant_timestamp = {}, ctx.repeated_key("y");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::participant_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'z':
         if (key_is(key, "z")) {
-          integer = integer_field::tape;
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.tape = {}, ctx.repeated_key("z");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            integer = integer_field::tape;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -43,6 +43,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_options_trade_v3(row_context& ctx, od::object& object, massive::options_trade_v3& row) {
   using namespace options_trade_v3_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -55,41 +56,81 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "conditions")) {
-          ctx.read_int32_array(value, "conditions", row.conditions);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.conditions = {}, ctx.repeated_key("conditions");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_int32_array(value, "conditions", row.conditions);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exchange")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.exchange = {}, ctx.repeated_key("exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
-          integer = integer_field::participant_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.participant_timestamp = {}, ctx.repeated_key("participant_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::participant_timestamp;
+          }
         } else if (key_is(key, "price")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.price = {}, ctx.repeated_key("price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sequence_number")) {
-          integer = integer_field::sequence_number;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.sequence_number = {}, ctx.repeated_key("sequence_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::sequence_number;
+          }
         } else if (key_is(key, "sip_timestamp")) {
-          integer = integer_field::sip_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.sip_timestamp = {}, ctx.repeated_key("sip_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::sip_timestamp;
+          }
         } else if (key_is(key, "size")) {
-          integer = integer_field::size;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.size = {}, ctx.repeated_key("size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::size;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

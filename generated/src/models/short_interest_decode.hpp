@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "avg_daily_volume", "sh
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_short_interest(row_context& ctx, od::object& object, massive::short_interest& row) {
   using namespace short_interest_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,30 +39,55 @@ inline constexpr std::string_view integer_names[] = {"", "avg_daily_volume", "sh
     switch (key[0]) {
       case 'a':
         if (key_is(key, "avg_daily_volume")) {
-          integer = integer_field::avg_daily_volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.avg_daily_volume = {}, ctx.repeated_key("avg_daily_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            integer = integer_field::avg_daily_volume;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "days_to_cover")) {
-          optional_number = &row.days_to_cover, number = &row.days_to_cover.emplace(), number_key = "days_to_cover";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.days_to_cover = {}, ctx.repeated_key("days_to_cover");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.days_to_cover, number = &row.days_to_cover.emplace(), number_key = "days_to_cover";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "settlement_date")) {
-          ctx.read_string(value, "settlement_date", row.settlement_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.settlement_date = {}, ctx.repeated_key("settlement_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "settlement_date", row.settlement_date);
+          }
         } else if (key_is(key, "short_interest")) {
-          integer = integer_field::short_interest;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.short_interest = {}, ctx.repeated_key("short_interest");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            integer = integer_field::short_interest;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

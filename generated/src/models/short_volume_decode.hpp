@@ -52,6 +52,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_short_volume(row_context& ctx, od::object& object, massive::short_volume& row) {
   using namespace short_volume_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -64,60 +65,135 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "adf_short_volume")) {
-          integer = integer_field::adf_short_volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.adf_short_volume = {}, ctx.repeated_key("adf_short_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            integer = integer_field::adf_short_volume;
+          }
         } else if (key_is(key, "adf_short_volume_exempt")) {
-          integer = integer_field::adf_short_volume_exempt;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.adf_short_volume_exempt = {}, ctx.repeated_key("adf_short_volume_exempt");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::adf_short_volume_exempt;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exempt_volume")) {
-          optional_number = &row.exempt_volume, number = &row.exempt_volume.emplace(), number_key = "exempt_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.exempt_volume = {}, ctx.repeated_key("exempt_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.exempt_volume, number = &row.exempt_volume.emplace(), number_key = "exempt_volume";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "nasdaq_carteret_short_volume")) {
-          integer = integer_field::nasdaq_carteret_short_volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.nasdaq_carteret_short_volume = {}, ctx.repeated_key("nasdaq_carteret_short_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::nasdaq_carteret_short_volume;
+          }
         } else if (key_is(key, "nasdaq_carteret_short_volume_exempt")) {
-          integer = integer_field::nasdaq_carteret_short_volume_exempt;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.nasdaq_carteret_short_volume_exempt = {}, ctx.repeated_key("nasdaq_carteret_short_volume_exempt");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::nasdaq_carteret_short_volume_exempt;
+          }
         } else if (key_is(key, "nasdaq_chicago_short_volume")) {
-          integer = integer_field::nasdaq_chicago_short_volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.nasdaq_chicago_short_volume = {}, ctx.repeated_key("nasdaq_chicago_short_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::nasdaq_chicago_short_volume;
+          }
         } else if (key_is(key, "nasdaq_chicago_short_volume_exempt")) {
-          integer = integer_field::nasdaq_chicago_short_volume_exempt;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.nasdaq_chicago_short_volume_exempt = {}, ctx.repeated_key("nasdaq_chicago_short_volume_exempt");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            integer = integer_field::nasdaq_chicago_short_volume_exempt;
+          }
         } else if (key_is(key, "non_exempt_volume")) {
-          optional_number = &row.non_exempt_volume, number = &row.non_exempt_volume.emplace(), number_key = "non_exempt_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.non_exempt_volume = {}, ctx.repeated_key("non_exempt_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.non_exempt_volume, number = &row.non_exempt_volume.emplace(), number_key = "non_exempt_volume";
+          }
         } else if (key_is(key, "nyse_short_volume")) {
-          integer = integer_field::nyse_short_volume;
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.nyse_short_volume = {}, ctx.repeated_key("nyse_short_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            integer = integer_field::nyse_short_volume;
+          }
         } else if (key_is(key, "nyse_short_volume_exempt")) {
-          integer = integer_field::nyse_short_volume_exempt;
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.nyse_short_volume_exempt = {}, ctx.repeated_key("nyse_short_volume_exempt");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            integer = integer_field::nyse_short_volume_exempt;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "short_volume")) {
-          optional_number = &row.short_volume, number = &row.short_volume.emplace(), number_key = "short_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.short_volume = {}, ctx.repeated_key("short_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.short_volume, number = &row.short_volume.emplace(), number_key = "short_volume";
+          }
         } else if (key_is(key, "short_volume_ratio")) {
-          optional_number = &row.short_volume_ratio, number = &row.short_volume_ratio.emplace(), number_key = "short_volume_ratio";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.short_volume_ratio = {}, ctx.repeated_key("short_volume_ratio");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.short_volume_ratio, number = &row.short_volume_ratio.emplace(), number_key = "short_volume_ratio";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "total_volume")) {
-          optional_number = &row.total_volume, number = &row.total_volume.emplace(), number_key = "total_volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.total_volume = {}, ctx.repeated_key("total_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.total_volume, number = &row.total_volume.emplace(), number_key = "total_volume";
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_split(row_context& ctx, od::object& object, massive::split& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,30 +21,55 @@ namespace massive::detail {
     switch (key[0]) {
       case 'e':
         if (key_is(key, "execution_date")) {
-          ctx.read_string(value, "execution_date", row.execution_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.execution_date = {}, ctx.repeated_key("execution_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "execution_date", row.execution_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "id")) {
-          ctx.read_string(value, "id", row.id);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.id = {}, ctx.repeated_key("id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "id", row.id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "split_from")) {
-          optional_number = &row.split_from, number = &row.split_from.emplace(), number_key = "split_from";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.split_from = {}, ctx.repeated_key("split_from");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.split_from, number = &row.split_from.emplace(), number_key = "split_from";
+          }
         } else if (key_is(key, "split_to")) {
-          optional_number = &row.split_to, number = &row.split_to.emplace(), number_key = "split_to";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.split_to = {}, ctx.repeated_key("split_to");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.split_to, number = &row.split_to.emplace(), number_key = "split_to";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

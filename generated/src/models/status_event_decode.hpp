@@ -20,6 +20,7 @@ inline constexpr std::uint64_t required = (std::uint64_t{1} << 1) - 1;
 [[gnu::always_inline]] inline void decode_status_event(row_context& ctx, od::object& object, massive::status_event& row) {
   using namespace status_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -28,14 +29,24 @@ inline constexpr std::uint64_t required = (std::uint64_t{1} << 1) - 1;
     switch (key[0]) {
       case 'm':
         if (key_is(key, "message")) {
-          ctx.read_string(value, "message", row.message);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.message = {}, ctx.repeated_key("message");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "message", row.message);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "status")) {
-          if (ctx.read_string(value, "status", row.status)) seen |= req_status;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.status = {}, seen &= ~std::uint64_t{req_status}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            if (ctx.read_string(value, "status", row.status)) seen |= req_status;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -46,6 +46,7 @@ inline constexpr std::string_view integer_names[] = {"", "at", "i", "o", "p", "t
 [[gnu::always_inline]] inline void decode_stock_imbalance_event(row_context& ctx, od::object& object, massive::stock_imbalance_event& row) {
   using namespace stock_imbalance_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -58,58 +59,103 @@ inline constexpr std::string_view integer_names[] = {"", "at", "i", "o", "p", "t
     switch (key[0]) {
       case 'T':
         if (key_is(key, "T")) {
-          if (ctx.read_string(value, "T", row.ticker)) seen |= req_ticker;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ticker = {}, seen &= ~std::uint64_t{req_ticker}, ctx.repeated_key("T");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            if (ctx.read_string(value, "T", row.ticker)) seen |= req_ticker;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'a':
         if (key_is(key, "a")) {
-          ctx.read_string(value, "a", row.auction_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.auction_type = {}, ctx.repeated_key("a");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "a", row.auction_type);
+          }
         } else if (key_is(key, "at")) {
-          integer = integer_field::auction_time;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.auction_time = {}, ctx.repeated_key("at");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::auction_time;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "b")) {
-          optional_number = &row.book_clearing_price, number = &row.book_clearing_price.emplace(), number_key = "b";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.book_clearing_price = {}, ctx.repeated_key("b");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.book_clearing_price, number = &row.book_clearing_price.emplace(), number_key = "b";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "i")) {
-          integer = integer_field::symbol_sequence;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.symbol_sequence = {}, ctx.repeated_key("i");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::symbol_sequence;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "o")) {
-          integer = integer_field::imbalance_quantity;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.imbalance_quantity = {}, ctx.repeated_key("o");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::imbalance_quantity;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "p")) {
-          integer = integer_field::paired_quantity;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.paired_quantity = {}, ctx.repeated_key("p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::paired_quantity;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "x")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.exchange = {}, ctx.repeated_key("x");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -33,6 +33,7 @@ inline constexpr std::string_view integer_names[] = {"", "t"};
 [[gnu::always_inline]] inline void decode_stock_launchpad_value_event(row_context& ctx, od::object& object, massive::stock_launchpad_value_event& row) {
   using namespace stock_launchpad_value_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -45,21 +46,36 @@ inline constexpr std::string_view integer_names[] = {"", "t"};
     switch (key[0]) {
       case 's':
         if (key_is(key, "sym")) {
-          if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ticker = {}, seen &= ~std::uint64_t{req_ticker}, ctx.repeated_key("sym");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            if (ctx.read_string(value, "sym", row.ticker)) seen |= req_ticker;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "val")) {
-          optional_number = &row.value, number = &row.value.emplace(), number_key = "val";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.value = {}, ctx.repeated_key("val");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.value, number = &row.value.emplace(), number_key = "val";
+          }
         } else {
           ctx.unknown_key(key);
         }

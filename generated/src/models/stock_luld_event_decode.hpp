@@ -35,6 +35,7 @@ inline constexpr std::string_view integer_names[] = {"", "q", "t", "z"};
 [[gnu::always_inline]] inline void decode_stock_luld_event(row_context& ctx, od::object& object, massive::stock_luld_event& row) {
   using namespace stock_luld_event_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -47,49 +48,84 @@ inline constexpr std::string_view integer_names[] = {"", "q", "t", "z"};
     switch (key[0]) {
       case 'T':
         if (key_is(key, "T")) {
-          if (ctx.read_string(value, "T", row.ticker)) seen |= req_ticker;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.ticker = {}, seen &= ~std::uint64_t{req_ticker}, ctx.repeated_key("T");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            if (ctx.read_string(value, "T", row.ticker)) seen |= req_ticker;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "h")) {
-          optional_number = &row.limit_up, number = &row.limit_up.emplace(), number_key = "h";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.limit_up = {}, ctx.repeated_key("h");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.limit_up, number = &row.limit_up.emplace(), number_key = "h";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "i")) {
-          ctx.read_int64_array(value, "i", row.indicators);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.indicators = {}, ctx.repeated_key("i");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_int64_array(value, "i", row.indicators);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "l")) {
-          optional_number = &row.limit_down, number = &row.limit_down.emplace(), number_key = "l";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.limit_down = {}, ctx.repeated_key("l");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.limit_down, number = &row.limit_down.emplace(), number_key = "l";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'q':
         if (key_is(key, "q")) {
-          integer = integer_field::sequence_number;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.sequence_number = {}, ctx.repeated_key("q");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::sequence_number;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.timestamp = {}, seen &= ~std::uint64_t{req_timestamp}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'z':
         if (key_is(key, "z")) {
-          integer = integer_field::tape;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.tape = {}, ctx.repeated_key("z");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::tape;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_stock_split(row_context& ctx, od::object& object, massive::stock_split& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,44 +21,79 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "adjustment_type")) {
-          ctx.read_string(value, "adjustment_type", row.adjustment_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.adjustment_type = {}, ctx.repeated_key("adjustment_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "adjustment_type", row.adjustment_type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "execution_date")) {
-          ctx.read_date(value, "execution_date", row.execution_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.execution_date = {}, ctx.repeated_key("execution_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_date(value, "execution_date", row.execution_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "historical_adjustment_factor")) {
-          optional_number = &row.historical_adjustment_factor, number = &row.historical_adjustment_factor.emplace(), number_key = "historical_adjustment_factor";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.historical_adjustment_factor = {}, ctx.repeated_key("historical_adjustment_factor");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.historical_adjustment_factor, number = &row.historical_adjustment_factor.emplace(), number_key = "historical_adjustment_factor";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "id")) {
-          ctx.read_string(value, "id", row.id);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.id = {}, ctx.repeated_key("id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "id", row.id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "split_from")) {
-          optional_number = &row.split_from, number = &row.split_from.emplace(), number_key = "split_from";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.split_from = {}, ctx.repeated_key("split_from");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.split_from, number = &row.split_from.emplace(), number_key = "split_from";
+          }
         } else if (key_is(key, "split_to")) {
-          optional_number = &row.split_to, number = &row.split_to.emplace(), number_key = "split_to";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.split_to = {}, ctx.repeated_key("split_to");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.split_to, number = &row.split_to.emplace(), number_key = "split_to";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -27,6 +27,7 @@ inline constexpr std::string_view integer_names[] = {"", "S", "s", "t"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_stocks_snapshot_last_quote(row_context& ctx, od::object& object, massive::stocks_snapshot_last_quote& row) {
   using namespace stocks_snapshot_last_quote_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -39,35 +40,60 @@ inline constexpr std::string_view integer_names[] = {"", "S", "s", "t"};
     switch (key[0]) {
       case 'P':
         if (key_is(key, "P")) {
-          optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "P";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.ask_price = {}, ctx.repeated_key("P");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.ask_price, number = &row.ask_price.emplace(), number_key = "P";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'S':
         if (key_is(key, "S")) {
-          integer = integer_field::ask_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.ask_size = {}, ctx.repeated_key("S");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::ask_size;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "p")) {
-          optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "p";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.bid_price = {}, ctx.repeated_key("p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.bid_price, number = &row.bid_price.emplace(), number_key = "p";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "s")) {
-          integer = integer_field::bid_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.bid_size = {}, ctx.repeated_key("s");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::bid_size;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "t", "x"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_stocks_snapshot_last_trade(row_context& ctx, od::object& object, massive::stocks_snapshot_last_trade& row) {
   using namespace stocks_snapshot_last_trade_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -38,49 +39,84 @@ inline constexpr std::string_view integer_names[] = {"", "t", "x"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "c")) {
-          ctx.read_int64_array(value, "c", row.conditions);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.conditions = {}, ctx.repeated_key("c");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_int64_array(value, "c", row.conditions);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "ds")) {
-          ctx.read_string(value, "ds", row.ds);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.ds = {}, ctx.repeated_key("ds");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "ds", row.ds);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "i")) {
-          ctx.read_string(value, "i", row.id);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.id = {}, ctx.repeated_key("i");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "i", row.id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "p")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.price = {}, ctx.repeated_key("p");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "p";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "s")) {
-          optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.size = {}, ctx.repeated_key("s");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.size, number = &row.size.emplace(), number_key = "s";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "t")) {
-          integer = integer_field::timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.timestamp = {}, ctx.repeated_key("t");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'x':
         if (key_is(key, "x")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.exchange = {}, ctx.repeated_key("x");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -26,6 +26,7 @@ inline constexpr std::string_view integer_names[] = {"", "count"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_stocks_snapshot_tickers(row_context& ctx, od::object& object, massive::stocks_snapshot_tickers& row) {
   using namespace stocks_snapshot_tickers_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -35,21 +36,36 @@ inline constexpr std::string_view integer_names[] = {"", "count"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "count")) {
-          integer = integer_field::count;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.count = {}, ctx.repeated_key("count");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            integer = integer_field::count;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "status")) {
-          ctx.read_string(value, "status", row.status);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.status = {}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "status", row.status);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tickers")) {
-          ctx.read_object_array<massive::stocks_snapshot_ticker, decode_stocks_snapshot_ticker>(value, "tickers", row.tickers);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.tickers = {}, ctx.repeated_key("tickers");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_object_array<massive::stocks_snapshot_ticker, decode_stocks_snapshot_ticker>(value, "tickers", row.tickers);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_summary_branding(row_context& ctx, od::object& object, massive::summary_branding& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,14 +18,24 @@ namespace massive::detail {
     switch (key[0]) {
       case 'i':
         if (key_is(key, "icon_url")) {
-          ctx.read_string(value, "icon_url", row.icon_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.icon_url = {}, ctx.repeated_key("icon_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "icon_url", row.icon_url);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "logo_url")) {
-          ctx.read_string(value, "logo_url", row.logo_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.logo_url = {}, ctx.repeated_key("logo_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "logo_url", row.logo_url);
+          }
         } else {
           ctx.unknown_key(key);
         }

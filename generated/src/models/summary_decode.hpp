@@ -28,6 +28,7 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_summary(row_context& ctx, od::object& object, massive::summary& row) {
   using namespace summary_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -40,67 +41,122 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
     switch (key[0]) {
       case 'b':
         if (key_is(key, "branding")) {
-          ctx.read_object<massive::summary_branding, decode_summary_branding>(value, "branding", row.branding);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.branding = {}, ctx.repeated_key("branding");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_object<massive::summary_branding, decode_summary_branding>(value, "branding", row.branding);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "error")) {
-          ctx.read_string(value, "error", row.error);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.error = {}, ctx.repeated_key("error");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "error", row.error);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          integer = integer_field::last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::last_updated;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market_status")) {
-          ctx.read_string(value, "market_status", row.market_status);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.market_status = {}, ctx.repeated_key("market_status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "market_status", row.market_status);
+          }
         } else if (key_is(key, "message")) {
-          ctx.read_string(value, "message", row.message);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.message = {}, ctx.repeated_key("message");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "message", row.message);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "options")) {
-          ctx.read_object<massive::summary_options, decode_summary_options>(value, "options", row.options);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.options = {}, ctx.repeated_key("options");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_object<massive::summary_options, decode_summary_options>(value, "options", row.options);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "price")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.price = {}, ctx.repeated_key("price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "session")) {
-          ctx.read_object<massive::summary_session, decode_summary_session>(value, "session", row.session);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.session = {}, ctx.repeated_key("session");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_object<massive::summary_session, decode_summary_session>(value, "session", row.session);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }

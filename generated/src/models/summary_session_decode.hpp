@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_summary_session(row_context& ctx, od::object& object, massive::summary_session& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,77 +21,157 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "change")) {
-          optional_number = &row.change, number = &row.change.emplace(), number_key = "change";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.change = {}, ctx.repeated_key("change");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.change, number = &row.change.emplace(), number_key = "change";
+          }
         } else if (key_is(key, "change_percent")) {
-          optional_number = &row.change_percent, number = &row.change_percent.emplace(), number_key = "change_percent";
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.change_percent = {}, ctx.repeated_key("change_percent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            optional_number = &row.change_percent, number = &row.change_percent.emplace(), number_key = "change_percent";
+          }
         } else if (key_is(key, "close")) {
-          optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.close = {}, ctx.repeated_key("close");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.close, number = &row.close.emplace(), number_key = "close";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "decimal_volume")) {
-          ctx.read_string(value, "decimal_volume", row.decimal_volume);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.decimal_volume = {}, ctx.repeated_key("decimal_volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "decimal_volume", row.decimal_volume);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "early_trading_change")) {
-          optional_number = &row.early_trading_change, number = &row.early_trading_change.emplace(), number_key = "early_trading_change";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.early_trading_change = {}, ctx.repeated_key("early_trading_change");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.early_trading_change, number = &row.early_trading_change.emplace(), number_key = "early_trading_change";
+          }
         } else if (key_is(key, "early_trading_change_percent")) {
-          optional_number = &row.early_trading_change_percent, number = &row.early_trading_change_percent.emplace(), number_key = "early_trading_change_percent";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.early_trading_change_percent = {}, ctx.repeated_key("early_trading_change_percent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.early_trading_change_percent, number = &row.early_trading_change_percent.emplace(), number_key = "early_trading_change_percent";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "high")) {
-          optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.high = {}, ctx.repeated_key("high");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.high, number = &row.high.emplace(), number_key = "high";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "late_trading_change")) {
-          optional_number = &row.late_trading_change, number = &row.late_trading_change.emplace(), number_key = "late_trading_change";
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.late_trading_change = {}, ctx.repeated_key("late_trading_change");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            optional_number = &row.late_trading_change, number = &row.late_trading_change.emplace(), number_key = "late_trading_change";
+          }
         } else if (key_is(key, "late_trading_change_percent")) {
-          optional_number = &row.late_trading_change_percent, number = &row.late_trading_change_percent.emplace(), number_key = "late_trading_change_percent";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.late_trading_change_percent = {}, ctx.repeated_key("late_trading_change_percent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.late_trading_change_percent, number = &row.late_trading_change_percent.emplace(), number_key = "late_trading_change_percent";
+          }
         } else if (key_is(key, "low")) {
-          optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.low = {}, ctx.repeated_key("low");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            optional_number = &row.low, number = &row.low.emplace(), number_key = "low";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "open")) {
-          optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.open = {}, ctx.repeated_key("open");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            optional_number = &row.open, number = &row.open.emplace(), number_key = "open";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "previous_close")) {
-          optional_number = &row.previous_close, number = &row.previous_close.emplace(), number_key = "previous_close";
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.previous_close = {}, ctx.repeated_key("previous_close");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            optional_number = &row.previous_close, number = &row.previous_close.emplace(), number_key = "previous_close";
+          }
         } else if (key_is(key, "price")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.price = {}, ctx.repeated_key("price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "regular_trading_change")) {
-          optional_number = &row.regular_trading_change, number = &row.regular_trading_change.emplace(), number_key = "regular_trading_change";
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.regular_trading_change = {}, ctx.repeated_key("regular_trading_change");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            optional_number = &row.regular_trading_change, number = &row.regular_trading_change.emplace(), number_key = "regular_trading_change";
+          }
         } else if (key_is(key, "regular_trading_change_percent")) {
-          optional_number = &row.regular_trading_change_percent, number = &row.regular_trading_change_percent.emplace(), number_key = "regular_trading_change_percent";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.regular_trading_change_percent = {}, ctx.repeated_key("regular_trading_change_percent");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.regular_trading_change_percent, number = &row.regular_trading_change_percent.emplace(), number_key = "regular_trading_change_percent";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "volume")) {
-          optional_number = &row.volume, number = &row.volume.emplace(), number_key = "volume";
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.volume = {}, ctx.repeated_key("volume");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            optional_number = &row.volume, number = &row.volume.emplace(), number_key = "volume";
+          }
         } else {
           ctx.unknown_key(key);
         }

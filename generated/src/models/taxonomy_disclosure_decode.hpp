@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_taxonomy_disclosure(row_context& ctx, od::object& object, massive::taxonomy_disclosure& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,30 +18,55 @@ namespace massive::detail {
     switch (key[0]) {
       case 'd':
         if (key_is(key, "description")) {
-          ctx.read_string(value, "description", row.description);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.description = {}, ctx.repeated_key("description");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "description", row.description);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "primary_category")) {
-          ctx.read_string(value, "primary_category", row.primary_category);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.primary_category = {}, ctx.repeated_key("primary_category");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "primary_category", row.primary_category);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "secondary_category")) {
-          ctx.read_string(value, "secondary_category", row.secondary_category);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.secondary_category = {}, ctx.repeated_key("secondary_category");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "secondary_category", row.secondary_category);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "taxonomy")) {
-          ctx.read_string(value, "taxonomy", row.taxonomy);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.taxonomy = {}, ctx.repeated_key("taxonomy");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "taxonomy", row.taxonomy);
+          }
         } else if (key_is(key, "tertiary_category")) {
-          ctx.read_string(value, "tertiary_category", row.tertiary_category);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.tertiary_category = {}, ctx.repeated_key("tertiary_category");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "tertiary_category", row.tertiary_category);
+          }
         } else {
           ctx.unknown_key(key);
         }

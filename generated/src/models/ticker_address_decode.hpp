@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_ticker_address(row_context& ctx, od::object& object, massive::ticker_address& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,30 +18,55 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "address1")) {
-          ctx.read_string(value, "address1", row.address1);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.address1 = {}, ctx.repeated_key("address1");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "address1", row.address1);
+          }
         } else if (key_is(key, "address2")) {
-          ctx.read_string(value, "address2", row.address2);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.address2 = {}, ctx.repeated_key("address2");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "address2", row.address2);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "city")) {
-          ctx.read_string(value, "city", row.city);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.city = {}, ctx.repeated_key("city");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "city", row.city);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "postal_code")) {
-          ctx.read_string(value, "postal_code", row.postal_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.postal_code = {}, ctx.repeated_key("postal_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "postal_code", row.postal_code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "state")) {
-          ctx.read_string(value, "state", row.state);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.state = {}, ctx.repeated_key("state");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "state", row.state);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_ticker(row_context& ctx, od::object& object, massive::ticker& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,82 +18,162 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "active")) {
-          ctx.read_bool(value, "active", row.active);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.active = {}, ctx.repeated_key("active");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_bool(value, "active", row.active);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "base_currency_name")) {
-          ctx.read_string(value, "base_currency_name", row.base_currency_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.base_currency_name = {}, ctx.repeated_key("base_currency_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "base_currency_name", row.base_currency_name);
+          }
         } else if (key_is(key, "base_currency_symbol")) {
-          ctx.read_string(value, "base_currency_symbol", row.base_currency_symbol);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.base_currency_symbol = {}, ctx.repeated_key("base_currency_symbol");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "base_currency_symbol", row.base_currency_symbol);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else if (key_is(key, "composite_figi")) {
-          ctx.read_string(value, "composite_figi", row.composite_figi);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.composite_figi = {}, ctx.repeated_key("composite_figi");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "composite_figi", row.composite_figi);
+          }
         } else if (key_is(key, "currency_name")) {
-          ctx.read_string(value, "currency_name", row.currency_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.currency_name = {}, ctx.repeated_key("currency_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "currency_name", row.currency_name);
+          }
         } else if (key_is(key, "currency_symbol")) {
-          ctx.read_string(value, "currency_symbol", row.currency_symbol);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.currency_symbol = {}, ctx.repeated_key("currency_symbol");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "currency_symbol", row.currency_symbol);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "delisted_utc")) {
-          ctx.read_string(value, "delisted_utc", row.delisted_utc);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.delisted_utc = {}, ctx.repeated_key("delisted_utc");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "delisted_utc", row.delisted_utc);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated_utc")) {
-          ctx.read_string(value, "last_updated_utc", row.last_updated_utc);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.last_updated_utc = {}, ctx.repeated_key("last_updated_utc");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "last_updated_utc", row.last_updated_utc);
+          }
         } else if (key_is(key, "locale")) {
-          ctx.read_string(value, "locale", row.locale);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.locale = {}, ctx.repeated_key("locale");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "locale", row.locale);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market")) {
-          ctx.read_string(value, "market", row.market);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.market = {}, ctx.repeated_key("market");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "market", row.market);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "primary_exchange")) {
-          ctx.read_string(value, "primary_exchange", row.primary_exchange);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.primary_exchange = {}, ctx.repeated_key("primary_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_string(value, "primary_exchange", row.primary_exchange);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "share_class_figi")) {
-          ctx.read_string(value, "share_class_figi", row.share_class_figi);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.share_class_figi = {}, ctx.repeated_key("share_class_figi");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "share_class_figi", row.share_class_figi);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }

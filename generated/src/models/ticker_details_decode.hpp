@@ -11,6 +11,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_ticker_details(row_context& ctx, od::object& object, massive::ticker_details& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -22,119 +23,254 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "active")) {
-          ctx.read_bool(value, "active", row.active);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.active = {}, ctx.repeated_key("active");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_bool(value, "active", row.active);
+          }
         } else if (key_is(key, "address")) {
-          ctx.read_object<massive::ticker_address, decode_ticker_address>(value, "address", row.address);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.address = {}, ctx.repeated_key("address");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_object<massive::ticker_address, decode_ticker_address>(value, "address", row.address);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'b':
         if (key_is(key, "branding")) {
-          ctx.read_object<massive::summary_branding, decode_summary_branding>(value, "branding", row.branding);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.branding = {}, ctx.repeated_key("branding");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_object<massive::summary_branding, decode_summary_branding>(value, "branding", row.branding);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else if (key_is(key, "composite_figi")) {
-          ctx.read_string(value, "composite_figi", row.composite_figi);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.composite_figi = {}, ctx.repeated_key("composite_figi");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "composite_figi", row.composite_figi);
+          }
         } else if (key_is(key, "currency_name")) {
-          ctx.read_string(value, "currency_name", row.currency_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.currency_name = {}, ctx.repeated_key("currency_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "currency_name", row.currency_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "delisted_utc")) {
-          ctx.read_string(value, "delisted_utc", row.delisted_utc);
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.delisted_utc = {}, ctx.repeated_key("delisted_utc");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            ctx.read_string(value, "delisted_utc", row.delisted_utc);
+          }
         } else if (key_is(key, "description")) {
-          ctx.read_string(value, "description", row.description);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.description = {}, ctx.repeated_key("description");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "description", row.description);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'h':
         if (key_is(key, "homepage_url")) {
-          ctx.read_string(value, "homepage_url", row.homepage_url);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.homepage_url = {}, ctx.repeated_key("homepage_url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "homepage_url", row.homepage_url);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "list_date")) {
-          ctx.read_string(value, "list_date", row.list_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.list_date = {}, ctx.repeated_key("list_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "list_date", row.list_date);
+          }
         } else if (key_is(key, "locale")) {
-          ctx.read_string(value, "locale", row.locale);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.locale = {}, ctx.repeated_key("locale");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "locale", row.locale);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market")) {
-          ctx.read_string(value, "market", row.market);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.market = {}, ctx.repeated_key("market");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "market", row.market);
+          }
         } else if (key_is(key, "market_cap")) {
-          optional_number = &row.market_cap, number = &row.market_cap.emplace(), number_key = "market_cap";
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.market_cap = {}, ctx.repeated_key("market_cap");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            optional_number = &row.market_cap, number = &row.market_cap.emplace(), number_key = "market_cap";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "phone_number")) {
-          ctx.read_string(value, "phone_number", row.phone_number);
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.phone_number = {}, ctx.repeated_key("phone_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            ctx.read_string(value, "phone_number", row.phone_number);
+          }
         } else if (key_is(key, "primary_exchange")) {
-          ctx.read_string(value, "primary_exchange", row.primary_exchange);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.primary_exchange = {}, ctx.repeated_key("primary_exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_string(value, "primary_exchange", row.primary_exchange);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'r':
         if (key_is(key, "round_lot")) {
-          optional_number = &row.round_lot, number = &row.round_lot.emplace(), number_key = "round_lot";
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.round_lot = {}, ctx.repeated_key("round_lot");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            optional_number = &row.round_lot, number = &row.round_lot.emplace(), number_key = "round_lot";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "share_class_figi")) {
-          ctx.read_string(value, "share_class_figi", row.share_class_figi);
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.share_class_figi = {}, ctx.repeated_key("share_class_figi");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            ctx.read_string(value, "share_class_figi", row.share_class_figi);
+          }
         } else if (key_is(key, "share_class_shares_outstanding")) {
-          optional_number = &row.share_class_shares_outstanding, number = &row.share_class_shares_outstanding.emplace(), number_key = "share_class_shares_outstanding";
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.share_class_shares_outstanding = {}, ctx.repeated_key("share_class_shares_outstanding");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            optional_number = &row.share_class_shares_outstanding, number = &row.share_class_shares_outstanding.emplace(), number_key = "share_class_shares_outstanding";
+          }
         } else if (key_is(key, "sic_code")) {
-          ctx.read_string(value, "sic_code", row.sic_code);
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.sic_code = {}, ctx.repeated_key("sic_code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            ctx.read_string(value, "sic_code", row.sic_code);
+          }
         } else if (key_is(key, "sic_description")) {
-          ctx.read_string(value, "sic_description", row.sic_description);
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.sic_description = {}, ctx.repeated_key("sic_description");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            ctx.read_string(value, "sic_description", row.sic_description);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 21)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 21);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "ticker_root")) {
-          ctx.read_string(value, "ticker_root", row.ticker_root);
+          if ((keys_met[0] & (std::uint64_t{1} << 22)) != 0) {
+            row.ticker_root = {}, ctx.repeated_key("ticker_root");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 22);
+            ctx.read_string(value, "ticker_root", row.ticker_root);
+          }
         } else if (key_is(key, "ticker_suffix")) {
-          ctx.read_string(value, "ticker_suffix", row.ticker_suffix);
+          if ((keys_met[0] & (std::uint64_t{1} << 23)) != 0) {
+            row.ticker_suffix = {}, ctx.repeated_key("ticker_suffix");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 23);
+            ctx.read_string(value, "ticker_suffix", row.ticker_suffix);
+          }
         } else if (key_is(key, "total_employees")) {
-          optional_number = &row.total_employees, number = &row.total_employees.emplace(), number_key = "total_employees";
+          if ((keys_met[0] & (std::uint64_t{1} << 24)) != 0) {
+            row.total_employees = {}, ctx.repeated_key("total_employees");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 24);
+            optional_number = &row.total_employees, number = &row.total_employees.emplace(), number_key = "total_employees";
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 25)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 25);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'w':
         if (key_is(key, "weighted_shares_outstanding")) {
-          optional_number = &row.weighted_shares_outstanding, number = &row.weighted_shares_outstanding.emplace(), number_key = "weighted_shares_outstanding";
+          if ((keys_met[0] & (std::uint64_t{1} << 26)) != 0) {
+            row.weighted_shares_outstanding = {}, ctx.repeated_key("weighted_shares_outstanding");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 26);
+            optional_number = &row.weighted_shares_outstanding, number = &row.weighted_shares_outstanding.emplace(), number_key = "weighted_shares_outstanding";
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_ticker_events(row_context& ctx, od::object& object, massive::ticker_events& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,23 +18,43 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "cik")) {
-          ctx.read_string(value, "cik", row.cik);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.cik = {}, ctx.repeated_key("cik");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "cik", row.cik);
+          }
         } else if (key_is(key, "composite_figi")) {
-          ctx.read_string(value, "composite_figi", row.composite_figi);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.composite_figi = {}, ctx.repeated_key("composite_figi");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "composite_figi", row.composite_figi);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "events")) {
-          ctx.read_json(value, "events", row.events);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.events = {}, ctx.repeated_key("events");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_json(value, "events", row.events);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }

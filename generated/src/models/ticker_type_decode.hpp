@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_ticker_type(row_context& ctx, od::object& object, massive::ticker_type& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -17,28 +18,48 @@ namespace massive::detail {
     switch (key[0]) {
       case 'a':
         if (key_is(key, "asset_class")) {
-          ctx.read_string(value, "asset_class", row.asset_class);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.asset_class = {}, ctx.repeated_key("asset_class");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "asset_class", row.asset_class);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'c':
         if (key_is(key, "code")) {
-          ctx.read_string(value, "code", row.code);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.code = {}, ctx.repeated_key("code");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "code", row.code);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "description")) {
-          ctx.read_string(value, "description", row.description);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.description = {}, ctx.repeated_key("description");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "description", row.description);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "locale")) {
-          ctx.read_string(value, "locale", row.locale);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.locale = {}, ctx.repeated_key("locale");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "locale", row.locale);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "tmx_company_id"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_tmx_corporate_event(row_context& ctx, od::object& object, massive::tmx_corporate_event& row) {
   using namespace tmx_corporate_event_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -34,57 +35,112 @@ inline constexpr std::string_view integer_names[] = {"", "tmx_company_id"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "company_name")) {
-          ctx.read_string(value, "company_name", row.company_name);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.company_name = {}, ctx.repeated_key("company_name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "company_name", row.company_name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "date")) {
-          ctx.read_string(value, "date", row.date);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.date = {}, ctx.repeated_key("date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "date", row.date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "isin")) {
-          ctx.read_string(value, "isin", row.isin);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.isin = {}, ctx.repeated_key("isin");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "isin", row.isin);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "status")) {
-          ctx.read_string(value, "status", row.status);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.status = {}, ctx.repeated_key("status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "status", row.status);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "tmx_company_id")) {
-          integer = integer_field::tmx_company_id;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.tmx_company_id = {}, ctx.repeated_key("tmx_company_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::tmx_company_id;
+          }
         } else if (key_is(key, "tmx_record_id")) {
-          ctx.read_string(value, "tmx_record_id", row.tmx_record_id);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.tmx_record_id = {}, ctx.repeated_key("tmx_record_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_string(value, "tmx_record_id", row.tmx_record_id);
+          }
         } else if (key_is(key, "trading_venue")) {
-          ctx.read_string(value, "trading_venue", row.trading_venue);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.trading_venue = {}, ctx.repeated_key("trading_venue");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_string(value, "trading_venue", row.trading_venue);
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "url")) {
-          ctx.read_string(value, "url", row.url);
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.url = {}, ctx.repeated_key("url");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            ctx.read_string(value, "url", row.url);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -73,6 +73,7 @@ inline constexpr std::string_view integer_names[] = {
 [[gnu::always_inline]] inline void decode_trade(row_context& ctx, od::object& object, massive::trade& row) {
   using namespace trade_decoding;
   std::uint64_t seen = 0;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -85,61 +86,126 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "conditions")) {
-          ctx.read_int32_array(value, "conditions", row.conditions);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.conditions = {}, ctx.repeated_key("conditions");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_int32_array(value, "conditions", row.conditions);
+          }
         } else if (key_is(key, "correction")) {
-          integer = integer_field::correction;
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.correction = {}, ctx.repeated_key("correction");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            integer = integer_field::correction;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "decimal_size")) {
-          ctx.read_decimal(value, "decimal_size", row.decimal_size);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.decimal_size = {}, ctx.repeated_key("decimal_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_decimal(value, "decimal_size", row.decimal_size);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exchange")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.exchange = {}, seen &= ~std::uint64_t{req_exchange}, ctx.repeated_key("exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "id")) {
-          if (ctx.read_string(value, "id", row.id)) seen |= req_id;
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.id = {}, seen &= ~std::uint64_t{req_id}, ctx.repeated_key("id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            if (ctx.read_string(value, "id", row.id)) seen |= req_id;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
-          integer = integer_field::participant_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.participant_timestamp = {}, seen &= ~std::uint64_t{req_participant_timestamp}, ctx.repeated_key("participant_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::participant_timestamp;
+          }
         } else if (key_is(key, "price")) {
-          number = &row.price, number_key = "price", number_bit = req_price;
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.price = {}, seen &= ~std::uint64_t{req_price}, ctx.repeated_key("price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            number = &row.price, number_key = "price", number_bit = req_price;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sip_timestamp")) {
-          integer = integer_field::sip_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.sip_timestamp = {}, seen &= ~std::uint64_t{req_sip_timestamp}, ctx.repeated_key("sip_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::sip_timestamp;
+          }
         } else if (key_is(key, "size")) {
-          number = &row.size, number_key = "size", number_bit = req_size;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.size = {}, seen &= ~std::uint64_t{req_size}, ctx.repeated_key("size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            number = &row.size, number_key = "size", number_bit = req_size;
+          }
         } else if (key_is(key, "sequence_number")) {
-          integer = integer_field::sequence_number;
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.sequence_number = {}, seen &= ~std::uint64_t{req_sequence_number}, ctx.repeated_key("sequence_number");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            integer = integer_field::sequence_number;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "tape")) {
-          integer = integer_field::tape;
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.tape = {}, ctx.repeated_key("tape");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            integer = integer_field::tape;
+          }
         } else if (key_is(key, "trf_id")) {
-          integer = integer_field::trf_id;
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.trf_id = {}, ctx.repeated_key("trf_id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            integer = integer_field::trf_id;
+          }
         } else if (key_is(key, "trf_timestamp")) {
-          integer = integer_field::trf_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.trf_timestamp = {}, ctx.repeated_key("trf_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            integer = integer_field::trf_timestamp;
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -25,6 +25,7 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_underlying_asset(row_context& ctx, od::object& object, massive::underlying_asset& row) {
   using namespace underlying_asset_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -37,37 +38,67 @@ inline constexpr std::string_view integer_names[] = {"", "last_updated"};
     switch (key[0]) {
       case 'c':
         if (key_is(key, "change_to_break_even")) {
-          optional_number = &row.change_to_break_even, number = &row.change_to_break_even.emplace(), number_key = "change_to_break_even";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.change_to_break_even = {}, ctx.repeated_key("change_to_break_even");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.change_to_break_even, number = &row.change_to_break_even.emplace(), number_key = "change_to_break_even";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          integer = integer_field::last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            integer = integer_field::last_updated;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "price")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.price = {}, ctx.repeated_key("price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "value")) {
-          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.value = {}, ctx.repeated_key("value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          }
         } else {
           ctx.unknown_key(key);
         }

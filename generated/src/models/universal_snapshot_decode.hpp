@@ -33,6 +33,7 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated", "la
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_universal_snapshot(row_context& ctx, od::object& object, massive::universal_snapshot& row) {
   using namespace universal_snapshot_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -45,112 +46,217 @@ inline constexpr std::string_view integer_names[] = {"", "fmv_last_updated", "la
     switch (key[0]) {
       case 'b':
         if (key_is(key, "break_even_price")) {
-          optional_number = &row.break_even_price, number = &row.break_even_price.emplace(), number_key = "break_even_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.break_even_price = {}, ctx.repeated_key("break_even_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            optional_number = &row.break_even_price, number = &row.break_even_price.emplace(), number_key = "break_even_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "details")) {
-          ctx.read_object<massive::universal_snapshot_details, decode_universal_snapshot_details>(value, "details", row.details);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.details = {}, ctx.repeated_key("details");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_object<massive::universal_snapshot_details, decode_universal_snapshot_details>(value, "details", row.details);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "error")) {
-          ctx.read_string(value, "error", row.error);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.error = {}, ctx.repeated_key("error");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_string(value, "error", row.error);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'f':
         if (key_is(key, "fmv")) {
-          optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.fmv = {}, ctx.repeated_key("fmv");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.fmv, number = &row.fmv.emplace(), number_key = "fmv";
+          }
         } else if (key_is(key, "fmv_last_updated")) {
-          integer = integer_field::fmv_last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.fmv_last_updated = {}, ctx.repeated_key("fmv_last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::fmv_last_updated;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'g':
         if (key_is(key, "greeks")) {
-          ctx.read_object<massive::greeks, decode_greeks>(value, "greeks", row.greeks);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.greeks = {}, ctx.repeated_key("greeks");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_object<massive::greeks, decode_greeks>(value, "greeks", row.greeks);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "implied_volatility")) {
-          optional_number = &row.implied_volatility, number = &row.implied_volatility.emplace(), number_key = "implied_volatility";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.implied_volatility = {}, ctx.repeated_key("implied_volatility");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.implied_volatility, number = &row.implied_volatility.emplace(), number_key = "implied_volatility";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_minute")) {
-          ctx.read_object<massive::universal_snapshot_minute, decode_universal_snapshot_minute>(value, "last_minute", row.last_minute);
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.last_minute = {}, ctx.repeated_key("last_minute");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            ctx.read_object<massive::universal_snapshot_minute, decode_universal_snapshot_minute>(value, "last_minute", row.last_minute);
+          }
         } else if (key_is(key, "last_quote")) {
-          ctx.read_object<massive::universal_snapshot_quote, decode_universal_snapshot_quote>(value, "last_quote", row.last_quote);
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.last_quote = {}, ctx.repeated_key("last_quote");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            ctx.read_object<massive::universal_snapshot_quote, decode_universal_snapshot_quote>(value, "last_quote", row.last_quote);
+          }
         } else if (key_is(key, "last_trade")) {
-          ctx.read_object<massive::universal_snapshot_trade, decode_universal_snapshot_trade>(value, "last_trade", row.last_trade);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.last_trade = {}, ctx.repeated_key("last_trade");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_object<massive::universal_snapshot_trade, decode_universal_snapshot_trade>(value, "last_trade", row.last_trade);
+          }
         } else if (key_is(key, "last_updated")) {
-          integer = integer_field::last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 10)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 10);
+            integer = integer_field::last_updated;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'm':
         if (key_is(key, "market_status")) {
-          ctx.read_string(value, "market_status", row.market_status);
+          if ((keys_met[0] & (std::uint64_t{1} << 11)) != 0) {
+            row.market_status = {}, ctx.repeated_key("market_status");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 11);
+            ctx.read_string(value, "market_status", row.market_status);
+          }
         } else if (key_is(key, "message")) {
-          ctx.read_string(value, "message", row.message);
+          if ((keys_met[0] & (std::uint64_t{1} << 12)) != 0) {
+            row.message = {}, ctx.repeated_key("message");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 12);
+            ctx.read_string(value, "message", row.message);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'n':
         if (key_is(key, "name")) {
-          ctx.read_string(value, "name", row.name);
+          if ((keys_met[0] & (std::uint64_t{1} << 13)) != 0) {
+            row.name = {}, ctx.repeated_key("name");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 13);
+            ctx.read_string(value, "name", row.name);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'o':
         if (key_is(key, "open_interest")) {
-          optional_number = &row.open_interest, number = &row.open_interest.emplace(), number_key = "open_interest";
+          if ((keys_met[0] & (std::uint64_t{1} << 14)) != 0) {
+            row.open_interest = {}, ctx.repeated_key("open_interest");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 14);
+            optional_number = &row.open_interest, number = &row.open_interest.emplace(), number_key = "open_interest";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "session")) {
-          ctx.read_object<massive::summary_session, decode_summary_session>(value, "session", row.session);
+          if ((keys_met[0] & (std::uint64_t{1} << 15)) != 0) {
+            row.session = {}, ctx.repeated_key("session");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 15);
+            ctx.read_object<massive::summary_session, decode_summary_session>(value, "session", row.session);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "ticker")) {
-          ctx.read_string(value, "ticker", row.ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 16)) != 0) {
+            row.ticker = {}, ctx.repeated_key("ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 16);
+            ctx.read_string(value, "ticker", row.ticker);
+          }
         } else if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 17)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 17);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else if (key_is(key, "type")) {
-          ctx.read_string(value, "type", row.type);
+          if ((keys_met[0] & (std::uint64_t{1} << 18)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 18);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "underlying_asset")) {
-          ctx.read_object<massive::underlying_asset, decode_underlying_asset>(value, "underlying_asset", row.underlying_asset);
+          if ((keys_met[0] & (std::uint64_t{1} << 19)) != 0) {
+            row.underlying_asset = {}, ctx.repeated_key("underlying_asset");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 19);
+            ctx.read_object<massive::underlying_asset, decode_underlying_asset>(value, "underlying_asset", row.underlying_asset);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'v':
         if (key_is(key, "value")) {
-          optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          if ((keys_met[0] & (std::uint64_t{1} << 20)) != 0) {
+            row.value = {}, ctx.repeated_key("value");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 20);
+            optional_number = &row.value, number = &row.value.emplace(), number_key = "value";
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -9,6 +9,7 @@ namespace massive::detail {
 
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_universal_snapshot_details(row_context& ctx, od::object& object, massive::universal_snapshot_details& row) {
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -20,32 +21,62 @@ namespace massive::detail {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "contract_type")) {
-          ctx.read_string(value, "contract_type", row.contract_type);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.contract_type = {}, ctx.repeated_key("contract_type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_string(value, "contract_type", row.contract_type);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exercise_style")) {
-          ctx.read_string(value, "exercise_style", row.exercise_style);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.exercise_style = {}, ctx.repeated_key("exercise_style");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "exercise_style", row.exercise_style);
+          }
         } else if (key_is(key, "expiration_date")) {
-          ctx.read_date(value, "expiration_date", row.expiration_date);
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.expiration_date = {}, ctx.repeated_key("expiration_date");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            ctx.read_date(value, "expiration_date", row.expiration_date);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "shares_per_contract")) {
-          optional_number = &row.shares_per_contract, number = &row.shares_per_contract.emplace(), number_key = "shares_per_contract";
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.shares_per_contract = {}, ctx.repeated_key("shares_per_contract");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            optional_number = &row.shares_per_contract, number = &row.shares_per_contract.emplace(), number_key = "shares_per_contract";
+          }
         } else if (key_is(key, "strike_price")) {
-          optional_number = &row.strike_price, number = &row.strike_price.emplace(), number_key = "strike_price";
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.strike_price = {}, ctx.repeated_key("strike_price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            optional_number = &row.strike_price, number = &row.strike_price.emplace(), number_key = "strike_price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'u':
         if (key_is(key, "underlying_ticker")) {
-          ctx.read_string(value, "underlying_ticker", row.underlying_ticker);
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.underlying_ticker = {}, ctx.repeated_key("underlying_ticker");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            ctx.read_string(value, "underlying_ticker", row.underlying_ticker);
+          }
         } else {
           ctx.unknown_key(key);
         }

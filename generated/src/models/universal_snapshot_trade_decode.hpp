@@ -40,6 +40,7 @@ inline constexpr std::string_view integer_names[] = {
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_universal_snapshot_trade(row_context& ctx, od::object& object, massive::universal_snapshot_trade& row) {
   using namespace universal_snapshot_trade_decoding;
+  std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
     if (auto e = std::move(item).get(field)) fail_field_iteration(ctx, e);
@@ -52,60 +53,110 @@ inline constexpr std::string_view integer_names[] = {
     switch (key[0]) {
       case 'c':
         if (key_is(key, "conditions")) {
-          ctx.read_int32_array(value, "conditions", row.conditions);
+          if ((keys_met[0] & (std::uint64_t{1} << 0)) != 0) {
+            row.conditions = {}, ctx.repeated_key("conditions");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 0);
+            ctx.read_int32_array(value, "conditions", row.conditions);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'd':
         if (key_is(key, "decimal_size")) {
-          ctx.read_string(value, "decimal_size", row.decimal_size);
+          if ((keys_met[0] & (std::uint64_t{1} << 1)) != 0) {
+            row.decimal_size = {}, ctx.repeated_key("decimal_size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 1);
+            ctx.read_string(value, "decimal_size", row.decimal_size);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'e':
         if (key_is(key, "exchange")) {
-          integer = integer_field::exchange;
+          if ((keys_met[0] & (std::uint64_t{1} << 2)) != 0) {
+            row.exchange = {}, ctx.repeated_key("exchange");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 2);
+            integer = integer_field::exchange;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'i':
         if (key_is(key, "id")) {
-          ctx.read_string(value, "id", row.id);
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.id = {}, ctx.repeated_key("id");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "id", row.id);
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'l':
         if (key_is(key, "last_updated")) {
-          integer = integer_field::last_updated;
+          if ((keys_met[0] & (std::uint64_t{1} << 4)) != 0) {
+            row.last_updated = {}, ctx.repeated_key("last_updated");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 4);
+            integer = integer_field::last_updated;
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 'p':
         if (key_is(key, "participant_timestamp")) {
-          integer = integer_field::participant_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 5)) != 0) {
+            row.participant_timestamp = {}, ctx.repeated_key("participant_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 5);
+            integer = integer_field::participant_timestamp;
+          }
         } else if (key_is(key, "price")) {
-          optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          if ((keys_met[0] & (std::uint64_t{1} << 6)) != 0) {
+            row.price = {}, ctx.repeated_key("price");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 6);
+            optional_number = &row.price, number = &row.price.emplace(), number_key = "price";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 's':
         if (key_is(key, "sip_timestamp")) {
-          integer = integer_field::sip_timestamp;
+          if ((keys_met[0] & (std::uint64_t{1} << 7)) != 0) {
+            row.sip_timestamp = {}, ctx.repeated_key("sip_timestamp");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 7);
+            integer = integer_field::sip_timestamp;
+          }
         } else if (key_is(key, "size")) {
-          optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+          if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
+            row.size = {}, ctx.repeated_key("size");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 8);
+            optional_number = &row.size, number = &row.size.emplace(), number_key = "size";
+          }
         } else {
           ctx.unknown_key(key);
         }
         break;
       case 't':
         if (key_is(key, "timeframe")) {
-          ctx.read_string(value, "timeframe", row.timeframe);
+          if ((keys_met[0] & (std::uint64_t{1} << 9)) != 0) {
+            row.timeframe = {}, ctx.repeated_key("timeframe");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 9);
+            ctx.read_string(value, "timeframe", row.timeframe);
+          }
         } else {
           ctx.unknown_key(key);
         }

@@ -398,6 +398,13 @@ class row_context {
     if (++builder_.leniency().unknown_keys == 1) [[unlikely]] first_unknown_key(raw);
   }
 
+  /// `key` given a second time in one object: the generated decoder keeps neither value (JSON
+  /// parsers disagree on which one counts: simdjson's lookup the first, most clients the
+  /// last) and this counts a skipped surprise; under decode_policy::strict, invalid_json.
+  [[gnu::cold]] void repeated_key(std::string_view key) const {
+    surprise(surprise_kind::skipped, decode_errc::invalid_json, key, "duplicate key: neither value is kept");
+  }
+
   /// Required fields whose bits are not in `seen` (absent, null, or a value their type cannot
   /// hold): counted as missing, and the object marked incomplete (page_builder), so that it is
   /// left out instead of shown with a default; under decode_policy::strict, missing_field
