@@ -263,13 +263,7 @@ int files_command(std::span<const std::string_view> words) {
           std::cout << o.key << "  " << human_size(o.size) << "\n";
         }
       } else {
-        std::string token;
-        for (;;) {
-          const files::listing_page page = co_await client.list_page(prefix, "/", token);
-          for (const std::string& folder : page.common_prefixes) std::cout << folder << "\n";
-          if (!page.truncated) break;
-          token = page.next_continuation_token;
-        }
+        for (const std::string& folder : co_await client.list_folders(prefix)) std::cout << folder << "\n";
       }
       co_return;
     }

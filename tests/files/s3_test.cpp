@@ -5,6 +5,7 @@
 // same mock.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
@@ -172,7 +173,33 @@ TEST_CASE("s3 client: listings follow continuation tokens; days without files ar
   const listing_page folders = f.run(f.files->list_page("us_stocks_sip/", "/"));
   REQUIRE(folders.common_prefixes.size() == 2);
   CHECK(folders.common_prefixes[0] == "us_stocks_sip/day_aggs_v1/");
+  CHECK(f.run(f.files->list_folders("us_stocks_sip/")) == folders.common_prefixes);
   CHECK(f.bucket.signature_failures() == 0);
+}
+
+// A server that would not end a listing: client::list refuses it, its memory bounded. Seen
+// failing with the check of tokens_seen removed from client::list: "a listing longer than 1000
+// pages" for the cycle, after 1000 requests, not 3 (before, only a token equal to the previous
+// one was refused: A, B, A went round); with the page cap removed as well, it did not end.
+TEST_CASE("s3 client: a listing that would not end is refused: a token seen before, none, or no last page") {
+  for (const std::string kind : {"cycle", "no token", "no last page"}) {
+    CAPTURE(kind);
+    fixture f;
+    std::atomic<int> pages{0};
+    f.server.respond_with([&](const massive::mock::recorded_request&) {
+      const int n = ++pages;
+      const std::string token = kind == "cycle" ? (n % 2 == 1 ? "A" : "B") : kind == "no token" ? "" : "t" + std::to_string(n);
+      return massive::mock::reply{.headers = {{"Content-Type", "application/xml"}},
+                                  .body = "<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>k" +
+                                          std::to_string(n) + "</Key><Size>1</Size></Contents><NextContinuationToken>" +
+                                          token + "</NextContinuationToken></ListBucketResult>"};
+    });
+    const std::string_view says = kind == "cycle"      ? "a continuation token that repeats an earlier one"
+                                  : kind == "no token" ? "a truncated listing without a NextContinuationToken"
+                                                       : "a listing longer than 1000 pages";
+    test::expect_error([&] { f.run(f.files->list("x/")); }, files_errc::malformed_listing, says);
+    CHECK(pages == (kind == "cycle" ? 3 : kind == "no token" ? 1 : 1000));
+  }
 }
 
 TEST_CASE(

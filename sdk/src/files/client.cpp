@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "files/credentials.hpp"
@@ -32,6 +33,9 @@ namespace asio = boost::asio;
 
 /// A listing page larger than this is refused: 1,000 keys take about 300 KB.
 constexpr std::size_t max_listing_bytes = std::size_t{16} << 20;
+/// A listing longer than this is refused: S3 pages hold at most 1,000 keys, and the whole
+/// bucket (every market's every dataset since 2003) is about a hundred pages.
+constexpr std::size_t max_listing_pages = 1'000;
 /// The inflater hands out pieces of this size.
 constexpr std::size_t inflated_piece_bytes = 256 * 1024;
 
@@ -349,21 +353,40 @@ boost::asio::awaitable<listing_page> client::list_page(std::string prefix, std::
   co_return detail::parse_list_objects(sink.body);
 }
 
-boost::asio::awaitable<std::vector<object_info>> client::list(std::string prefix) {
-  std::vector<object_info> out;
+boost::asio::awaitable<listing_page> client::list_all(std::string prefix, std::string delimiter) {
+  listing_page all;
   std::string token;
-  for (;;) {
-    const std::string no_delimiter;
-    listing_page page = co_await list_page(prefix, no_delimiter, token);
-    for (object_info& o : page.objects) out.push_back(std::move(o));
+  // A listing ends. A server that would not end one (a token given before; a truncated page
+  // without one is refused by the parser) is refused rather than followed round, and so is one
+  // longer than max_listing_pages, whose keys would grow `all` without bound.
+  std::set<std::string> tokens_seen;
+  for (std::size_t pages = 1;; ++pages) {
+    listing_page page = co_await list_page(prefix, delimiter, token);
+    for (object_info& o : page.objects) all.objects.push_back(std::move(o));
+    for (std::string& p : page.common_prefixes) all.common_prefixes.push_back(std::move(p));
     if (!page.truncated) break;
-    if (page.next_continuation_token == token) {
+    if (!tokens_seen.insert(page.next_continuation_token).second) {
+      throw files_error(files_errc::malformed_listing, "a continuation token that repeats an earlier one");
+    }
+    if (pages == detail::max_listing_pages) {
       throw files_error(files_errc::malformed_listing,
-                        "a continuation token that repeats the previous one");
+                        "a listing longer than " + std::to_string(detail::max_listing_pages) + " pages");
     }
     token = std::move(page.next_continuation_token);
   }
-  co_return out;
+  co_return all;
+}
+
+boost::asio::awaitable<std::vector<object_info>> client::list(std::string prefix) {
+  const std::string no_delimiter;  // named: see list_page
+  listing_page all = co_await list_all(std::move(prefix), no_delimiter);
+  co_return std::move(all.objects);
+}
+
+boost::asio::awaitable<std::vector<std::string>> client::list_folders(std::string prefix) {
+  const std::string folders = "/";
+  listing_page all = co_await list_all(std::move(prefix), folders);
+  co_return std::move(all.common_prefixes);
 }
 
 boost::asio::awaitable<object_info> client::stat(std::string key) {

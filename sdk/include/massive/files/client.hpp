@@ -158,8 +158,12 @@ class client {
   /// previous page's next_continuation_token.
   boost::asio::awaitable<listing_page> list_page(std::string prefix, std::string delimiter = {},
                                                  std::string continuation = {});
-  /// Every file under `prefix`, following continuation tokens.
+  /// Every file under `prefix`, following continuation tokens. A listing that would not end (a
+  /// token given before, more than 1,000 pages) is files_error(malformed_listing).
   boost::asio::awaitable<std::vector<object_info>> list(std::string prefix);
+  /// Every "folder" right below `prefix` (the common prefixes of the delimiter "/"), following
+  /// continuation tokens as list() does: list_folders("us_stocks_sip/") is the stocks datasets.
+  boost::asio::awaitable<std::vector<std::string>> list_folders(std::string prefix);
   /// The file `key` as its listing shows it. Throws files_error(not_found) when there is none.
   boost::asio::awaitable<object_info> stat(std::string key);
 
@@ -197,6 +201,8 @@ class client {
 
  private:
   std::unique_ptr<detail::file_source> open(object_info file);
+  /// Every page of the listing of `prefix` with `delimiter`, merged into one.
+  boost::asio::awaitable<listing_page> list_all(std::string prefix, std::string delimiter);
 
   std::shared_ptr<detail::client_impl> impl_;
 };
