@@ -159,7 +159,15 @@ asio::awaitable<std::uint64_t> fetch_range(std::shared_ptr<client_impl> c, objec
     if (!file.etag.empty()) call.headers.push_back({"If-Match", file.etag});
     range_sink counted(length - done, sink);
     try {
-      co_await get(*c, target, counted, call, file.key);
+      const response_info answer = co_await get(*c, target, counted, call, file.key);
+      // A server that ignores Range answers 200 with the file from its first byte: taken for
+      // the bytes asked, they would put the file's start in its middle.
+      if (answer.status != 206 && from + done != 0) {
+        throw files_error(files_errc::corrupt_file,
+                          file.key + ": the server answered " + std::to_string(answer.status) +
+                              ", not 206, to a request for the bytes from " + std::to_string(from + done) +
+                              " (it ignored the Range)");
+      }
       done += counted.got();
       if (counted.got() == 0) {
         throw files_error(files_errc::corrupt_file, file.key + ": the server sent an empty range");
