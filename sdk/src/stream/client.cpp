@@ -289,7 +289,9 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
         apply(protocol.resume(happened::status{s.status, s.message.value_or("")}));
       }
       if (failure) std::rethrow_exception(failure);
-      if (b->size() > b->events<status_event>().size()) {
+      // A frame of status events alone is the protocol's; one of skipped events alone is still
+      // the user's to see (batch::skipped()).
+      if (b->size() > b->events<status_event>().size() || b->skipped() != 0) {
         if (protocol.take_gap()) b->mark_gap();
         co_return std::move(*b);
       }

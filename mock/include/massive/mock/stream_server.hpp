@@ -28,7 +28,7 @@ namespace massive::mock {
 /// millisecond later, so a client can tell which events it did not see.
 inline constexpr std::int64_t stream_first_timestamp_ms = 1'700'000'000'000;
 
-/// How a scripted connection ends.
+/// How a scripted connection ends, or what it sends besides its events.
 enum class stream_fault {
   none,             ///< streams until the client leaves
   close,            ///< a WebSocket close (normal), after `after_frames` event frames
@@ -40,6 +40,7 @@ enum class stream_fault {
   auth_failed,      ///< auth_failed "authentication failed", then a TCP close (as the server does)
   no_plan,          ///< auth_failed "Your plan doesn't include websocket access...", then a TCP close
   auth_timeout,     ///< status auth_timeout instead of an answer to auth, then a close
+  frame,            ///< stream_script::frame, as it is, after `after_frames` event frames; then events again
 };
 
 /// How a connection opened: what a test checks of a client's TLS and upgrade request.
@@ -52,6 +53,7 @@ struct stream_opening {
 struct stream_script {
   stream_fault fault = stream_fault::none;  ///< what the connection suffers
   std::size_t after_frames = 0;             ///< after this many event frames
+  std::string frame{};                      ///< stream_fault::frame: the text frame to send
 };
 
 /// How the mock stream server behaves; every member has a default.

@@ -87,7 +87,9 @@ class batch {
   }
   /// True when no event was decoded.
   bool empty() const noexcept { return size() == 0; }
-  /// Events whose `ev` the connection's channels do not carry: counted, not decoded.
+  /// Events whose `ev` the connection's channels do not carry (an event type added to the API
+  /// since this build's description, say): counted, not decoded. client::next() delivers a
+  /// frame of such events alone as an empty batch with this count.
   std::size_t skipped() const noexcept { return storage_ == nullptr ? 0 : storage_->skipped; }
   /// Events may be missing before this batch: the stream reconnected or dropped frames since
   /// the previous batch (stream::client says which).
