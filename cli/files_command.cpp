@@ -263,7 +263,9 @@ int files_command(std::span<const std::string_view> words) {
           std::cout << o.key << "  " << human_size(o.size) << "\n";
         }
       } else {
-        for (const std::string& folder : co_await client.list_folders(prefix)) std::cout << folder << "\n";
+        for (const std::string& folder : co_await client.list_folders(prefix)) {
+          std::cout << folder << "\n";
+        }
       }
       co_return;
     }

@@ -43,13 +43,15 @@ civil_date civil_from_days(long long day_number) {
   // a year and every era has the same calendar.
   const long long from_march = day_number + 719'468;
   const long long era = (from_march >= 0 ? from_march : from_march - 146'096) / 146'097;
-  const long long day_of_era = from_march - era * 146'097;                              // [0, 146096]
-  const long long year_of_era =
-      (day_of_era - day_of_era / 1'460 + day_of_era / 36'524 - day_of_era / 146'096) / 365;  // [0, 399]
-  const long long day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-  const long long month_from_march = (5 * day_of_year + 2) / 153;                       // [0, 11]
+  const long long day_of_era = from_march - era * 146'097;  // [0, 146096]
+  const long long year_of_era =                             // [0, 399]
+      (day_of_era - day_of_era / 1'460 + day_of_era / 36'524 - day_of_era / 146'096) / 365;
+  const long long day_of_year =
+      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const long long month_from_march = (5 * day_of_year + 2) / 153;  // [0, 11]
   const auto day = static_cast<unsigned>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
-  const auto month = static_cast<unsigned>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
+  const auto month =
+      static_cast<unsigned>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
   return {year_of_era + era * 400 + (month <= 2 ? 1 : 0), month, day};
 }
 
@@ -62,8 +64,8 @@ void append_date(std::string& out, long long day_number) {
     // or more. Four digits would have cut year 10000 to 0000.
     out += date.year < 0 ? '-' : '+';
     char digits[24];
-    const unsigned long long magnitude =
-        date.year < 0 ? 0ULL - static_cast<unsigned long long>(date.year) : static_cast<unsigned long long>(date.year);
+    const auto year = static_cast<unsigned long long>(date.year);
+    const unsigned long long magnitude = date.year < 0 ? 0ULL - year : year;
     const auto end = std::to_chars(digits, digits + sizeof digits, magnitude).ptr;
     const auto length = static_cast<std::size_t>(end - digits);
     if (length < 6) out.append(6 - length, '0');

@@ -506,8 +506,9 @@ int stream_command(std::span<const std::string_view> words) {
             // description, or another set of channels): said once, not dropped unseen.
             skipped_said = true;
             std::cerr << "massive stream: skipping events of a type the "
-                      << channel_set_names[static_cast<std::size_t>(set)] << " channels do not carry ("
-                      << b.skipped() << " in this frame; --channels names the others)\n";
+                      << channel_set_names[static_cast<std::size_t>(set)]
+                      << " channels do not carry (" << b.skipped()
+                      << " in this frame; --channels names the others)\n";
           }
           bool done = false;
           b.visit([&](const auto& event) {

@@ -438,8 +438,9 @@ std::string decoder(const model& m) {
       const std::string bit = "(std::uint64_t{1} << " + std::to_string(index % 64) + ")";
       std::string repeated = "row." + f.name + " = {}";
       if (f.required) repeated += ", seen &= ~std::uint64_t{req_" + f.name + "}";
-      return "if ((" + word + " & " + bit + ") != 0) {\n            " + repeated + ", ctx.repeated_key(\"" +
-             text::literal(f.key) + "\");\n          } else {\n            " + word + " |= " + bit + ";\n            " +
+      const std::string indent = "\n            ";
+      return "if ((" + word + " & " + bit + ") != 0) {" + indent + repeated + ", ctx.repeated_key(\"" +
+             text::literal(f.key) + "\");\n          } else {" + indent + word + " |= " + bit + ";" + indent +
              action + ";\n          }";
     };
     // A key no field names is counted (row_context::unknown_key): the else of every case.

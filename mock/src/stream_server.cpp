@@ -266,7 +266,9 @@ struct stream_server::impl {
           const std::lock_guard lock(mutex);
           ++frames_sent;
         }
-        if (frames == script.after_frames && script.fault == stream_fault::frame) co_await send(*ws, script.frame);
+        if (frames == script.after_frames && script.fault == stream_fault::frame) {
+          co_await send(*ws, script.frame);
+        }
         if (frames == script.after_frames && co_await end(*ws, script.fault)) co_return;
       }
       timer.expires_after(options.frame_interval.count() > 0 ? std::chrono::microseconds(options.frame_interval)

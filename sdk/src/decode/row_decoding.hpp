@@ -402,7 +402,8 @@ class row_context {
   /// parsers disagree on which one counts: simdjson's lookup the first, most clients the
   /// last) and this counts a skipped surprise; under decode_policy::strict, invalid_json.
   [[gnu::cold]] void repeated_key(std::string_view key) const {
-    surprise(surprise_kind::skipped, decode_errc::invalid_json, key, "duplicate key: neither value is kept");
+    surprise(surprise_kind::skipped, decode_errc::invalid_json, key,
+             "duplicate key: neither value is kept");
   }
 
   /// Required fields whose bits are not in `seen` (absent, null, or a value their type cannot

@@ -165,8 +165,8 @@ asio::awaitable<std::uint64_t> fetch_range(std::shared_ptr<client_impl> c, objec
       if (answer.status != 206 && from + done != 0) {
         throw files_error(files_errc::corrupt_file,
                           file.key + ": the server answered " + std::to_string(answer.status) +
-                              ", not 206, to a request for the bytes from " + std::to_string(from + done) +
-                              " (it ignored the Range)");
+                              ", not 206, to a request for the bytes from " +
+                              std::to_string(from + done) + " (it ignored the Range)");
       }
       done += counted.got();
       if (counted.got() == 0) {
@@ -374,11 +374,13 @@ boost::asio::awaitable<listing_page> client::list_all(std::string prefix, std::s
     for (std::string& p : page.common_prefixes) all.common_prefixes.push_back(std::move(p));
     if (!page.truncated) break;
     if (!tokens_seen.insert(page.next_continuation_token).second) {
-      throw files_error(files_errc::malformed_listing, "a continuation token that repeats an earlier one");
+      throw files_error(files_errc::malformed_listing,
+                        "a continuation token that repeats an earlier one");
     }
     if (pages == detail::max_listing_pages) {
-      throw files_error(files_errc::malformed_listing,
-                        "a listing longer than " + std::to_string(detail::max_listing_pages) + " pages");
+      throw files_error(files_errc::malformed_listing, "a listing longer than " +
+                                                           std::to_string(detail::max_listing_pages) +
+                                                           " pages");
     }
     token = std::move(page.next_continuation_token);
   }

@@ -310,7 +310,8 @@ batch frame_decoder::finish() {
     const bool missing = counts.coerced + counts.skipped == 0;
     throw decode_error(missing ? decode_errc::missing_field : decode_errc::wrong_type,
                        std::string(counts.first), std::nullopt,
-                       missing ? "required key absent or null" : "a value of another type, or a key given twice");
+                       missing ? "required key absent or null"
+                               : "a value of another type, or a key given twice");
   }
   detail::batch_storage* s = std::exchange(d.current, nullptr);
   s->memory = std::move(parts.memory);

@@ -40,7 +40,7 @@ enum class stream_fault {
   auth_failed,      ///< auth_failed "authentication failed", then a TCP close (as the server does)
   no_plan,          ///< auth_failed "Your plan doesn't include websocket access...", then a TCP close
   auth_timeout,     ///< status auth_timeout instead of an answer to auth, then a close
-  frame,            ///< stream_script::frame, as it is, after `after_frames` event frames; then events again
+  frame,            ///< stream_script::frame as it is, after `after_frames` event frames; then events
 };
 
 /// How a connection opened: what a test checks of a client's TLS and upgrade request.
