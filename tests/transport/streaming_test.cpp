@@ -331,6 +331,30 @@ TEST_CASE("malformed responses fail with bad_response") {
   CHECK(transport_code(get(client, io, "/x", sink)) == massive::errc::bad_response);
 }
 
+// What Beast must see whole besides the head, a chunk's header with its extensions and the
+// trailer, is bounded by the connection's input limit (1 MiB). Seen failing without the limit
+// (pool.cpp's input.max_size): both calls succeeded, the 2 MiB read whole; a CLI fed a 200 MB
+// extension grew to 272 MB.
+TEST_CASE("a chunk extension or a trailer without end fails with bad_response naming it") {
+  trusted_server s;
+  asio::io_context io;
+  massive::detail::http_client client(io.get_executor(), client_options(s));
+  const std::string head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+  SUBCASE("a chunk's extensions") {
+    s.server.enqueue(reply{.raw = head + "2;e=" + std::string(std::size_t{2} << 20, 'a') + "\r\n{}\r\n0\r\n\r\n"});
+  }
+  SUBCASE("trailer fields") {
+    std::string trailer;
+    while (trailer.size() < (std::size_t{2} << 20)) trailer += "X-T: " + std::string(1000, 'v') + "\r\n";
+    s.server.enqueue(reply{.raw = head + "2\r\n{}\r\n0\r\n" + trailer + "\r\n"});
+  }
+  collecting_sink sink;
+  const auto o = get(client, io, "/x", sink);
+  CHECK(transport_code(o) == massive::errc::bad_response);
+  CHECK(std::string(error_as<massive::transport_error>(o).what()).find("a chunk header or trailer longer than 1 MiB") !=
+        std::string::npos);
+}
+
 TEST_CASE("chunked alone, in any case and with spaces, is the one transfer coding accepted") {
   trusted_server s;
   asio::io_context io;

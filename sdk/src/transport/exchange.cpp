@@ -46,6 +46,12 @@ bool peer_closed(const error_code& ec) {
     if (in_body) fail(errc::truncated_body, "connection closed before the body's end (" + ec.message() + ")");
     fail(errc::connection_reset, "connection closed before a complete response head (" + ec.message() + ")");
   }
+  if (ec == http::error::buffer_overflow) {
+    // The head has its own limit (header_limit): what overflows is a line of the chunked body.
+    fail(errc::bad_response, "a chunk header or trailer longer than " +
+                                 std::to_string(connection::input_limit >> 20) +
+                                 " MiB (chunk extensions or trailer fields without end)");
+  }
   if (ec.category() == http::make_error_code(http::error::end_of_stream).category() ||
       ec == http::error::header_limit) {
     fail(errc::bad_response, "malformed response: " + ec.message());

@@ -17,6 +17,7 @@ connection::connection(const asio::any_io_executor& executor, asio::ssl::context
   // 512-byte reads, some 30 trips through TLS, parser and scheduler per 16 KiB TLS record,
   // which halved end-to-end throughput (docs/maintainers/performance-e2e.md). 64 KiB holds whole records.
   input.reserve(64 * 1024);
+  input.max_size(input_limit);
 }
 
 connection::tcp::socket& connection::socket() noexcept {

@@ -99,8 +99,11 @@ class connection {
   /// a wrong answer.
   bool quiet() noexcept;
 
-  /// Parser input; empty between exchanges on a healthy connection.
+  /// Parser input; empty between exchanges on a healthy connection. At most input_limit bytes:
+  /// what Beast must see whole besides the head (a chunk's header with its extensions, the
+  /// trailer) is bounded by it, and a server sending more gets bad_response, not our memory.
   boost::beast::flat_buffer input;
+  static constexpr std::size_t input_limit = std::size_t{1} << 20;
   /// Created on the first gzip body; reset per exchange.
   std::unique_ptr<inflater> gzip;
   /// Created on the first body read with client_config::decode_beside_receive; shared with
