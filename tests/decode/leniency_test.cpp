@@ -244,7 +244,7 @@ TEST_CASE("a key given twice in a row: neither value kept, the row left out if i
   CHECK(q.leniency().skipped == 2);
   CHECK(q.leniency().first == "results[1].vw");
 
-  // In a nested object and for a string, an array and an object: the same rule.
+  // An array, an integer and a required string: the same rule.
   const page<trade> t = lenient<trade>(R"({"results":[{)" + trade_fields +
                                        R"(,"conditions":[1],"conditions":[2,3],"trf_id":4,"trf_id":5}]})");
   REQUIRE(t.size() == 1);

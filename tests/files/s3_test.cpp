@@ -200,9 +200,10 @@ TEST_CASE("s3 client: a server that ignores Range is refused, its bytes kept out
 }
 
 // A server that would not end a listing: client::list refuses it, its memory bounded. Seen
-// failing with the check of tokens_seen removed from client::list: "a listing longer than 1000
-// pages" for the cycle, after 1000 requests, not 3 (before, only a token equal to the previous
-// one was refused: A, B, A went round); with the page cap removed as well, it did not end.
+// failing with the check of tokens_seen removed from client::list: the cycle took 1000
+// requests, not 3, and ended on the page cap's message (before this session only a token equal
+// to the previous one was refused, and A, B, A went round for ever). The page cap alone ends
+// the kind with a new token on every page.
 TEST_CASE("s3 client: a listing that would not end is refused: a token seen before, none, or no last page") {
   for (const std::string kind : {"cycle", "no token", "no last page"}) {
     CAPTURE(kind);
