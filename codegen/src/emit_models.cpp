@@ -5,7 +5,6 @@
 #include "emit.hpp"
 
 #include <algorithm>
-#include <map>
 #include <set>
 
 namespace massive::codegen {
@@ -374,14 +373,10 @@ std::string decoder(const model& m) {
          "& row) {\n";
   if (has_helpers) out += "  using namespace " + ns + ";\n";
   if (!required.empty()) out += "  std::uint64_t seen = 0;\n";
-  // A bit per declared key met in this object, so that a key given twice is told (the fields in
-  // declaration order; keys_met[i / 64], bit i % 64).
-  std::map<const field*, std::size_t> key_index;
-  for (const field& f : m.fields) {
-    if (!f.key.empty()) key_index.emplace(&f, key_index.size());
-  }
-  if (!key_index.empty()) {
-    out += "  std::uint64_t keys_met[" + std::to_string((key_index.size() + 63) / 64) +
+  // A bit per field whose key this object has shown, so that a key given twice is told:
+  // keys_met[i / 64], bit i % 64, for m.fields[i].
+  if (std::any_of(m.fields.begin(), m.fields.end(), [](const field& f) { return !f.key.empty(); })) {
+    out += "  std::uint64_t keys_met[" + std::to_string((m.fields.size() + 63) / 64) +
            "] = {};  // a bit per declared key met: see repeated_key\n";
   }
   if (m.fields.empty()) out += "  static_cast<void>(row);  // an object the description gives no key\n";
@@ -433,7 +428,7 @@ std::string decoder(const model& m) {
       // The key's second time: neither value is kept (which one the server meant cannot be
       // told), a required field's bit is cleared, so that its object is left out, not shown
       // with the first value; row_context::repeated_key counts it.
-      const std::size_t index = key_index.at(&f);
+      const auto index = static_cast<std::size_t>(&f - m.fields.data());
       const std::string word = "keys_met[" + std::to_string(index / 64) + "]";
       const std::string bit = "(std::uint64_t{1} << " + std::to_string(index % 64) + ")";
       std::string repeated = "row." + f.name + " = {}";
