@@ -266,10 +266,7 @@ struct stream_server::impl {
           const std::lock_guard lock(mutex);
           ++frames_sent;
         }
-        if (frames == script.after_frames && script.fault == stream_fault::frame) {
-          co_await send(*ws, script.frame);
-        }
-        if (frames == script.after_frames && co_await end(*ws, script.fault)) co_return;
+        if (frames == script.after_frames && co_await act(*ws, script)) co_return;
       }
       timer.expires_after(options.frame_interval.count() > 0 ? std::chrono::microseconds(options.frame_interval)
                                                              : std::chrono::microseconds(0));
@@ -277,9 +274,13 @@ struct stream_server::impl {
     }
   }
 
-  /// Ends the connection as scripted; false when the script does not end it here.
-  static awaitable<bool> end(ws_stream& ws, stream_fault fault) {
-    switch (fault) {
+  /// Does what the script does after its frames: ends the connection (true), or sends its
+  /// frame and goes on (false); false too when the script does nothing here.
+  static awaitable<bool> act(ws_stream& ws, const stream_script& script) {
+    switch (script.fault) {
+      case stream_fault::frame:
+        co_await send(ws, script.frame);
+        co_return false;
       case stream_fault::close:
         co_await ws.async_close(websocket::close_code::normal, use_awaitable);
         co_return true;
@@ -300,7 +301,7 @@ struct stream_server::impl {
       }
       case stream_fault::slow_consumer:
       case stream_fault::force_disconnect: {
-        const bool slow = fault == stream_fault::slow_consumer;
+        const bool slow = script.fault == stream_fault::slow_consumer;
         const std::string last = status_frame(slow ? "slow_consumer" : "force_disconnect",
                                               slow ? "client is a slow consumer" : "disconnected by the server");
         co_await send(ws, last);
