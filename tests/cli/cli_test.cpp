@@ -515,23 +515,33 @@ TEST_CASE("help: the overview, a group's operations, an operation's parameters, 
 }
 
 
+/// `count` units of 10^-digits s: the whole seconds since the epoch (rounded down, before 1970
+/// too) and the fraction's digits after them ("." and `digits` digits; "" for digits 0).
+struct split_instant {
+  long long seconds;
+  std::string fraction;
+};
+
+split_instant split(long long count, int digits) {
+  long long per_second = 1;
+  for (int i = 0; i < digits; ++i) per_second *= 10;
+  std::string fraction = std::to_string(((count % per_second) + per_second) % per_second);
+  fraction.insert(0, static_cast<std::size_t>(digits) - fraction.size(), '0');
+  return {count / per_second - (count % per_second < 0 ? 1 : 0), digits > 0 ? "." + fraction : ""};
+}
+
 /// The ISO 8601 text of `count` units of 10^-digits s, written here independently of the CLI.
 std::string expected_iso(long long count, int digits) {
   using namespace std::chrono;
-  long long per_second = 1;
-  for (int i = 0; i < digits; ++i) per_second *= 10;
-  const sys_seconds s{seconds{count / per_second - (count % per_second < 0)}};
-  const long long fraction = ((count % per_second) + per_second) % per_second;
+  const split_instant at = split(count, digits);
+  const sys_seconds s{seconds{at.seconds}};
   const sys_days day = floor<days>(s);
   const year_month_day ymd{day};
   const hh_mm_ss<seconds> t{s - day};
   char text[64];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02dZ", int{ymd.year()}, unsigned{ymd.month()},
+  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02d", int{ymd.year()}, unsigned{ymd.month()},
                 unsigned{ymd.day()}, int(t.hours().count()), int(t.minutes().count()), int(t.seconds().count()));
-  std::string out(text);
-  std::string frac = std::to_string(fraction);
-  frac.insert(0, static_cast<std::size_t>(digits) - frac.size(), '0');
-  return out.insert(out.size() - 1, "." + frac);
+  return text + at.fraction + "Z";
 }
 
 /// The text of `key`'s number in a compact JSON row.
@@ -657,11 +667,8 @@ namespace {
 /// it: date computes the calendar itself, for years std::chrono::year cannot hold. Years
 /// outside 0000-9999 take ISO 8601's expanded form, a sign and six digits or more.
 std::string iso_by_gnu_date(long long count, int digits) {
-  long long per_second = 1;
-  for (int i = 0; i < digits; ++i) per_second *= 10;
-  const long long seconds = count / per_second - (count % per_second < 0 ? 1 : 0);
-  const long long fraction = ((count % per_second) + per_second) % per_second;
-  const run_result r = massive::test::run_program({"date", "-u", "-d", "@" + std::to_string(seconds), "+%Y %m-%dT%H:%M:%S"});
+  const split_instant at = split(count, digits);
+  const run_result r = massive::test::run_program({"date", "-u", "-d", "@" + std::to_string(at.seconds), "+%Y %m-%dT%H:%M:%S"});
   REQUIRE(r.exit_code == 0);
   const std::size_t space = r.out.find(' ');
   const long long year = std::stoll(r.out.substr(0, space));
@@ -671,10 +678,8 @@ std::string iso_by_gnu_date(long long count, int digits) {
   } else {
     std::snprintf(year_text, sizeof year_text, "%c%06lld", year < 0 ? '-' : '+', year < 0 ? -year : year);
   }
-  std::string frac = std::to_string(fraction);
-  frac.insert(0, static_cast<std::size_t>(digits) - frac.size(), '0');
   const std::string rest = r.out.substr(space + 1, r.out.find('\n') - space - 1);
-  return year_text + ("-" + rest) + (digits > 0 ? "." + frac : "") + "Z";
+  return year_text + ("-" + rest) + at.fraction + "Z";
 }
 
 }  // namespace
