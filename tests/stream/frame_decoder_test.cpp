@@ -364,6 +364,20 @@ TEST_CASE("bad frames are refused with a typed error naming the event and field"
     CHECK(r.path == "[0].p");
     CHECK(r.what.find("a key given twice") != std::string::npos);
   }
+  // Seen failing without refuse_second_ev: the first decoded as a trade, the second skipped.
+  SUBCASE("ev given twice, whichever of its values the build knows") {
+    for (const std::string_view frame : {R"([{"ev":"T","sym":"A","t":1,"ev":"Q"}])",
+                                         R"([{"ev":"ZZ","sym":"A","t":1,"ev":"T"}])"}) {
+      CAPTURE(frame);
+      const refusal r = refusal_of(d, frame);
+      CHECK(r.path == "[0].ev");
+      CHECK(r.what.find("a key given twice") != std::string::npos);
+      d.reset();
+    }
+    // Another key the event does not declare is no second ev: the event is decoded.
+    const ms::batch b = decode_whole(d, R"([{"ev":"T","sym":"A","t":1,"zz":{"ev":"Q"}}])");
+    CHECK(b.events<massive::stock_trade_event>().size() == 1);
+  }
   SUBCASE("a required key missing") {
     const refusal r = refusal_of(d, R"([{"ev":"T","p":1,"t":1}])");
     CHECK(r.code == massive::decode_errc::missing_field);

@@ -193,6 +193,24 @@ struct frame_decoder::impl {
     return b.builder.store(text);
   }
 
+  /// An event whose `ev` is given twice has no one type (simdjson's lookup takes the first, most
+  /// clients the last): the frame is refused at `ev` as for any key given twice.
+  [[gnu::cold, gnu::noinline]] static void refuse_second_ev(massive::detail::row_context& ctx,
+                                                           od::object& object) {
+    bool rewound = false;
+    if (object.reset().get(rewound) != simdjson::SUCCESS) [[unlikely]] {
+      ctx.fail(decode_errc::invalid_json, "", "the event cannot be read again");
+    }
+    bool met = false;
+    for (auto item : object) {
+      od::field field;
+      if (auto e = std::move(item).get(field)) massive::detail::fail_field_iteration(ctx, e);
+      if (!massive::detail::key_is(field.key().raw(), "ev")) continue;
+      if (met) return ctx.repeated_key("ev");
+      met = true;
+    }
+  }
+
   /// The codec's batch loop: one wire entry per element, the event into its type's array.
   static void decode_events(massive::detail::batch& b) {
     const impl& self = *static_cast<const impl*>(decoding);
@@ -235,11 +253,15 @@ struct frame_decoder::impl {
         entry.kind = d->kind;
         entry.index =
             static_cast<std::uint32_t>(store.events[static_cast<std::size_t>(d->kind)].count);
+        const std::uint32_t unknown_before = unknown_keys;
         d->decode(ctx, object, store.append(d->kind, d->size));
+        // `ev` is one unknown key to the event's decoder; a second may be `ev` again.
+        if (unknown_keys - unknown_before > 1) [[unlikely]] refuse_second_ev(ctx, object);
         // An event keeps its place in the batch's typed arrays even when it lacks a required
         // field (counted missing in the frame's leniency): the mark is the REST rows' to use.
         b.builder.take_incomplete();
       } else {
+        refuse_second_ev(ctx, object);
         entry.skipped = true;
         ++store.skipped;
       }
