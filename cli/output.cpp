@@ -112,13 +112,13 @@ void append_iso8601(std::string& out, long long count, int digits, day_cache& da
 }
 
 /// terminal_safe(text), appended; text that is printable ASCII (most of it) is copied as it is.
-void append_safe(std::string& out, std::string_view text) {
+void append_safe(std::string& out, std::string_view text, line_breaks breaks) {
   const bool plain =
       std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
   if (plain) {
     out += text;
   } else {
-    out += terminal_safe(text);
+    out += terminal_safe(text, std::string_view::npos, breaks);
   }
 }
 
@@ -138,7 +138,7 @@ std::string iso8601(long long count, int digits) {
   return out;
 }
 
-std::string terminal_safe(std::string_view text, std::size_t max_bytes) {
+std::string terminal_safe(std::string_view text, std::size_t max_bytes, line_breaks breaks) {
   static constexpr std::string_view replacement = "\xEF\xBF\xBD";  // U+FFFD
   std::string out;
   out.reserve(std::min(text.size(), max_bytes));
@@ -173,7 +173,7 @@ std::string terminal_safe(std::string_view text, std::size_t max_bytes) {
     const bool c1 = length == 2 && c == 0xC2 && byte(i + 1) < 0xA0;
     std::string_view piece = text.substr(i, length);
     if (c == '\t' || c == '\n' || c == '\r') {
-      piece = " ";
+      if (breaks == line_breaks::spaced) piece = " ";
     } else if (!valid || c0_or_del || c1) {
       piece = replacement;
     }
@@ -190,7 +190,8 @@ std::string terminal_safe(std::string_view text, std::size_t max_bytes) {
 namespace {
 
 /// The printed text of one scalar: the table's and CSV's cell, or one element of it.
-void append_value(std::string& out, const field_value& v, bool raw_times, day_cache& days_seen) {
+void append_value(std::string& out, const field_value& v, bool raw_times, line_breaks breaks,
+                  day_cache& days_seen) {
   switch (v.type) {
     case field_value::kind::integer:
       append_number(out, v.integer);
@@ -203,7 +204,7 @@ void append_value(std::string& out, const field_value& v, bool raw_times, day_ca
       break;
     case field_value::kind::text:
     case field_value::kind::json:
-      append_safe(out, v.text);
+      append_safe(out, v.text, breaks);
       break;
     case field_value::kind::time:
       if (raw_times || v.time_digits == 0) {
@@ -251,7 +252,8 @@ class column_set {
 /// name lookups: the first step that differs from the row before resolves by name again.
 class cell_collector final : public reflection::field_visitor {
  public:
-  cell_collector(column_set& columns, bool raw_times) : columns_(columns), raw_times_(raw_times) {}
+  cell_collector(column_set& columns, bool raw_times, line_breaks breaks)
+      : columns_(columns), raw_times_(raw_times), breaks_(breaks) {}
 
   /// Visits `r`; its cells are then cell(i) where filled(i).
   void collect(const printable_row& r) {
@@ -286,13 +288,13 @@ class cell_collector final : public reflection::field_visitor {
     if (in_list_) {
       std::string& cell = cells_[list_column_];
       if (list_items_++ != 0) cell += ", ";
-      append_value(cell, v, raw_times_, days_seen_);
+      append_value(cell, v, raw_times_, breaks_, days_seen_);
       return;
     }
     const std::size_t column = resolve(key, step_kind::value);
     std::string& cell = start(column);
     quotable_[column] = v.type == field_value::kind::text || v.type == field_value::kind::json;
-    append_value(cell, v, raw_times_, days_seen_);
+    append_value(cell, v, raw_times_, breaks_, days_seen_);
   }
   void on_absent(std::string_view key) override { resolve(key, step_kind::absent); }
   void on_begin_object(std::string_view key) override {
@@ -327,7 +329,7 @@ class cell_collector final : public reflection::field_visitor {
     return cells_[column];
   }
   void set(std::size_t column, std::string_view text) {
-    append_safe(start(column), text);
+    append_safe(start(column), text, breaks_);
     quotable_[column] = 1;
   }
 
@@ -363,6 +365,7 @@ class cell_collector final : public reflection::field_visitor {
 
   column_set& columns_;
   bool raw_times_;
+  line_breaks breaks_;
   day_cache days_seen_;
   std::vector<std::string> cells_;
   std::vector<char> filled_;
@@ -422,7 +425,8 @@ class json_printer final : public row_printer {
 
 void append_csv_cell(std::string& out, std::string_view text) {
   // Not find_first_of: libstdc++ calls memchr over the set for every byte of the text.
-  if (std::none_of(text.begin(), text.end(), [](char c) { return c == ',' || c == '"'; })) {
+  const auto special = [](char c) { return c == ',' || c == '"' || c == '\n' || c == '\r'; };
+  if (std::none_of(text.begin(), text.end(), special)) {
     out += text;
     return;
   }
@@ -434,11 +438,12 @@ void append_csv_cell(std::string& out, std::string_view text) {
   out += '"';
 }
 
-/// CSV: a header of every column, then one line per row.
+/// CSV (RFC 4180): a header of every column, then a record per row, one line unless a quoted
+/// text holds a line break.
 class csv_printer final : public row_printer {
  public:
   csv_printer(std::ostream& out, std::vector<std::string> columns, bool raw_times)
-      : out_(out), columns_(std::move(columns)), cells_(columns_, raw_times) {}
+      : out_(out), columns_(std::move(columns)), cells_(columns_, raw_times, line_breaks::kept) {}
 
   void row(const printable_row& r) override {
     header();
@@ -499,7 +504,7 @@ bool is_number(std::string_view text) {
 class table_printer final : public row_printer {
  public:
   table_printer(std::ostream& out, std::vector<std::string> columns, bool raw_times)
-      : out_(out), columns_(std::move(columns)), cells_(columns_, raw_times) {}
+      : out_(out), columns_(std::move(columns)), cells_(columns_, raw_times, line_breaks::spaced) {}
 
   void row(const printable_row& r) override {
     cells_.collect(r);

@@ -26,13 +26,19 @@ namespace massive::cli {
 /// reaches) is written as ISO 8601 expands it: "+292278994-08-17T07:12:55.807Z".
 std::string iso8601(long long count, int digits);
 
+/// What terminal_safe() does with a tab, a line feed and a carriage return: a space where the
+/// text must stay on one line (a table's cell, stderr), kept where the format carries them (a
+/// quoted CSV field, RFC 4180).
+enum class line_breaks : bool { spaced, kept };
+
 /// `text` made safe to write to a terminal: a control character a terminal would act on (C0,
 /// DEL, and C1, U+0080 to U+009F, which some terminals read as ESC sequences: U+009B is CSI)
-/// is replaced, tab, line feed and carriage return by a space and the others by U+FFFD, as is
-/// a byte that is not UTF-8 (a lone 0x9B is CSI to an 8-bit terminal). Longer than `max_bytes`,
-/// it is cut at a character and ends with "...". Every text from the wire that CSV, the table
-/// and stderr show goes through it; JSON escapes instead.
-std::string terminal_safe(std::string_view text, std::size_t max_bytes = std::string_view::npos);
+/// is replaced, tab, line feed and carriage return as `breaks` says and the others by U+FFFD,
+/// as is a byte that is not UTF-8 (a lone 0x9B is CSI to an 8-bit terminal). Longer than
+/// `max_bytes`, it is cut at a character and ends with "...". Every text from the wire that
+/// CSV, the table and stderr show goes through it; JSON escapes instead.
+std::string terminal_safe(std::string_view text, std::size_t max_bytes = std::string_view::npos,
+                          line_breaks breaks = line_breaks::spaced);
 
 /// The longest error message or leniency path printed on stderr, in bytes: a server's text in
 /// it (a key, a path) is cut, never copied whole.
