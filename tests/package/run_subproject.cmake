@@ -6,8 +6,8 @@
 # that with ccache (and CCACHE_BASEDIR at the work directory) the second build compiles nothing
 # again: its objects are the first one's (measured: 71 s in all; the FetchContent build's 29
 # objects 156 s of compiler time, the second build's 29 objects 15 s, all ccache hits). Seen
-# failing with MASSIVE_BUILD_TESTS defaulting to ON: "is on in a project that is not the top
-# level".
+# failing with MASSIVE_BUILD_TESTS defaulting to ON, and with MASSIVE_WERROR defaulting to ON
+# (a commit made for the check): "is on in a project that is not the top level".
 file(REMOVE_RECURSE "${WORK_DIR}")
 
 include("${CMAKE_CURRENT_LIST_DIR}/run.cmake")
