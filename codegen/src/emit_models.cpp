@@ -301,10 +301,13 @@ std::string wire_decoder(const model& m) {
 }
 
 std::string decoder(const model& m) {
+  // `required` has a bit per field an object cannot be shown without: a required field, and an
+  // absent=false bool, whose absence reads as false (its bit set from the start), so that a
+  // value of another type or a key given twice leaves the object out rather than shows false.
   std::vector<const field*> required, integers;
   bool required_number = false, optional_number = false, any_number = false, int32 = false, required_integer = false;
   for (const field& f : m.fields) {
-    if (f.required) required.push_back(&f);
+    if (f.required || f.absent_false) required.push_back(&f);
     const read_kind k = read_kind_of(f);
     if (k == read_kind::number) {
       any_number = true;
@@ -336,6 +339,16 @@ std::string decoder(const model& m) {
     }
     out += "};\ninline constexpr std::uint64_t required = (std::uint64_t{1} << " + std::to_string(required.size()) +
            ") - 1;\n";
+    std::string absent_false;
+    for (const field* f : required) {
+      if (!f->absent_false) continue;
+      absent_false += std::string(absent_false.empty() ? "" : " | ") + "req_" + f->name;
+    }
+    if (!absent_false.empty()) {
+      out += "// Bools whose absence reads as false: set until a value of another type, or a key "
+             "twice.\n";
+      out += "inline constexpr std::uint64_t absent_is_false = " + absent_false + ";\n";
+    }
   }
   if (!integers.empty()) {
     std::vector<std::string> enumerators{"none"}, keys{""};
@@ -372,7 +385,12 @@ std::string decoder(const model& m) {
   out += "[[gnu::always_inline]] inline void decode_" + m.name + "(row_context& ctx, od::object& object, " + type +
          "& row) {\n";
   if (has_helpers) out += "  using namespace " + ns + ";\n";
-  if (!required.empty()) out += "  std::uint64_t seen = 0;\n";
+  if (!required.empty()) {
+    const bool any_absent_false = std::any_of(required.begin(), required.end(),
+                                              [](const field* f) { return f->absent_false; });
+    out += std::string("  std::uint64_t seen = ") + (any_absent_false ? "absent_is_false" : "0") +
+           ";\n";
+  }
   // A bit per field whose key this object has shown, so that a key given twice is told:
   // keys_met[i / 64], bit i % 64, for m.fields[i].
   if (std::any_of(m.fields.begin(), m.fields.end(), [](const field& f) { return !f.key.empty(); })) {
@@ -422,7 +440,13 @@ std::string decoder(const model& m) {
           break;
         case read_kind::integer: action = "integer = integer_field::" + f.name; break;
         case read_kind::other:
-          action = f.required ? "if (" + reader_call(f) + ") seen |= req_" + f.name : reader_call(f);
+          if (f.absent_false) {
+            action = "if (!ctx.read_flag(value, \"" + text::literal(f.key) + "\", row." + f.name +
+                     ")) seen &= ~std::uint64_t{req_" + f.name + "}";
+          } else {
+            action = f.required ? "if (" + reader_call(f) + ") seen |= req_" + f.name
+                                : reader_call(f);
+          }
           break;
       }
       // The key's second time: neither value is kept (which one the server meant cannot be
@@ -432,7 +456,7 @@ std::string decoder(const model& m) {
       const std::string word = "keys_met[" + std::to_string(index / 64) + "]";
       const std::string bit = "(std::uint64_t{1} << " + std::to_string(index % 64) + ")";
       std::string repeated = "row." + f.name + " = {}";
-      if (f.required) repeated += ", seen &= ~std::uint64_t{req_" + f.name + "}";
+      if (f.required || f.absent_false) repeated += ", seen &= ~std::uint64_t{req_" + f.name + "}";
       const std::string indent = "\n            ";
       return "if ((" + word + " & " + bit + ") != 0) {" + indent + repeated + ", ctx.repeated_key(\"" +
              text::literal(f.key) + "\");\n          } else {" + indent + word + " |= " + bit + ";" + indent +

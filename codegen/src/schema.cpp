@@ -427,6 +427,14 @@ void builder::fill_model(model& m, const json& raw) {
       }
       f.required = row->has("required");
       f.absent_false = row->has("absent=false");
+      const bool boolean =
+          f.type.shape == field_type::form::scalar && f.type.element == scalar::boolean;
+      if (f.absent_false && !boolean) {
+        // Absence read as false fits a bool alone: any other type would show absence as a value.
+        warn(map_.where(*row) + ": absent=false fits a boolean, and field " + key + " of " +
+             m.name + " is not one in the description: it stays optional");
+        f.absent_false = false;
+      }
     }
     if (const map_row* doc = map_.lookup("doc", m.name + "." + key)) f.doc = doc->text;
     if (f.name.empty()) {

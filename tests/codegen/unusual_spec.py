@@ -218,6 +218,20 @@ def unusual(spec):
     trade["properties"]["exchange"] = {"type": "boolean"}
     trade["properties"]["tape"] = {"type": "object", "properties": {"name": {"type": "string"}}}
     trade["properties"]["size"] = {"type": "array", "items": {"type": "number"}}
+    # A bool the map reads as false when absent (agg's otc, absent=false) typed a string in every
+    # object of agg's shape: a warning, and the field optional (absence must not read as a value).
+    agg_keys = {"c", "h", "l", "n", "o", "otc", "t", "v", "vw"}
+
+    def retype_otc(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict) and set(node["properties"]) == agg_keys:
+                node["properties"]["otc"] = {"type": "string"}
+            for v in node.values():
+                retype_otc(v)
+        elif isinstance(node, list):
+            for v in node:
+                retype_otc(v)
+    retype_otc(spec)
     spec["openapi"] = "3.1.0"
     return spec
 

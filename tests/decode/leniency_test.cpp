@@ -257,6 +257,35 @@ TEST_CASE("a key given twice in a row: neither value kept, the row left out if i
   CHECK(id_twice.leniency().dropped_rows == 1);
 }
 
+// The server leaves agg's otc off when false (codegen/map.txt: absent=false), so the field is a
+// plain bool, and a value it cannot hold could not show as absent: it would read false. Seen
+// failing with the generator's absent_is_false bits left out: the row kept, otc false.
+TEST_CASE("a bool whose absence means false: a value of another type leaves the row out") {
+  const std::string row = R"({"v":101,"vw":1.5,"o":1,"c":2,"h":3,"l":0.5,"t":1,"n":1,)";
+  for (const std::string odd : {R"("otc":"yes"})", R"("otc":1})", R"("otc":true,"otc":false})"}) {
+    CAPTURE(odd);
+    const page<agg> p = lenient<agg>(aggs_with(4, 1, row + odd));
+    check_rows_without(p, 4, 1);
+    CHECK(p.leniency().skipped == 1);
+    CHECK(p.leniency().missing == 1);
+    CHECK(p.leniency().first == "results[1].otc");
+    CHECK(strict<agg>(aggs_with(4, 1, row + odd)).path == "results[1].otc");
+  }
+  // true, null and absence are read: null and absence as false.
+  struct read_as {
+    std::string odd;
+    bool otc;
+  };
+  for (const read_as& c : {read_as{R"("otc":true})", true}, read_as{R"("otc":null})", false},
+                           read_as{R"("x":0})", false}}) {
+    CAPTURE(c.odd);
+    const page<agg> p = lenient<agg>(aggs_with(3, 1, row + c.odd));
+    check_good_rows(p, 3, 1);
+    CHECK(p[1].otc == c.otc);
+    CHECK(p.leniency().skipped + p.leniency().missing + p.leniency().dropped_rows == 0);
+  }
+}
+
 TEST_CASE("an enumeration's value the description does not list is kept verbatim") {
   // Enumerated response fields are strings in the models: a new value is data, not a surprise.
   const page<ticker> p = lenient<ticker>(R"({"results":[{"ticker":"X","market":"spaceships"}]})");

@@ -8,7 +8,7 @@
 namespace massive::detail {
 namespace agg_decoding {
 
-inline constexpr std::string_view required_names[] = {"o", "h", "l", "c", "v", "t"};
+inline constexpr std::string_view required_names[] = {"o", "h", "l", "c", "v", "t", "otc"};
 enum : std::uint64_t {
   req_open = std::uint64_t{1} << 0,
   req_high = std::uint64_t{1} << 1,
@@ -16,8 +16,11 @@ enum : std::uint64_t {
   req_close = std::uint64_t{1} << 3,
   req_volume = std::uint64_t{1} << 4,
   req_timestamp = std::uint64_t{1} << 5,
+  req_otc = std::uint64_t{1} << 6,
 };
-inline constexpr std::uint64_t required = (std::uint64_t{1} << 6) - 1;
+inline constexpr std::uint64_t required = (std::uint64_t{1} << 7) - 1;
+// Bools whose absence reads as false: set until a value of another type, or a key twice.
+inline constexpr std::uint64_t absent_is_false = req_otc;
 
 // The integer fields, read at the one read_int64() call site after the switch and stored by
 // store_integer().
@@ -37,7 +40,7 @@ inline constexpr std::string_view integer_names[] = {"", "n", "t"};
 // Inlined into its caller: as a call, the object's iterator would live in memory.
 [[gnu::always_inline]] inline void decode_agg(row_context& ctx, od::object& object, massive::agg& row) {
   using namespace agg_decoding;
-  std::uint64_t seen = 0;
+  std::uint64_t seen = absent_is_false;
   std::uint64_t keys_met[1] = {};  // a bit per declared key met: see repeated_key
   for (auto item : object) {
     od::field field;
@@ -108,10 +111,10 @@ inline constexpr std::string_view integer_names[] = {"", "n", "t"};
           }
         } else if (key_is(key, "otc")) {
           if ((keys_met[0] & (std::uint64_t{1} << 8)) != 0) {
-            row.otc = {}, ctx.repeated_key("otc");
+            row.otc = {}, seen &= ~std::uint64_t{req_otc}, ctx.repeated_key("otc");
           } else {
             keys_met[0] |= (std::uint64_t{1} << 8);
-            ctx.read_bool(value, "otc", row.otc);
+            if (!ctx.read_flag(value, "otc", row.otc)) seen &= ~std::uint64_t{req_otc};
           }
         } else {
           ctx.unknown_key(key);

@@ -125,7 +125,8 @@ struct page_leniency {
   /// (null included). The field is then absent (nullopt, empty); a required one is also
   /// counted in missing.
   std::uint32_t skipped = 0;
-  /// Required fields absent, null or skipped: the object holding each was left out.
+  /// Required fields absent, null or skipped, and bools whose absence means false (agg::otc)
+  /// given a value of another type: the object holding each was left out.
   std::uint32_t missing = 0;
   /// Rows of the body left out of the page: elements of the rows array that are not objects,
   /// and rows without a true value for a required field (or a required nested object).

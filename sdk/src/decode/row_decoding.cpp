@@ -192,6 +192,10 @@ bool row_context::absent_or_fail(std::string_view token, std::string_view key, e
   return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, expectation(what));
 }
 
+bool row_context::flag_fallback(std::string_view token, std::string_view key) const {
+  return atom_of(token) == "null" || absent_or_fail(token, key, expected::boolean);
+}
+
 bool row_context::number_fallback(std::string_view token, std::string_view key, double& out) const {
   if (const std::optional<std::string_view> text = plain_string(token)) {
     double d = 0;

@@ -151,6 +151,16 @@ class row_context {
     }
     return true;
   }
+  /// A bool the server leaves off when false (a map row's absent=false): null reads as false
+  /// too. False only for a value of another type, a surprise: absence means false, so the field
+  /// cannot show that it was skipped, and the generated decoder leaves its object out instead.
+  [[gnu::always_inline]] bool read_flag(od::value v, std::string_view key, bool& out) {
+    if (v.get_bool().get(out) != simdjson::SUCCESS) [[unlikely]] {
+      out = false;
+      return flag_fallback(v.raw_json_token(), key);
+    }
+    return true;
+  }
   [[gnu::always_inline]] bool read_bool(od::value v, std::string_view key, std::optional<bool>& out) {
     bool b = false;
     if (v.get_bool().get(b) != simdjson::SUCCESS) [[unlikely]] {
@@ -581,6 +591,8 @@ class row_context {
   /// simdjson failed inside the value at key (broken JSON).
   [[noreturn, gnu::cold]] void fail_at(simdjson::error_code e, std::string_view key) const;
   [[gnu::cold, gnu::noinline]] void first_unknown_key(const char* raw) const;
+  /// get_bool failed on an absent=false bool: null is false (true: read); another type a surprise.
+  [[gnu::cold]] bool flag_fallback(std::string_view token, std::string_view key) const;
   /// The text of one JSON value without trailing whitespace, or empty for null; throws
   /// naming key unless the text is exactly one well-formed JSON value.
   std::string_view checked_json(std::string_view text, std::string_view key) const;
