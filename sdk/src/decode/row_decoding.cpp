@@ -168,6 +168,14 @@ bool whole_double(std::string_view text, double& out) noexcept {
   return ec == std::errc{} && end == text.data() + text.size();
 }
 
+// A JSON number whose magnitude no double reaches (std::from_chars reads it whole and says
+// so); simdjson refuses it as it refuses a malformed number.
+bool beyond_double(std::string_view text) noexcept {
+  double ignored = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ignored);
+  return ec == std::errc::result_out_of_range && end == text.data() + text.size();
+}
+
 }  // namespace
 
 const char* row_context::expectation(expected what) noexcept {
@@ -188,6 +196,12 @@ bool row_context::absent_or_fail(std::string_view token, std::string_view key, e
   const bool other_type = !token.empty() && (token[0] == '"' || token[0] == '{' || token[0] == '[' ||
                                              atom == "true" || atom == "false" ||
                                              (number && what != expected::number));
+  // A number beyond a double's range (1e400) is JSON that no double holds: skipped, as an
+  // integer beyond int64 is, not broken JSON.
+  if (number && what == expected::number && beyond_double(atom)) {
+    return surprise(surprise_kind::skipped, decode_errc::out_of_range, key,
+                    "a number beyond a double's range");
+  }
   if (!other_type) fail(decode_errc::invalid_json, key, expectation(what));
   return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, expectation(what));
 }
