@@ -364,6 +364,11 @@ TEST_CASE("bad frames are refused with a typed error naming the event and field"
     CHECK(r.path == "[0].p");
     CHECK(r.what.find("a key given twice") != std::string::npos);
   }
+  SUBCASE("a number beyond a double's range") {
+    const refusal r = refusal_of(d, R"([{"ev":"T","sym":"A","t":1,"p":1e400}])");
+    CHECK(r.path == "[0].p");
+    CHECK(r.what.find("out of range") != std::string::npos);
+  }
   // Seen failing without refuse_second_ev: the first decoded as a trade, the second skipped.
   SUBCASE("ev given twice, whichever of its values the build knows") {
     for (const std::string_view frame : {R"([{"ev":"T","sym":"A","t":1,"ev":"Q"}])",

@@ -323,9 +323,9 @@ batch frame_decoder::finish() {
     d.core.finish();
   }
   massive::detail::page_parts parts = d.core.take();
-  // Events keep their rule: a value of another type, a key given twice or a missing required
-  // key refuses the frame, naming the first (the core decodes leniently and counts,
-  // docs/guide/decoding.md); unknown keys, `ev` among them, are skipped.
+  // Events keep their rule: a value of another type or out of range, a key given twice or a
+  // missing required key refuses the frame, naming the first (the core decodes leniently and
+  // counts, docs/guide/decoding.md); unknown keys, `ev` among them, are skipped.
   if (const page_leniency& counts = parts.envelope.leniency; !counts.exact()) {
     d.batches->release(std::exchange(d.current, nullptr), false);
     d.frame_bytes = 0;
@@ -333,7 +333,7 @@ batch frame_decoder::finish() {
     throw decode_error(missing ? decode_errc::missing_field : decode_errc::wrong_type,
                        std::string(counts.first), std::nullopt,
                        missing ? "required key absent or null"
-                               : "a value of another type, or a key given twice");
+                               : "a value of another type or out of range, or a key given twice");
   }
   detail::batch_storage* s = std::exchange(d.current, nullptr);
   s->memory = std::move(parts.memory);
