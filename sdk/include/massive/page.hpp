@@ -120,10 +120,10 @@ struct page_leniency {
   /// where a date is declared (its date), a request_id sent as a number.
   std::uint32_t coerced = 0;
   /// Values left out because the declared type cannot hold them: a fraction or an int64
-  /// overflow where an integer is declared, a string that is not a number, an object where a
-  /// number is declared, an impossible date, an array element or a row of the wrong type
-  /// (null included). The field is then absent (nullopt, empty); a required one is also
-  /// counted in missing.
+  /// overflow where an integer is declared, a number beyond a double's range (1e400), a string
+  /// that is not a number, an object where a number is declared, an impossible date, an array
+  /// element or a row of the wrong type (null included), a key given twice. The field is then
+  /// absent (nullopt, empty); a required one is also counted in missing.
   std::uint32_t skipped = 0;
   /// Required fields absent, null or skipped, and bools whose absence means false (agg::otc)
   /// given a value of another type: the object holding each was left out.
