@@ -149,6 +149,7 @@ std::string reader_call(const field& f) {
   }
   if (f.type.shape == field_type::form::map) return "ctx.read_double_map" + args;
   if (f.type.shape == field_type::form::array) return "ctx.read_" + reader_type(f.type.element) + "_array" + args;
+  if (f.absent_false) return "ctx.read_flag" + args;  // a bool whose absence reads as false
   return "ctx.read_" + reader_type(f.type.element) + args;
 }
 
@@ -305,9 +306,11 @@ std::string decoder(const model& m) {
   // absent=false bool, whose absence reads as false (its bit set from the start), so that a
   // value of another type or a key given twice leaves the object out rather than shows false.
   std::vector<const field*> required, integers;
+  std::string absent_is_false;  // their bits, "req_a | req_b"
   bool required_number = false, optional_number = false, any_number = false, int32 = false, required_integer = false;
   for (const field& f : m.fields) {
     if (f.required || f.absent_false) required.push_back(&f);
+    if (f.absent_false) absent_is_false += (absent_is_false.empty() ? "req_" : " | req_") + f.name;
     const read_kind k = read_kind_of(f);
     if (k == read_kind::number) {
       any_number = true;
@@ -339,15 +342,10 @@ std::string decoder(const model& m) {
     }
     out += "};\ninline constexpr std::uint64_t required = (std::uint64_t{1} << " + std::to_string(required.size()) +
            ") - 1;\n";
-    std::string absent_false;
-    for (const field* f : required) {
-      if (!f->absent_false) continue;
-      absent_false += std::string(absent_false.empty() ? "" : " | ") + "req_" + f->name;
-    }
-    if (!absent_false.empty()) {
+    if (!absent_is_false.empty()) {
       out += "// Bools whose absence reads as false: set until a value of another type, or a key "
              "twice.\n";
-      out += "inline constexpr std::uint64_t absent_is_false = " + absent_false + ";\n";
+      out += "inline constexpr std::uint64_t absent_is_false = " + absent_is_false + ";\n";
     }
   }
   if (!integers.empty()) {
@@ -386,10 +384,8 @@ std::string decoder(const model& m) {
          "& row) {\n";
   if (has_helpers) out += "  using namespace " + ns + ";\n";
   if (!required.empty()) {
-    const bool any_absent_false = std::any_of(required.begin(), required.end(),
-                                              [](const field* f) { return f->absent_false; });
-    out += std::string("  std::uint64_t seen = ") + (any_absent_false ? "absent_is_false" : "0") +
-           ";\n";
+    const char* const start = absent_is_false.empty() ? "0" : "absent_is_false";
+    out += std::string("  std::uint64_t seen = ") + start + ";\n";
   }
   // A bit per field whose key this object has shown, so that a key given twice is told:
   // keys_met[i / 64], bit i % 64, for m.fields[i].
@@ -428,6 +424,8 @@ std::string decoder(const model& m) {
     if (c == '\'' || c == '\\') label = "\\" + label;
     out += "      case '" + label + "':\n";
     const auto statement = [&](const field& f) -> std::string {
+      // A field the object cannot be shown without loses its bit: the object is left out.
+      const std::string clear_bit = "seen &= ~std::uint64_t{req_" + f.name + "}";
       std::string action;
       switch (read_kind_of(f)) {
         case read_kind::number:
@@ -441,8 +439,7 @@ std::string decoder(const model& m) {
         case read_kind::integer: action = "integer = integer_field::" + f.name; break;
         case read_kind::other:
           if (f.absent_false) {
-            action = "if (!ctx.read_flag(value, \"" + text::literal(f.key) + "\", row." + f.name +
-                     ")) seen &= ~std::uint64_t{req_" + f.name + "}";
+            action = "if (!" + reader_call(f) + ") " + clear_bit;
           } else {
             action = f.required ? "if (" + reader_call(f) + ") seen |= req_" + f.name
                                 : reader_call(f);
@@ -456,7 +453,7 @@ std::string decoder(const model& m) {
       const std::string word = "keys_met[" + std::to_string(index / 64) + "]";
       const std::string bit = "(std::uint64_t{1} << " + std::to_string(index % 64) + ")";
       std::string repeated = "row." + f.name + " = {}";
-      if (f.required || f.absent_false) repeated += ", seen &= ~std::uint64_t{req_" + f.name + "}";
+      if (f.required || f.absent_false) repeated += ", " + clear_bit;
       const std::string indent = "\n            ";
       return "if ((" + word + " & " + bit + ") != 0) {" + indent + repeated + ", ctx.repeated_key(\"" +
              text::literal(f.key) + "\");\n          } else {" + indent + word + " |= " + bit + ";" + indent +
