@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands.hpp"
@@ -246,9 +247,19 @@ int files_command(std::span<const std::string_view> words) {
   }
 
   asio::io_context io;
+  // Rows: the transfers and the inflation on a second thread, the decoding and the printing on
+  // this one (files_config::inflate_ahead), where the machine has a second core.
+  asio::io_context transfers;
+  auto transfers_work = asio::make_work_guard(transfers);
+  std::thread transfer_thread;
+  const bool two_threads = verb == "rows" && std::thread::hardware_concurrency() > 1;
+  if (two_threads) {
+    s.config.inflate_ahead = 4;
+    transfer_thread = std::thread([&transfers] { transfers.run(); });
+  }
   int status = exit_done;
   auto work = [&]() -> asio::awaitable<void> {
-    files::client client(io.get_executor(), s.config);
+    files::client client(two_threads ? transfers.get_executor() : io.get_executor(), s.config);
     if (verb == "ls") {
       std::string prefix = files::dataset_prefix(*m, *d);
       if (positional.size() > 2) {
@@ -320,6 +331,8 @@ int files_command(std::span<const std::string_view> words) {
     }
   });
   io.run();
+  transfers_work.reset();
+  if (transfer_thread.joinable()) transfer_thread.join();
   return status;
 }
 

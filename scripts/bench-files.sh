@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The flat files' benchmark (issue 36, item 7): a deterministic synthetic day of stock trades
 # (ROWS, default 10,000,000) as a .csv.gz, read
-#   from disk:  the SDK (inflate + decode into pages), beside the inflate floors `igzip -dc`
+#   from disk:  the SDK (inflate + decode into pages; files::client from its cache, on one
+#               thread and with inflate_ahead on two), beside the inflate floors `igzip -dc`
 #               (Debian's isal) and `gzip -dc`, Python's csv module and pandas.read_csv;
 #   over loopback TLS from the mock's S3 bucket (its own process): the SDK's files::client,
 #               beside `curl` to /dev/null (the transfer floor) and `aws s3 cp` then pandas.
@@ -45,6 +46,12 @@ timed igzip igzip -dc "$day"
 timed gzip gzip -dc "$day"
 timed sdk_local "$bench" local "$day"
 cat "$work/out" >&2
+# The library's own path from disk: files::client reading the day from its cache directory, on
+# one thread, then with files_config::inflate_ahead on an io_context run by two.
+timed sdk_cached "$bench" cached "$day"
+cat "$work/out" >&2
+timed sdk_cached_inflate_ahead "$bench" cached "$day" inflate-ahead
+cat "$work/out" >&2
 if [ -z "${SKIP_SLOW:-}" ]; then
   timed python_csv /usr/bin/python3 -c "import csv, gzip, sys
 n = sum(1 for _ in csv.reader(gzip.open(sys.argv[1], 'rt', newline='')))
@@ -73,6 +80,8 @@ timed sdk_tls_ranges_ahead_3 "$bench" remote "$serve" 3
 cat "$work/out" >&2
 timed sdk_tls_two_threads "$bench" remote "$serve" 3 two-threads
 cat "$work/out" >&2
+timed sdk_tls_inflate_ahead "$bench" remote "$serve" 3 inflate-ahead
+cat "$work/out" >&2
 if [ -z "${SKIP_SLOW:-}" ]; then
   printf '[default]\ns3 =\n  addressing_style = path\n' >"$work/aws-config"
   timed aws_cp_then_pandas env AWS_ACCESS_KEY_ID="$(cat "$serve/key")" AWS_SECRET_ACCESS_KEY="$(cat "$serve/secret")" \
@@ -83,6 +92,7 @@ fi
 
 ratio() { awk -v a="$(cat "$work/$2.seconds")" -v b="$(cat "$work/$1.seconds")" 'BEGIN { printf "%.2f", a / b }'; }
 echo "sdk_local rows/s vs igzip's implied rows/s: $(ratio sdk_local igzip) x (target >= 0.7)"
+echo "sdk_cached_inflate_ahead (two threads) vs igzip: $(ratio sdk_cached_inflate_ahead igzip) x (target >= 0.7); one thread: $(ratio sdk_cached igzip) x"
 echo "sdk_local vs gzip -dc: $(ratio sdk_local gzip) x"
 [ -z "${SKIP_SLOW:-}" ] && echo "sdk_local vs pandas.read_csv: $(ratio sdk_local pandas) x (target >= 20)"
 slower_floor=curl
@@ -91,3 +101,4 @@ if awk -v i="$(cat "$work/igzip.seconds")" -v c="$(cat "$work/curl.seconds")" 'B
 fi
 echo "sdk over TLS (ranges_ahead 3) vs the slower floor ($slower_floor): $(ratio sdk_tls_ranges_ahead_3 $slower_floor) x (target >= 0.7)"
 echo "sdk over TLS, transfers on a second thread, vs the slower floor: $(ratio sdk_tls_two_threads $slower_floor) x"
+echo "sdk over TLS, transfers and inflation on a second thread, vs the slower floor: $(ratio sdk_tls_inflate_ahead $slower_floor) x"

@@ -1,5 +1,6 @@
 // A day's VWAP per ticker from a flat file of trades, in bounded memory: the file is inflated and
-// decoded while it downloads, page by page, and each page goes back to the pool before the next.
+// decoded while it downloads, page by page, and each page goes back to the pool before the next;
+// it inflates on a second thread while this one decodes.
 //
 // With MASSIVE_S3_ACCESS_KEY and MASSIVE_S3_SECRET_KEY set it reads the real flat files (a paid
 // plan's); without them it starts the mock's S3 bucket on loopback and reads the same day there.
@@ -9,6 +10,7 @@
 #include <massive/mock/server.hpp>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
 #include <chrono>
@@ -18,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 
 namespace asio = boost::asio;
 namespace files = massive::files;
@@ -76,8 +79,15 @@ int main(int argc, char** argv) {
     config.transport.ca_pem = server->certificate_pem();
   }
 
+  // The client's transfers and inflation on a thread of their own, the decoding on this one:
+  // the file inflates on one core while its rows decode on the other.
+  asio::io_context inflating;
+  auto keep = asio::make_work_guard(inflating);
+  std::thread second([&] { inflating.run(); });
+  config.inflate_ahead = 4;
+  files::client client(inflating.get_executor(), config);
+
   asio::io_context io;
-  files::client client(io.get_executor(), config);
   int status = 0;
   asio::co_spawn(io, run(client, *day), [&](std::exception_ptr e) {
     if (!e) return;
@@ -89,5 +99,7 @@ int main(int argc, char** argv) {
     }
   });
   io.run();
+  keep.reset();
+  second.join();
   return status;
 }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "s3_fixture.hpp"
 #include "files/credentials.hpp"
 #include "files/s3_signer.hpp"
 #include "files/sigv4.hpp"
@@ -36,6 +37,9 @@ namespace {
 
 namespace asio = boost::asio;
 using massive::mock::s3_fault;
+using test::day_key;
+using test::fixture;
+using test::read_all;
 
 TEST_CASE(
     "s3 signer: the transport's bearer line becomes a SigV4 Authorization, renewed per attempt") {
@@ -95,67 +99,6 @@ TEST_CASE("s3 credentials: options, then MASSIVE_S3_*, then AWS_*, a pair from o
   }
   CHECK_THROWS_AS(detail::resolve_keys("id", "", getenv), files_error);
 }
-
-/// A mock bucket on a real HTTPS server, and a client of it.
-struct fixture {
-  explicit fixture(massive::mock::s3_options options = {}, files_config config = {})
-      : bucket(std::move(options)) {
-    server.respond_with(bucket.responder());
-    config.endpoint = server.base_url();
-    if (config.access_key.empty()) {
-      config.access_key = bucket.options().access_key;
-      config.secret_key = bucket.options().secret_key;
-    }
-    config.transport.ca_pem = server.certificate_pem();
-    config.transport.retry = {.max_attempts = 1};
-    config.transport.trace = [this](const trace_event& e) {
-      std::lock_guard lock(traced_mutex);
-      traced.append(e.target).append(" ").append(e.error).append("\n");
-    };
-    files.emplace(io.get_executor(), std::move(config));
-  }
-
-  template <class T>
-  T run(asio::awaitable<T> work) {
-    auto done = asio::co_spawn(io, std::move(work), asio::use_future);
-    io.restart();
-    io.run();
-    return done.get();
-  }
-
-  /// Every request's bytes as the server saw them, one string.
-  std::string everything_sent() const {
-    std::string all;
-    for (const auto& r : server.requests()) {
-      all += r.method + " " + r.target + "\n";
-      for (const auto& [k, v] : r.headers) all += k + ": " + v + "\n";
-    }
-    return all;
-  }
-
-  massive::mock::s3_bucket bucket;
-  massive::mock::server server;
-  asio::io_context io;
-  std::optional<files::client> files;
-  std::mutex traced_mutex;
-  std::string traced;
-};
-
-template <class Row>
-std::vector<std::string> read_all(fixture& f, const std::string& key, decode_options options = {}) {
-  return f.run([&]() -> asio::awaitable<std::vector<std::string>> {
-    const object_info file = co_await f.files->stat(key);
-    auto reader = f.files->read<Row>(file, options);
-    std::vector<std::string> rows;
-    while (auto page = co_await reader.next()) {
-      for (const Row& r : *page) rows.push_back(test::text_of(r));
-    }
-    CHECK(reader.bytes_received() == file.size);
-    co_return rows;
-  }());
-}
-
-constexpr std::string_view day_key = "us_stocks_sip/trades_v1/2024/01/2024-01-12.csv.gz";
 
 TEST_CASE("s3 client: listings follow continuation tokens; days without files are absent") {
   fixture f({.max_keys = 3});

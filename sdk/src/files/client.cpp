@@ -1,11 +1,14 @@
 // The flat files' S3 client over the SDK's transport: a transport::client_state of its own whose
 // signer (s3_signer) signs every attempt, listings read by list_objects_xml, ranges fetched into
-// memory and resumed from their last byte, inflated by the transport's inflater.
+// memory and resumed from their last byte, inflated by the transport's inflater: in the reader's
+// next(), or ahead of it in a coroutine of their own (files_config::inflate_ahead).
 #include "massive/files/client.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/concurrent_channel.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <cstdio>
@@ -194,13 +197,15 @@ std::string read_text(const std::filesystem::path& path) {
 
 }  // namespace
 
-/// One range in flight: its bytes or its failure arrive on the channel (thread-safe, so the
-/// fetch may complete on any thread of the client's executor).
+/// Bytes, or the failure that ends them, between coroutines that may run on different threads
+/// of the client's executor.
+using bytes_channel = asio::experimental::concurrent_channel<void(
+    boost::system::error_code, std::exception_ptr, std::string)>;
+
+/// One range in flight: its bytes or its failure arrive on the channel.
 struct range_slot {
   explicit range_slot(const asio::any_io_executor& ex) : arrived(ex, 1) {}
-  asio::experimental::concurrent_channel<void(boost::system::error_code, std::exception_ptr,
-                                              std::string)>
-      arrived;
+  bytes_channel arrived;
 };
 
 struct file_source::state {
@@ -215,7 +220,21 @@ struct file_source::state {
   std::uint64_t next_range = 0;                   // where the next range to request starts
   std::string current;                            // the compressed range being inflated
   bool have_input = false;
-  std::uint64_t received = 0;
+  std::atomic<std::uint64_t> received{0};
+
+  // inflate_ahead: the inflated pieces go to the reader through `inflated` (an empty one is the
+  // file's end) and come back through `spare` to be filled again, so that a file allocates its
+  // pieces once; the reader holds one, `held`, until its next next().
+  std::optional<bytes_channel> inflated;
+  std::optional<bytes_channel> spare;
+  std::string held;
+  bool holding = false;
+  bool producing = false;
+  std::atomic<bool> abandoned{false};  // the reader is gone: a piece still received is not filled
+
+  asio::awaitable<std::span<const char>> inflate_next(const object_info& file);
+  static asio::awaitable<void> produce(std::shared_ptr<state> s, object_info file);
+  void start_producing(const object_info& file, const std::shared_ptr<state>& self);
 
   static asio::awaitable<std::string> fetch_one(std::shared_ptr<client_impl> c, object_info f,
                                                 std::uint64_t at, std::uint64_t n) {
@@ -266,7 +285,7 @@ struct file_source::state {
 };
 
 file_source::file_source(std::shared_ptr<client_impl> client, object_info file)
-    : file_(std::move(file)), state_(std::make_unique<state>()) {
+    : file_(std::move(file)), state_(std::make_shared<state>()) {
   state& s = *state_;
   s.client = std::move(client);
   const std::string& directory = s.client->config.cache_directory;
@@ -283,60 +302,130 @@ file_source::file_source(std::shared_ptr<client_impl> client, object_info file)
   }
 }
 
-void file_source::start() { state_->request_more(file_); }
-
-file_source::~file_source() = default;
+void file_source::start() {
+  if (state_->client->config.inflate_ahead == 0) {
+    state_->request_more(file_);
+  } else {
+    state_->start_producing(file_, state_);
+  }
+}
 
 std::uint64_t file_source::bytes_received() const noexcept { return state_->received; }
+
+/// The next inflated piece of `file` (valid until the next call), or an empty one at its end.
+asio::awaitable<std::span<const char>> file_source::state::inflate_next(const object_info& file) {
+  for (;;) {
+    if (have_input) {
+      std::span<const char> piece;
+      const auto status = inflate.next(piece);
+      if (status != transport::inflater::status::ok) {
+        throw files_error(files_errc::corrupt_file,
+                          file.key + (status == transport::inflater::status::corrupt
+                                          ? ": the gzip stream is corrupt (a bad block or CRC)"
+                                          : ": bytes that are not gzip after its last member"));
+      }
+      if (!piece.empty()) co_return piece;
+      have_input = false;
+    }
+    if (cached) {
+      current.resize(
+          static_cast<std::size_t>(std::max<std::uint64_t>(client->config.range_bytes, 1)));
+      cached->read(current.data(), static_cast<std::streamsize>(current.size()));
+      current.resize(static_cast<std::size_t>(cached->gcount()));
+      if (cached->bad()) cache_failure(cache_path, "cannot read");
+      if (!current.empty()) {
+        received += current.size();
+        inflate.begin(current);
+        have_input = true;
+        continue;
+      }
+    }
+    request_more(file);
+    if (ahead.empty()) {
+      if (!inflate.complete())
+        throw files_error(files_errc::corrupt_file,
+                          file.key + ": the file ends inside a gzip member");
+      co_return std::span<const char>();
+    }
+    const std::shared_ptr<range_slot> front = std::move(ahead.front());
+    ahead.pop_front();
+    auto [ec, failure, bytes] =
+        co_await front->arrived.async_receive(asio::as_tuple(asio::use_awaitable));
+    if (failure) std::rethrow_exception(failure);
+    current = std::move(bytes);
+    received += current.size();
+    keep(file);
+    request_more(file);
+    inflate.begin(current);
+    have_input = true;
+  }
+}
+
+/// inflate_ahead: inflates `file` into spare pieces and hands them over, until its end, a
+/// failure (handed over in a piece's place) or the reader's going away (the channels closed).
+asio::awaitable<void> file_source::state::produce(std::shared_ptr<state> s, object_info file) {
+  for (;;) {
+    auto [closed, unused, piece] =
+        co_await s->spare->async_receive(asio::as_tuple(asio::use_awaitable));
+    if (closed || s->abandoned) co_return;
+    std::exception_ptr failure;
+    try {
+      const std::span<const char> bytes = co_await s->inflate_next(file);
+      piece.assign(bytes.data(), bytes.size());
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    const bool last = failure || piece.empty();
+    auto [gone] = co_await s->inflated->async_send(boost::system::error_code{}, failure,
+                                                   std::move(piece),
+                                                   asio::as_tuple(asio::use_awaitable));
+    if (gone || last) co_return;
+  }
+}
+
+void file_source::state::start_producing(const object_info& file,
+                                         const std::shared_ptr<state>& self) {
+  if (producing) return;
+  producing = true;
+  const unsigned pieces = client->config.inflate_ahead;
+  const asio::any_io_executor& ex = client->state->executor;
+  inflated.emplace(ex, pieces);
+  spare.emplace(ex, pieces);
+  for (unsigned i = 0; i < pieces; ++i) {
+    std::string piece;
+    piece.reserve(inflated_piece_bytes);
+    spare->try_send(boost::system::error_code{}, nullptr, std::move(piece));
+  }
+  asio::co_spawn(ex, produce(self, file), asio::detached);
+}
+
+file_source::~file_source() {
+  if (state_ && state_->producing) {
+    state_->abandoned = true;
+    state_->inflated->close();
+    state_->spare->close();
+  }
+}
 
 asio::awaitable<std::span<const char>> file_source::next() {
   if (!put_back_.empty()) co_return std::exchange(put_back_, {});
   state& s = *state_;
-  for (;;) {
-    if (s.have_input) {
-      std::span<const char> piece;
-      const auto status = s.inflate.next(piece);
-      if (status != transport::inflater::status::ok) {
-        throw files_error(files_errc::corrupt_file,
-                          file_.key + (status == transport::inflater::status::corrupt
-                                           ? ": the gzip stream is corrupt (a bad block or CRC)"
-                                           : ": bytes that are not gzip after its last member"));
-      }
-      if (!piece.empty()) co_return piece;
-      s.have_input = false;
-    }
-    if (s.cached) {
-      s.current.resize(
-          static_cast<std::size_t>(std::max<std::uint64_t>(s.client->config.range_bytes, 1)));
-      s.cached->read(s.current.data(), static_cast<std::streamsize>(s.current.size()));
-      s.current.resize(static_cast<std::size_t>(s.cached->gcount()));
-      if (s.cached->bad()) cache_failure(s.cache_path, "cannot read");
-      if (!s.current.empty()) {
-        s.received += s.current.size();
-        s.inflate.begin(s.current);
-        s.have_input = true;
-        continue;
-      }
-    }
-    s.request_more(file_);
-    if (s.ahead.empty()) {
-      if (!s.inflate.complete())
-        throw files_error(files_errc::corrupt_file,
-                          file_.key + ": the file ends inside a gzip member");
-      co_return std::span<const char>();
-    }
-    const std::shared_ptr<range_slot> front = std::move(s.ahead.front());
-    s.ahead.pop_front();
-    auto [ec, failure, bytes] =
-        co_await front->arrived.async_receive(asio::as_tuple(asio::use_awaitable));
-    if (failure) std::rethrow_exception(failure);
-    s.current = std::move(bytes);
-    s.received += s.current.size();
-    s.keep(file_);
-    s.request_more(file_);
-    s.inflate.begin(s.current);
-    s.have_input = true;
+  if (s.client->config.inflate_ahead == 0) co_return co_await s.inflate_next(file_);
+  s.start_producing(file_, state_);
+  // The piece handed out last is the decoder's no longer (it copies what it keeps).
+  if (std::exchange(s.holding, false)) {
+    s.spare->try_send(boost::system::error_code{}, nullptr, std::move(s.held));
   }
+  auto [ec, failure, piece] =
+      co_await s.inflated->async_receive(asio::as_tuple(asio::use_awaitable));
+  if (failure) std::rethrow_exception(failure);
+  if (ec) {
+    throw transport_error(make_error_code(errc::cancelled),
+                          file_.key + ": reading the file was cancelled");
+  }
+  s.held = std::move(piece);
+  s.holding = true;
+  co_return std::span<const char>(s.held);
 }
 
 }  // namespace detail
