@@ -479,6 +479,10 @@ reply s3_bucket::get(const recorded_request& request, const std::string& key, bo
       return xml_error(416, "InvalidRange", "The requested range is not satisfiable");
     }
     to = std::min<std::uint64_t>(to, bytes.size() - 1);
+    if (fault && fault->kind == s3_fault::shifted_range && to + 1 < bytes.size()) {
+      ++from;
+      ++to;
+    }
     r.status = 206;
     r.headers.push_back({"Content-Range", "bytes " + std::to_string(from) + "-" +
                                               std::to_string(to) + "/" +

@@ -248,6 +248,17 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
                                  "': the request offered no transfer coding but chunked");
   }
 
+  // A 206 carries the range asked for, or other bytes (a server's or a proxy's mistake, or
+  // worse): refused before any of its body is taken for the asked range's.
+  if (r.status == 206) {
+    if (const auto first = requested_range_start(head)) {
+      const auto it = head_fields.find(http::field::content_range);
+      const std::string problem = content_range_problem(
+          it == head_fields.end() ? std::string_view() : std::string_view(it->value()), *first);
+      if (!problem.empty()) fail(errc::bad_response, problem);
+    }
+  }
+
   const bool success = r.status >= 200 && r.status < 300;
   auto& body = parser.get().body();
   if (success) {

@@ -3,6 +3,8 @@
 
 #include "massive/client_config.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,6 +44,15 @@ void build_request_head(std::string& out, const request_head_input& in);
 /// True for a response header that reports a rate limit: its name holds "ratelimit" or
 /// "rate-limit" in any case (X-RateLimit-Remaining, RateLimit-Policy, X-Rate-Limit-Reset).
 bool is_rate_limit_header(std::string_view name);
+
+/// The first byte a request head asks for with a `Range: bytes=<first>-[<last>]` line (one
+/// range, as the SDK's callers send), or nullopt when it asks for the whole body.
+std::optional<std::uint64_t> requested_range_start(std::string_view head);
+
+/// What is wrong with the Content-Range of a 206 answer to a request for the bytes from
+/// `first`: empty when it is `bytes <first>-<last>/<size or *>` (last not before first, nor at
+/// or past a given size); otherwise the problem in words, the server's text sanitised.
+std::string content_range_problem(std::string_view content_range, std::uint64_t first);
 
 /// The target with the value of every apiKey query parameter replaced by REDACTED.
 std::string redact_target(std::string_view target);

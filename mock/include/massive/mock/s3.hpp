@@ -48,6 +48,8 @@ enum class s3_fault {
   slow_body,       ///< the next GET's body is written 4 KiB at a time, `delay` apart
   corrupt_member,  ///< the next GET's body has one byte flipped in its last gzip member's data
   changed,         ///< the file changes: its ETag becomes another (If-Match then fails with 412)
+  shifted_range,   ///< the next ranged GET is answered with the bytes from one byte later, its
+                   ///< Content-Range saying so
 };
 
 /// One scripted fault, for the next request it applies to (of `key` only, when set).
