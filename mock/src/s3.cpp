@@ -483,6 +483,9 @@ reply s3_bucket::get(const recorded_request& request, const std::string& key, bo
       ++from;
       ++to;
     }
+    if (fault && fault->kind == s3_fault::short_range) {
+      to = std::min<std::uint64_t>(to, from + std::max<std::size_t>(fault->after_bytes, 1) - 1);
+    }
     r.status = 206;
     r.headers.push_back({"Content-Range", "bytes " + std::to_string(from) + "-" +
                                               std::to_string(to) + "/" +

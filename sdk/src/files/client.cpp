@@ -160,7 +160,8 @@ asio::awaitable<std::uint64_t> fetch_range(std::shared_ptr<client_impl> c, objec
     call.headers.push_back({"Range", "bytes=" + std::to_string(from + done) + "-" +
                                          std::to_string(from + length - 1)});
     if (!file.etag.empty()) call.headers.push_back({"If-Match", file.etag});
-    range_sink counted(length - done, sink);
+    const std::uint64_t asked = length - done;
+    range_sink counted(asked, sink);
     try {
       const response_info answer = co_await get(*c, target, counted, call, file.key);
       // A server that ignores Range answers 200 with the file from its first byte: taken for
@@ -174,6 +175,13 @@ asio::awaitable<std::uint64_t> fetch_range(std::shared_ptr<client_impl> c, objec
       done += counted.got();
       if (counted.got() == 0) {
         throw files_error(files_errc::corrupt_file, file.key + ": the server sent an empty range");
+      }
+      // A shorter answer is resumed from its last byte as a dropped one is, and counts as one:
+      // a server answering a byte at a time would otherwise be asked for ever.
+      if (counted.got() < asked && ++resumes > c->config.max_resumes) {
+        throw files_error(files_errc::corrupt_file,
+                          file.key + ": the server answered a range with fewer bytes than asked " +
+                              std::to_string(resumes) + " times");
       }
     } catch (const transport_error& e) {
       done += counted.got();

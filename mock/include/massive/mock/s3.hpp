@@ -50,13 +50,15 @@ enum class s3_fault {
   changed,         ///< the file changes: its ETag becomes another (If-Match then fails with 412)
   shifted_range,   ///< the next ranged GET is answered with the bytes from one byte later, its
                    ///< Content-Range saying so
+  short_range,     ///< the next ranged GET is answered with the range's first `after_bytes`
+                   ///< bytes only (at least one), its Content-Range saying so
 };
 
 /// One scripted fault, for the next request it applies to (of `key` only, when set).
 struct s3_fault_script {
   s3_fault kind = s3_fault::reset;     ///< what happens
   std::string key{};                   ///< the object it applies to; empty: any
-  std::size_t after_bytes = 0;         ///< reset: body bytes written first
+  std::size_t after_bytes = 0;         ///< reset: body bytes written first; short_range: sent
   std::chrono::milliseconds delay{2};  ///< slow_body: between pieces
 };
 

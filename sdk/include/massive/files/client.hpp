@@ -79,8 +79,8 @@ struct files_config {
   /// Ranges fetched ahead of the one decoding (1: the next one downloads while this one
   /// decodes; 0: one at a time).
   unsigned ranges_ahead = 1;
-  /// A transfer dropped mid-body is resumed from its last byte with a Range request, at most
-  /// this many times per range.
+  /// A transfer dropped mid-body, or answered with fewer bytes than asked, is resumed from its
+  /// last byte with a Range request, at most this many times per range (then corrupt_file).
   unsigned max_resumes = 5;
   /// Pieces of a file (256 KiB each, inflated) made ready ahead of its decoder by a coroutine of
   /// their own on the client's executor. With the client on an executor of its own thread (an
