@@ -27,6 +27,7 @@
 #include "massive/detail/http_client.hpp"
 #include "massive/error.hpp"
 #include "transport/call_state.hpp"
+#include "transport/error_body.hpp"
 #include "transport/inflater.hpp"
 
 namespace massive::files {
@@ -198,6 +199,19 @@ namespace {
   throw files_error(files_errc::cache_failed, std::string(what) + " " + path.string());
 }
 
+/// Segments separated by single slashes, none of them "." or "..", no NUL: a path that stays
+/// below the directory it is joined to.
+bool plain_relative_path(std::string_view key) {
+  if (key.empty() || key.find('\0') != std::string_view::npos) return false;
+  for (std::size_t at = 0;;) {
+    const std::size_t slash = key.find('/', at);
+    const std::string_view segment = key.substr(at, slash - at);
+    if (segment.empty() || segment == "." || segment == "..") return false;
+    if (slash == std::string_view::npos) return true;
+    at = slash + 1;
+  }
+}
+
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -298,6 +312,14 @@ file_source::file_source(std::shared_ptr<client_impl> client, object_info file)
   s.client = std::move(client);
   const std::string& directory = s.client->config.cache_directory;
   if (directory.empty()) return;
+  // A key is the server's text: one that is not a plain relative path ("/etc/...", "a/../..")
+  // would name a file outside the cache directory.
+  if (!plain_relative_path(file_.key)) {
+    throw files_error(files_errc::cache_failed,
+                      "the key '" + transport::sanitize(file_.key, 200) +
+                          "' is not a plain relative path, so it names no file under the cache "
+                          "directory");
+  }
   s.cache_path = std::filesystem::path(directory) / file_.key;
   std::error_code ec;
   const auto size = std::filesystem::file_size(s.cache_path, ec);
@@ -467,6 +489,15 @@ boost::asio::awaitable<listing_page> client::list_all(std::string prefix, std::s
   std::set<std::string> tokens_seen;
   for (std::size_t pages = 1;; ++pages) {
     listing_page page = co_await list_page(prefix, delimiter, token);
+    // S3 lists what starts with the prefix asked; anything else is not of this listing.
+    const auto outside = [&](const std::string& key) {
+      if (key.starts_with(prefix)) return;
+      throw files_error(files_errc::malformed_listing,
+                        "a key outside the prefix asked (" + prefix + "): '" +
+                            transport::sanitize(key, 200) + "'");
+    };
+    for (const object_info& o : page.objects) outside(o.key);
+    for (const std::string& p : page.common_prefixes) outside(p);
     for (object_info& o : page.objects) all.objects.push_back(std::move(o));
     for (std::string& p : page.common_prefixes) all.common_prefixes.push_back(std::move(p));
     if (!page.truncated) break;
@@ -523,9 +554,12 @@ boost::asio::awaitable<std::vector<object_info>> client::days(market m, dataset 
     std::snprintf(folder, sizeof folder, "%04d/%02u/", int{month.year()}, unsigned{month.month()});
     const std::string prefix = dataset_prefix(m, d) + folder;
     for (object_info& o : co_await list(prefix)) {
+      // A day's file is its canonical key; anything else in the folder is not one.
       const auto day = day_of(o.key);
-      if (day && sys_days{*day} >= sys_days{first} && sys_days{*day} <= sys_days{last})
+      if (day && sys_days{*day} >= sys_days{first} && sys_days{*day} <= sys_days{last} &&
+          o.key == file_key(m, d, *day)) {
         out.push_back(std::move(o));
+      }
     }
   }
   std::sort(out.begin(), out.end(),
