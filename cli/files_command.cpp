@@ -270,12 +270,13 @@ int files_command(std::span<const std::string_view> words) {
         if (when.size() == 7) prefix += std::string(when.substr(5, 2)) + "/";
       }
       if (positional.size() > 2 && positional[2].size() == 7) {
+        // Keys are the server's text: a control character in one would act on the terminal.
         for (const files::object_info& o : co_await client.list(prefix)) {
-          std::cout << o.key << "  " << human_size(o.size) << "\n";
+          std::cout << terminal_safe(o.key) << "  " << human_size(o.size) << "\n";
         }
       } else {
         for (const std::string& folder : co_await client.list_folders(prefix)) {
-          std::cout << folder << "\n";
+          std::cout << terminal_safe(folder) << "\n";
         }
       }
       co_return;

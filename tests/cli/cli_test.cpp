@@ -1364,3 +1364,22 @@ TEST_CASE("csv from the typed rows: nested objects as dotted columns, as the JSO
   }
   CHECK(compared >= 5);
 }
+
+TEST_CASE("files ls: a key's control characters do not reach the terminal") {
+  // A listing whose key carries an OSC sequence (set the terminal's title) and a line feed.
+  const std::string key = "us_stocks_sip/trades_v1/2024/01/\x1b]0;pwned\x07\n2024-01-12.csv.gz";
+  massive::mock::server server{{.tls = false}};
+  server.enqueue({.headers = {{"Content-Type", "application/xml"}},
+                  .body = "<ListBucketResult><Name>flatfiles</Name><IsTruncated>false</IsTruncated>"
+                          "<Contents><Key>" + key + "</Key><Size>2048</Size><ETag>\"e\"</ETag>"
+                          "</Contents></ListBucketResult>"});
+  const run_result r =
+      run_cli({"files", "ls", "stocks", "trades", "2024-01", "--endpoint", server.base_url()},
+              {"MASSIVE_S3_ACCESS_KEY=cli-test", "MASSIVE_S3_SECRET_KEY=cli-test-secret"});
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  // Seen failing with the key printed as it came: the ESC, BEL and line feed on stdout.
+  CHECK_FALSE(contains(r.out, "\x1b"));
+  CHECK_FALSE(contains(r.out, "\x07"));
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+  CHECK(contains(r.out, "us_stocks_sip/trades_v1/2024/01/\xEF\xBF\xBD]0;pwned"));
+}
