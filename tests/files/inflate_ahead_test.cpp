@@ -17,9 +17,7 @@ namespace {
 
 namespace asio = boost::asio;
 using massive::mock::s3_fault;
-using test::day_key;
-using test::fixture;
-using test::read_all;
+const std::string day{test::day_key};  // the mock's trades file of 2024-01-12
 
 files_config inflating_ahead(unsigned pieces) {
   files_config config;
@@ -30,8 +28,8 @@ files_config inflating_ahead(unsigned pieces) {
 }
 
 TEST_CASE("inflate ahead: the same rows, over TLS and from the cache, on two threads") {
-  fixture inline_inflation({.rows_per_member = 100});
-  const auto expected = read_all<stock_trade>(inline_inflation, std::string(day_key));
+  test::fixture inline_inflation({.rows_per_member = 100});
+  const auto expected = test::read_all<stock_trade>(inline_inflation, day);
   REQUIRE(expected.size() == 600);
 
   decode_options small_pages;
@@ -42,12 +40,12 @@ TEST_CASE("inflate ahead: the same rows, over TLS and from the cache, on two thr
     std::filesystem::remove_all(dir);
     files_config config = inflating_ahead(pieces);
     config.cache_directory = dir.string();
-    fixture f({.rows_per_member = 100}, config);
+    test::fixture f({.rows_per_member = 100}, config);
     // Seen failing with the reader's piece given back before the decoder had read it (the
     // spare send moved before the feed): rows of one piece overwritten by the next's.
-    CHECK(read_all<stock_trade>(f, std::string(day_key), small_pages, 2) == expected);
-    REQUIRE(std::filesystem::exists(dir / std::string(day_key)));
-    CHECK(read_all<stock_trade>(f, std::string(day_key), small_pages, 2) == expected);  // cached
+    CHECK(test::read_all<stock_trade>(f, day, small_pages, 2) == expected);
+    REQUIRE(std::filesystem::exists(dir / day));
+    CHECK(test::read_all<stock_trade>(f, day, small_pages, 2) == expected);  // cached
     std::filesystem::remove_all(dir);
   }
 }
@@ -57,31 +55,31 @@ TEST_CASE("inflate ahead: a corrupt member, a reset and a 403 end as with inline
     // One range: the fault flips a byte of the last member of the GET it applies to.
     files_config one_range;
     one_range.inflate_ahead = 2;
-    fixture f({.rows_per_member = 100}, one_range);
-    f.bucket.inject({.kind = s3_fault::corrupt_member, .key = std::string(day_key)});
-    test::expect_error([&] { read_all<stock_trade>(f, std::string(day_key), {}, 2); },
+    test::fixture f({.rows_per_member = 100}, one_range);
+    f.bucket.inject({.kind = s3_fault::corrupt_member, .key = day});
+    test::expect_error([&] { test::read_all<stock_trade>(f, day, {}, 2); },
                        files_errc::corrupt_file, "gzip stream is corrupt");
   }
   {
-    fixture plain;
-    const auto expected = read_all<stock_trade>(plain, std::string(day_key));
-    fixture f({}, inflating_ahead(2));
-    f.bucket.inject({.kind = s3_fault::reset, .key = std::string(day_key), .after_bytes = 500});
-    CHECK(read_all<stock_trade>(f, std::string(day_key), {}, 2) == expected);
+    test::fixture plain;
+    const auto expected = test::read_all<stock_trade>(plain, day);
+    test::fixture f({}, inflating_ahead(2));
+    f.bucket.inject({.kind = s3_fault::reset, .key = day, .after_bytes = 500});
+    CHECK(test::read_all<stock_trade>(f, day, {}, 2) == expected);
   }
-  fixture f({}, inflating_ahead(2));
-  f.bucket.inject({.kind = s3_fault::forbidden, .key = std::string(day_key)});
-  test::expect_error([&] { read_all<stock_trade>(f, std::string(day_key), {}, 2); },
+  test::fixture f({}, inflating_ahead(2));
+  f.bucket.inject({.kind = s3_fault::forbidden, .key = day});
+  test::expect_error([&] { test::read_all<stock_trade>(f, day, {}, 2); },
                      files_errc::access_denied, "403");
 }
 
 TEST_CASE("inflate ahead: a reader dropped mid-file stops its inflation") {
   // One piece: the reader holds it (its first page comes from it), so the inflating coroutine
   // is waiting for it to come back when the reader goes.
-  fixture f({.rows_per_member = 50}, inflating_ahead(1));
+  test::fixture f({.rows_per_member = 50}, inflating_ahead(1));
   const std::size_t rows = f.run(
       [&]() -> asio::awaitable<std::size_t> {
-        const object_info file = co_await f.files->stat(std::string(day_key));
+        const object_info file = co_await f.files->stat(day);
         decode_options small_pages;
         small_pages.rows_per_page = 5;
         auto reader = f.files->read<stock_trade>(file, small_pages);
