@@ -185,22 +185,22 @@ std::string content_range_problem(std::string_view content_range, std::uint64_t 
     size_known = rest != "*";
     parsed = size_known ? number(size) && rest.empty() : true;
   }
+  const bool malformed = !parsed || last < from || (size_known && last >= size);
+  if (!malformed && from == first) return {};
   // Appended, not concatenated: g++ 12's -Wrestrict misreads `"'" + std::string + "'"` (GCC bug
   // 105329).
   std::string problem = "206 Partial Content with ";
-  if (!parsed || last < from || (size_known && last >= size)) {
+  if (malformed) {
     problem.append("a Content-Range that is not bytes <first>-<last>/<size>: '")
         .append(sanitize(content_range, 80))
         .append("'");
-  } else if (from != first) {
+  } else {
     problem.append("the bytes from ")
         .append(std::to_string(from))
         .append(" (Content-Range '")
         .append(sanitize(content_range, 80))
         .append("') to a request for the bytes from ")
         .append(std::to_string(first));
-  } else {
-    problem.clear();
   }
   return problem;
 }

@@ -1,4 +1,6 @@
-// Sans-I/O: the bytes of a GET request head, and the redacted form of its target for traces.
+// Sans-I/O: the bytes of a GET request head, the redacted form of its target for traces, and
+// what a response's head is held to (its rate-limit fields picked, a 206's Content-Range
+// against the request's Range).
 #pragma once
 
 #include "massive/client_config.hpp"
