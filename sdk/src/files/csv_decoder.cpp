@@ -299,6 +299,7 @@ struct csv_core::impl {
   void parse_header(std::string_view text);
   void parse_row(std::string_view text);
   field_verdict store(const column& c, std::string_view field, bool escaped, std::byte* row);
+  const char* store_list_in_place(const column& c, const char* p, const char* end, std::byte* row);
   void line_done(std::string_view text);
   void finish_page();
 };
@@ -463,6 +464,40 @@ field_verdict csv_core::impl::store(const column& c, std::string_view field, boo
   return field_verdict::bad;
 }
 
+/// A condition list read and stored where it lies, in the pass that finds its end: empty, 12,
+/// or "12,37" (digits and commas only), then the line's end or a comma. Returns that end, or
+/// nullptr for anything else (spaces, a sign, a doubled quote, beyond int32), which the caller
+/// then scans and stores the general way, with the same verdict.
+const char* csv_core::impl::store_list_in_place(const column& c, const char* p, const char* end,
+                                                std::byte* row) {
+  if (p == end || *p == ',') return p;  // the blank row's empty span stays
+  const bool quoted = *p == '"';
+  if (quoted) ++p;
+  auto* const values = builder.arena_align<std::int32_t>();
+  const std::ptrdiff_t room =
+      (builder.arena_limit() - reinterpret_cast<char*>(values)) / std::ptrdiff_t{sizeof(std::int32_t)};
+  std::ptrdiff_t n = 0;
+  for (;;) {
+    const auto [value, stop] = read_digits(p, end);
+    if (stop == p || value > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()) ||
+        n >= room) {
+      return nullptr;
+    }
+    values[n++] = static_cast<std::int32_t>(value);
+    p = stop;
+    if (!quoted || p == end || *p != ',') break;
+    ++p;
+  }
+  if (quoted) {
+    if (p == end || *p != '"') return nullptr;
+    ++p;
+  }
+  if (p != end && *p != ',') return nullptr;
+  builder.commit_arena(reinterpret_cast<char*>(values + n));
+  put(row, c.offset, std::span<const std::int32_t>(values, static_cast<std::size_t>(n)));
+  return p;
+}
+
 void csv_core::impl::parse_row(std::string_view text) {
   if (!builder.started()) {
     builder.start(pool, schema.row_size);
@@ -486,7 +521,15 @@ void csv_core::impl::parse_row(std::string_view text) {
     bool stored = false;
     std::size_t next;  // where the field's separator is (or text.size())
     const column* const target = fields < slots.size() ? slots[fields].target : nullptr;
-    if (pos < text.size() && text[pos] == '"') {
+    const char* const end = text.data() + text.size();
+    const char* const list_stop = target != nullptr && target->kind == column_kind::i32_list
+                                      ? store_list_in_place(*target, text.data() + pos, end, row)
+                                      : nullptr;
+    if (list_stop != nullptr) {
+      stored = true;
+      next = static_cast<std::size_t>(list_stop - text.data());
+      field = text.substr(pos, next - pos);
+    } else if (pos < text.size() && text[pos] == '"') {
       std::size_t q = pos + 1;
       for (;;) {
         q = text.find('"', q);
@@ -506,7 +549,6 @@ void csv_core::impl::parse_row(std::string_view text) {
       field = text.substr(pos + 1, q - pos - 1);
       next = q + 1;
     } else {
-      const char* const end = text.data() + text.size();
       const char* const stop =
           target != nullptr ? store_in_place(*target, text.data() + pos, end, row) : nullptr;
       if (stop != nullptr) {
