@@ -74,11 +74,13 @@ std::vector<const map_row*> curated_map::find(std::string_view kind, std::string
   return out;
 }
 
-const map_row* curated_map::lookup(std::string_view kind, std::string_view a, std::string_view b) const {
+/// The row of `kind` whose first word is `a` and, when `b` is given, whose second is `b`.
+const map_row* curated_map::single_row(std::string_view kind, std::string_view a,
+                                       std::optional<std::string_view> b) const {
   const map_row* found = nullptr;
   for (const map_row& row : rows_) {
     if (row.kind != kind || row.words.front() != a) continue;
-    if (!b.empty() && (row.words.size() < 2 || row.words[1] != b)) continue;
+    if (b && (row.words.size() < 2 || row.words[1] != *b)) continue;
     if (found != nullptr) {
       throw line_error(row.line, "duplicate " + std::string(kind) + " row (first at line " +
                                      std::to_string(found->line) + ")");
@@ -87,6 +89,14 @@ const map_row* curated_map::lookup(std::string_view kind, std::string_view a, st
   }
   if (found != nullptr) found->used = true;
   return found;
+}
+
+const map_row* curated_map::lookup(std::string_view kind, std::string_view a) const {
+  return single_row(kind, a, std::nullopt);
+}
+
+const map_row* curated_map::lookup(std::string_view kind, std::string_view a, std::string_view b) const {
+  return single_row(kind, a, b);
 }
 
 std::vector<std::string> curated_map::unused() const {

@@ -37,10 +37,18 @@ class curated_map : public row_file<map_row> {
 
   /// The rows of one kind whose first word is `first` (or all of that kind when first is empty).
   std::vector<const map_row*> find(std::string_view kind, std::string_view first = {}) const;
-  /// The single row of `kind` whose first words are `a` (and `b` when given); marks it used.
-  const map_row* lookup(std::string_view kind, std::string_view a, std::string_view b = {}) const;
+  /// The single row of `kind` whose first word is `a`, whatever follows; marks it used; null
+  /// when none. Two such rows are an error naming both lines.
+  const map_row* lookup(std::string_view kind, std::string_view a) const;
+  /// The same for the row whose first two words are `a` and `b`, exactly: an empty `b` (a key or
+  /// a parameter the description names "") matches no row, where it once matched them all.
+  const map_row* lookup(std::string_view kind, std::string_view a, std::string_view b) const;
   /// Every row never looked up, as "line N: row" descriptions.
   std::vector<std::string> unused() const;
+
+ private:
+  const map_row* single_row(std::string_view kind, std::string_view a,
+                            std::optional<std::string_view> b) const;
 };
 
 }  // namespace massive::codegen

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 namespace massive::codegen {
 
@@ -107,6 +108,10 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   if (body == nullptr) return skip("no application/json 200 response schema, so no rows to type");
   const merged top = merge(*body);
   const json* row_schema = body;
+  // results of rows in `values` beside underlying bars, read once the rows are known to be
+  // generated: an operation skipped below must leave no bars (the index they are kept under is
+  // the next operation's).
+  std::optional<merged> with_underlying;
   scalar ignored_scalar = scalar::json;
   if (classify(top, ignored_scalar) == kind::array) {
     o.payload = shape::top_level_array;
@@ -127,12 +132,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
         if (values != nullptr && v.items != nullptr) {
           o.payload = shape::results_values;
           row_schema = v.items;
-          // A page of these rows carries its underlying bars, one type per row model: rows whose
-          // bars differ are another model, so the bars' shape is part of the rows' identity.
-          if (const json* bars = collect_underlying(path, r)) {
-            std::string identity = signature(*row_schema) + "+underlying" + signature(*bars);
-            signatures_[row_schema] = std::move(identity);
-          }
+          with_underlying = r;
         } else {
           o.payload = shape::results_object;
           row_schema = results;
@@ -144,6 +144,13 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   const merged row_merged = merge(*row_schema);
   if (classify(row_merged, ignored_scalar) != kind::object) {
     return skip("its rows at " + text::shape_root(o.payload) + " are not objects, so there is no model to decode them into");
+  }
+  // A page of these rows carries its underlying bars, one type per row model: rows whose bars
+  // differ are another model, so the bars' shape is part of the rows' identity.
+  if (with_underlying) {
+    if (const json* bars = collect_underlying(path, *with_underlying)) {
+      signatures_[row_schema] = signature(*row_schema) + "+underlying" + signature(*bars);
+    }
   }
   collect(*row_schema, path + " " + text::shape_root(o.payload));
   row_schemas_.emplace_back(api_.operations.size(), row_schema);
@@ -191,6 +198,11 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     if (p->text("in") != "query") continue;
     std::string name(p->text("name"));
     if (name == "apiKey") continue;  // the key travels in a header
+    if (name.empty()) {
+      // No query can carry it: a name that is empty, not a string, or absent.
+      warn(where + ": a query parameter without a name (empty or not a string) is left out");
+      continue;
+    }
     std::string comparator;
     if (const auto dot = name.rfind('.'); dot != std::string::npos) {
       const std::string tail = name.substr(dot + 1);

@@ -14,7 +14,10 @@ compile) and that each construct got its documented treatment:
   without its leading '/' and an x- extension among the paths; a path parameter the path has no
   place for, a query parameter declared twice; keys and a first segment so
   long that names made of them would not fit a file name; three fields of the trades' model
-  (which the flat files' hand-written row schemas read by name) retyped as no file column holds;
+  (which the flat files' hand-written row schemas read by name) retyped as no file column holds,
+  and a property named "" beside its curated fields; query parameters named "" and named by an
+  object on a route the map types parameters of; a route skipped for its rows that has
+  underlying bars, before one whose bars differ;
 - parameters in the path with '-', in the query with '[', '.', '-' and keyword names, in
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
@@ -218,6 +221,29 @@ def unusual(spec):
     trade["properties"]["exchange"] = {"type": "boolean"}
     trade["properties"]["tape"] = {"type": "object", "properties": {"name": {"type": "string"}}}
     trade["properties"]["size"] = {"type": "array", "items": {"type": "number"}}
+    # Where the map has rows keyed by a model and a key, or a route and a parameter, a key or a
+    # parameter the description names "" must match none of them: the trades' model (eight field
+    # rows) gains a property named "", and the aggregates' route (two ptype rows) query
+    # parameters named "" and named by an object (left out, with a warning). Seen failing, as
+    # mutated seed 9008 did, with an empty name matching every row: "duplicate ptype row".
+    trade["properties"][""] = {"type": "string"}
+    # An operation skipped for its rows (values that are not objects) beside underlying bars,
+    # then one whose rows have bars of another shape: the skipped one's bars must go with it.
+    # They were kept under the index the next operation takes: the second one's rows got two
+    # kinds of bars ("rows ... come with underlying rows ... here and ... elsewhere"), and with
+    # none after it the index was past the last operation (mutated seed 9214: SIGSEGV).
+    def values_with_bars(items, bar_key):
+        return {"type": "object", "properties": {"results": {"type": "object", "properties": {
+            "values": {"type": "array", "items": items},
+            "underlying": {"type": "object", "properties": {"aggregates": {
+                "type": "array", "items": {"type": "object", "properties": {bar_key: {"type": "number"}}}}}}}}}}
+    paths["/zz-unusual-values"] = operation("GetUnusualValuesSkipped", [], values_with_bars({"type": "string"}, "c"))
+    paths["/zz-unusual-values2"] = operation("GetUnusualValues", [], values_with_bars(
+        {"type": "object", "properties": {"v": {"type": "number"}}}, "o"))
+    aggs = paths["/v2/aggs/ticker/{stocksTicker}/range/{multiplier}/{timespan}/{from}/{to}"]["get"]
+    aggs["parameters"] = aggs["parameters"] + [
+        {"in": "query", "name": "", "schema": {"type": "string"}},
+        {"in": "query", "name": {"a": 1}, "schema": {"type": "string"}}]
     # A bool the map reads as false when absent (agg's otc, absent=false) typed a string in every
     # object of agg's shape: a warning, and the field optional (absence must not read as a value).
     agg_keys = {"c", "h", "l", "n", "o", "otc", "t", "v", "vw"}
