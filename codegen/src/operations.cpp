@@ -217,6 +217,16 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     // The equality form's schema types the filter; a comparator's stands in when it is absent.
     if (comparator.empty() || !base_schema.count(name)) base_schema[name] = p;
   }
+  // Each comparator of `name` as a parameter of its own (size_gt for size.gt), which loses nothing
+  // the description offers.
+  const auto each_on_its_own = [&](const std::string& name, const std::set<std::string>& set) {
+    for (const std::string& c : set) {
+      const std::string wire = c.empty() ? name : name + "." + c;
+      for (const json* p : params) {
+        if (p->text("in") == "query" && p->text("name") == wire) o.query_params.push_back(make_param(o, *p, wire));
+      }
+    }
+  };
   for (const auto& [name, set] : groups) {
     using S = std::set<std::string>;
     filter_kind filter = filter_kind::none;
@@ -231,21 +241,21 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     } else if (set == S{"", "all_of", "any_of"}) {
       filter = filter_kind::array;
     } else {
-      // No filter type covers this set: each comparator is a parameter of its own (size_gt for
-      // size.gt), which loses nothing the description offers.
       std::string list;
       for (const std::string& c : set) list += (list.empty() ? "" : ",") + (c.empty() ? std::string("=") : c);
       warn(where + ": parameter " + name + " has the comparator set {" + list +
            "}, which no filter type covers; each comparator is generated as a parameter of its own");
-      for (const std::string& c : set) {
-        const std::string wire = c.empty() ? name : name + "." + c;
-        for (const json* p : params) {
-          if (p->text("in") == "query" && p->text("name") == wire) o.query_params.push_back(make_param(o, *p, wire));
-        }
-      }
+      each_on_its_own(name, set);
       continue;
     }
     param q = make_param(o, *base_schema[name], name);
+    if (filter != filter_kind::none && q.type.what == param_type::kind::string_list) {
+      // A filter compares one value (filter<T>, set_filter<T> of T's): a list is none.
+      warn(where + ": parameter " + name + " is a list, which no filter compares; each comparator is "
+           "generated as a parameter of its own");
+      each_on_its_own(name, set);
+      continue;
+    }
     q.filter = filter;
     o.query_params.push_back(std::move(q));
   }
