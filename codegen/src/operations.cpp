@@ -249,10 +249,13 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
       continue;
     }
     param q = make_param(o, *base_schema[name], name);
-    if (filter != filter_kind::none && q.type.what == param_type::kind::string_list) {
-      // A filter compares one value (filter<T>, set_filter<T> of T's): a list is none.
-      warn(where + ": parameter " + name + " is a list, which no filter compares; each comparator is "
-           "generated as a parameter of its own");
+    if (filter != filter_kind::none &&
+        (q.type.what == param_type::kind::string_list || q.type.what == param_type::kind::boolean)) {
+      // A filter compares one value that has an order or a set of values (filter<T>, set_filter<T>
+      // of T's): a list has neither, and a boolean's any_of (true or false) is no filter.
+      warn(where + ": parameter " + name + " is a " +
+           (q.type.what == param_type::kind::boolean ? "boolean" : "list") +
+           ", which no filter compares; each comparator is generated as a parameter of its own");
       each_on_its_own(name, set);
       continue;
     }

@@ -19,7 +19,8 @@ compile) and that each construct got its documented treatment:
   object on a route the map types parameters of; a route skipped for its rows that has
   underlying bars, before one whose bars differ;
 - parameters in the path with '-', in the query with '[', '.', '-' and keyword names, a list
-  with a comparator (no filter compares lists: one parameter each; mutated seed 9602), in
+  and a boolean with a comparator (no filter compares them: one parameter each; mutated seeds
+  9602 and 10327), in
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
   (`application/json; charset=utf-8`), a `2XX` response; a CSV-only and a POST-only route;
@@ -126,6 +127,8 @@ def unusual(spec):
         {"in": "query", "name": "ts.any_of", "schema": {"type": "string"}},
         {"in": "query", "name": "listed", "schema": {"type": "array", "items": {"type": "string"}}},
         {"in": "query", "name": "listed.any_of", "schema": {"type": "array", "items": {"type": "string"}}},
+        {"in": "query", "name": "flag", "schema": {"type": "boolean"}},
+        {"in": "query", "name": "flag.any_of", "schema": {"type": "boolean"}},
         {"in": "query", "name": "order", "schema": {"type": "string", "enum": ["asc", "desc", "ASC"]}},
         {"in": "query", "name": "limit", "schema": {"type": "integer", "maximum": 1000, "default": 10}},
         # Integers beyond 64 bits (which simdjson's DOM refuses the whole document for).
