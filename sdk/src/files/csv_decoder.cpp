@@ -474,8 +474,8 @@ const char* csv_core::impl::store_list_in_place(const column& c, const char* p, 
   const bool quoted = *p == '"';
   if (quoted) ++p;
   auto* const values = builder.arena_align<std::int32_t>();
-  const std::ptrdiff_t room =
-      (builder.arena_limit() - reinterpret_cast<char*>(values)) / std::ptrdiff_t{sizeof(std::int32_t)};
+  const std::ptrdiff_t bytes = builder.arena_limit() - reinterpret_cast<char*>(values);
+  const std::ptrdiff_t room = bytes / std::ptrdiff_t{sizeof(std::int32_t)};
   std::ptrdiff_t n = 0;
   for (;;) {
     const auto [value, stop] = read_digits(p, end);
