@@ -143,6 +143,7 @@ set(MASSIVE_reference_SOURCES
   src/models/ticker.cpp
   src/models/ticker_address.cpp
   src/models/ticker_details.cpp
+  src/models/ticker_event.cpp
   src/models/ticker_events.cpp
   src/models/ticker_type.cpp
   src/models/universal_snapshot.cpp

@@ -112,13 +112,23 @@ class stream_builder {
 
   /// As the REST builder's resolve(): a reference that cannot be followed stands for a schema
   /// that says nothing (a key of it is kept as JSON text), with one warning per reference.
+  /// Where `s`'s $refs lead, and past a choice of one schema (or of one and null), which is that
+  /// schema; a schema that says nothing when a reference cannot be followed.
   const json& resolve(const json& s) const {
     static const json says_nothing;
-    const json::reference_end end = spec_.follow_references(s);
-    if (end.at != nullptr) return *end.at;
-    if (unfollowed_refs_.insert(std::string(end.ref)).second) {
-      notices_.warnings.push_back("stream description: $ref " + std::string(end.ref) + " " + end.why +
-                                  ": what it stands for is kept as JSON text (json_value)");
+    const json* at = &s;
+    for (int hops = 0; hops < 32; ++hops) {  // a choice of itself ends here
+      const json::reference_end end = spec_.follow_references(*at);
+      if (end.at == nullptr) {
+        if (unfollowed_refs_.insert(std::string(end.ref)).second) {
+          notices_.warnings.push_back("stream description: $ref " + std::string(end.ref) + " " + end.why +
+                                      ": what it stands for is kept as JSON text (json_value)");
+        }
+        return says_nothing;
+      }
+      const json* only = end.at->sole_alternative();
+      if (only == nullptr) return *end.at;
+      at = only;
     }
     return says_nothing;
   }
@@ -133,7 +143,7 @@ class stream_builder {
         const auto seen = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == key; });
         if (seen == out.end()) {
           out.emplace_back(key, &value);
-        } else if (!resolve(value).text("type").empty() || resolve(*seen->second).text("type").empty()) {
+        } else if (!resolve(value).schema_type().empty() || resolve(*seen->second).schema_type().empty()) {
           seen->second = &value;
         }
       }
@@ -162,14 +172,14 @@ class stream_builder {
   /// The description's type of a property: "" when it declares none.
   bool described_type(const json& raw, field_type& out) const {
     const json& s = resolve(raw);
-    const std::string_view type = s.text("type");
+    const std::string_view type = s.schema_type();
     if (type == "integer") return out = {field_type::form::scalar, s.text("format") == "int32" ? scalar::int32 : scalar::int64, nullptr}, true;
     if (type == "number") return out = {field_type::form::scalar, scalar::number, nullptr}, true;
     if (type == "string") return out = {field_type::form::scalar, scalar::string, nullptr}, true;
     if (type == "boolean") return out = {field_type::form::scalar, scalar::boolean, nullptr}, true;
     if (type == "array" && s.find("items") != nullptr) {
       const json& items = resolve(*s.find("items"));
-      const std::string_view element = items.text("type");
+      const std::string_view element = items.schema_type();
       if (element == "integer") return out = {field_type::form::array, scalar::int64, nullptr}, true;
       if (element == "number") return out = {field_type::form::array, scalar::number, nullptr}, true;
     }
@@ -279,7 +289,7 @@ class stream_builder {
     // A channel may describe its message as the frame it comes in: an array of events.
     if (r.schema != nullptr) {
       const json& s = resolve(*r.schema);
-      if (const json* items = s.find("items"); items != nullptr && s.text("type") == "array") r.schema = items;
+      if (const json* items = s.find("items"); items != nullptr && s.schema_type() == "array") r.schema = items;
     }
     return r;
   }

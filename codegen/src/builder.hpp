@@ -29,7 +29,6 @@ struct merged {
   std::vector<std::string> required;
   const json* items = nullptr;
   const json* additional = nullptr;
-  bool has_one_of = false;
   bool recursive = false;  // reached through a $ref to a schema that holds itself: kept as JSON
 
   /// The schema of the property `key`, or nullptr; the last one when parts repeat it.

@@ -120,6 +120,34 @@ std::string_view json::text(std::string_view key) const noexcept {
   return v != nullptr && v->is_string() ? std::string_view(v->text_) : std::string_view();
 }
 
+std::string_view json::schema_type() const noexcept {
+  const json* type = find("type");
+  if (type == nullptr || type->is_string()) return text("type");
+  if (!type->is_array()) return {};
+  std::string_view only;
+  for (const json& t : type->items()) {
+    if (!t.is_string()) return {};
+    if (t.text_ == "null") continue;
+    if (!only.empty()) return {};
+    only = t.text_;
+  }
+  return only;
+}
+
+const json* json::sole_alternative() const noexcept {
+  const json* one_of = find("oneOf");
+  const json* any_of = find("anyOf");
+  const json* choice = one_of != nullptr ? one_of : any_of;
+  if (choice == nullptr || (one_of != nullptr && any_of != nullptr)) return nullptr;
+  const json* only = nullptr;
+  for (const json& part : choice->items()) {
+    if (part.is_object() && part.members().size() == 1 && part.text("type") == "null") continue;
+    if (only != nullptr) return nullptr;
+    only = &part;
+  }
+  return only;
+}
+
 json::reference_end json::follow_references(const json& s) const {
   reference_end end;
   const json* at = &s;

@@ -31,6 +31,14 @@ class json {
   const json* find(std::string_view key) const noexcept;
   /// The string value of member `key`, or "" when absent or not a string.
   std::string_view text(std::string_view key) const noexcept;
+  /// A schema's "type": the string, or OpenAPI 3.1's list form with "null" left out when one
+  /// type remains (["integer", "null"] is a nullable integer, as 3.0's nullable); "" when it
+  /// declares none, or several.
+  std::string_view schema_type() const noexcept;
+  /// The one schema a schema's oneOf or anyOf offers besides `{"type": "null"}`, or nullptr: a
+  /// choice of one is that one, and OpenAPI 3.1 writes a nullable schema as [X, null]. Real
+  /// choices (several schemas, or both keywords) give nullptr.
+  const json* sole_alternative() const noexcept;
   /// What a local reference ("#/components/schemas/X": a URI fragment holding a JSON pointer,
   /// its %XX, ~1 and ~0 escapes undone) points at in this document, or nullptr when it is not
   /// local or names nothing.

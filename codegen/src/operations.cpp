@@ -76,6 +76,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   o.ignored = path_item.flag("x-polygon-ignore") || op.flag("x-polygon-ignore");
   o.experimental = op.find("x-polygon-experimental") != nullptr || path.find("/vX") != std::string::npos ||
                    path.find("/dev/") != std::string::npos;
+  o.deprecated = op.flag("deprecated");  // OpenAPI's own; Massive's extension can name the successor
   if (const json* dep = op.find("x-polygon-deprecation")) {
     o.deprecated = true;
     if (const json* replaces = dep->find("replaces")) o.deprecated_use = std::string(replaces->text("path"));

@@ -119,7 +119,8 @@ void builder::merge_into(const json& raw, merged& out) const {
   if (const json* parts = s.find("allOf")) {
     for (const json& part : parts->items()) merge_into(part, out);
   }
-  if (out.type.empty()) out.type = std::string(s.text("type"));
+  if (const json* only = s.sole_alternative()) merge_into(*only, out);
+  if (out.type.empty()) out.type = std::string(s.schema_type());
   if (out.format.empty()) out.format = std::string(s.text("format"));
   if (out.description.empty()) out.description = std::string(s.text("description"));
   if (const json* go = s.find("x-polygon-go-type"); go != nullptr && out.go_type.empty()) {
@@ -139,7 +140,6 @@ void builder::merge_into(const json& raw, merged& out) const {
   if (const json* extra = s.find("additionalProperties"); extra != nullptr && extra->is_object()) {
     out.additional = extra;
   }
-  if (s.find("oneOf") != nullptr || s.find("anyOf") != nullptr) out.has_one_of = true;
 }
 
 merged builder::merge(const json& raw) const {

@@ -6,7 +6,8 @@ compile) and that each construct got its documented treatment:
 
 - members named like C++ keywords, starting with a digit, with '-', '.', ' ', non-ASCII
   letters or nothing at all, two keys differing by case; enumerations of such values;
-- nullable, 3.1 type lists, oneOf/anyOf, allOf over a $ref, $ref'd and recursive schemas (a
+- nullable, 3.1 type lists (one type and null: that type), oneOf/anyOf (of one schema, or
+  one and null: that schema), allOf over a $ref, $ref'd and recursive schemas (a
   node holding its children: kept as JSON, with a warning), maps of scalars, models and
   anything, empty schemas, arrays of arrays and arrays without items, five levels of nesting,
   every integer, number and string format, integers beyond 64 bits; a $ref into another
@@ -85,7 +86,10 @@ def unusual(spec):
         "with space": {"type": "string"}, "Price": {"type": "number"}, "price": {"type": "number"},
         "": {"type": "string"}, "\u00fcn\u00ef": {"type": "string"}, "_x": {"type": "string"},
         "nullable_n": {"type": "number", "nullable": True}, "types31": {"type": ["string", "null"]},
+        "types31_n": {"type": ["null", "integer"]}, "types31_two": {"type": ["string", "integer"]},
         "one": {"oneOf": [{"type": "string"}, {"type": "number"}]},
+        "one_of_one": {"oneOf": [{"$ref": "#/components/schemas/UnusualBase"}]},
+        "any_or_null": {"anyOf": [{"type": "number"}, {"type": "null"}]},
         "any": {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}},
                           {"type": "object", "properties": {"b": {"type": "integer"}}}]},
         "all": {"allOf": [{"$ref": "#/components/schemas/UnusualBase"},

@@ -32,7 +32,8 @@ void visit_fields(reflection::field_visitor& v, const ticker_events& row) {
 
 owned::ticker_events to_owned(const ticker_events& row) {
   owned::ticker_events out;
-  out.events = std::string(row.events.text());
+  out.events.reserve(row.events.size());
+  for (const auto& x : row.events) out.events.push_back(to_owned(x));
   if (row.name) out.name = std::string(*row.name);
   if (row.cik) out.cik = std::string(*row.cik);
   if (row.composite_figi) out.composite_figi = std::string(*row.composite_figi);

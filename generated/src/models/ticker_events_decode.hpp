@@ -4,6 +4,7 @@
 
 #include "decode/row_decoding.hpp"
 #include "massive/models/ticker_events.hpp"
+#include "models/ticker_event_decode.hpp"
 
 namespace massive::detail {
 
@@ -41,7 +42,7 @@ namespace massive::detail {
             row.events = {}, ctx.repeated_key("events");
           } else {
             keys_met[0] |= (std::uint64_t{1} << 0);
-            ctx.read_json(value, "events", row.events);
+            ctx.read_object_array<massive::ticker_event, decode_ticker_event>(value, "events", row.events);
           }
         } else {
           ctx.unknown_key(key);

@@ -2,9 +2,10 @@
 // Do not edit: `cmake --build <build> --target massive_regenerate` rewrites it.
 #pragma once
 
-#include "massive/json_value.hpp"
+#include "massive/models/ticker_event.hpp"
 
 #include <optional>
+#include <span>
 #include <string_view>
 #include <type_traits>
 
@@ -25,7 +26,7 @@ struct row_codec;
 /// into massive::owned::ticker_events, which outlives the page.
 struct ticker_events {
   /// An array of event containing the requested data.
-  json_value events;
+  std::span<const massive::ticker_event> events;
   /// The name of the asset.
   std::optional<std::string_view> name;
   /// Sent by the API though the description omits it (codegen/audit.tsv).

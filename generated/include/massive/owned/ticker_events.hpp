@@ -3,6 +3,7 @@
 #pragma once
 
 #include "massive/models/ticker_events.hpp"
+#include "massive/owned/ticker_event.hpp"
 #include "massive/owned.hpp"
 
 #include <string>
@@ -16,7 +17,7 @@ namespace owned {
 /// A ticker_events that owns its strings and arrays: it outlives the page its row came from.
 /// massive::to_owned() makes one.
 struct ticker_events {
-  std::string events;  ///< massive::ticker_events::events
+  std::vector<owned::ticker_event> events;  ///< massive::ticker_events::events
   std::optional<std::string> name;  ///< massive::ticker_events::name
   std::optional<std::string> cik;  ///< massive::ticker_events::cik
   std::optional<std::string> composite_figi;  ///< massive::ticker_events::composite_figi
