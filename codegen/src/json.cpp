@@ -213,6 +213,16 @@ const json* json::at_reference(std::string_view ref) const {
   return at;
 }
 
+const json* json::extension(std::string_view name) const {
+  if (const json* now = find("x-massive-" + std::string(name))) return now;
+  return find("x-polygon-" + std::string(name));
+}
+
+bool json::extension_flag(std::string_view name) const {
+  const json* v = extension(name);
+  return v != nullptr && v->kind_ == kind::boolean && v->boolean_;
+}
+
 bool json::flag(std::string_view key) const noexcept {
   const json* v = find(key);
   return v != nullptr && v->kind_ == kind::boolean && v->boolean_;

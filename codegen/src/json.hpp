@@ -55,6 +55,12 @@ class json {
   };
   reference_end follow_references(const json& s) const;
   bool flag(std::string_view key) const noexcept;
+  /// Massive's extension `name` ("go-type"): the member x-massive-<name>, else x-polygon-<name>,
+  /// as the descriptions wrote it before Polygon.io became Massive (the stream description has
+  /// moved to x-massive-, the REST one had not yet); nullptr when neither is there.
+  const json* extension(std::string_view name) const;
+  /// Whether extension(name) is true.
+  bool extension_flag(std::string_view name) const;
 
   const std::string& string() const noexcept { return text_; }
   bool boolean() const noexcept { return boolean_; }

@@ -73,11 +73,11 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   o.operation_id = std::string(op.text("operationId"));
   o.summary = first_sentence(op.text("summary").empty() ? op.text("description") : op.text("summary"));
   o.description = one_line(op.text("description"));
-  o.ignored = path_item.flag("x-polygon-ignore") || op.flag("x-polygon-ignore");
-  o.experimental = op.find("x-polygon-experimental") != nullptr || path.find("/vX") != std::string::npos ||
+  o.ignored = path_item.extension_flag("ignore") || op.extension_flag("ignore");
+  o.experimental = op.extension("experimental") != nullptr || path.find("/vX") != std::string::npos ||
                    path.find("/dev/") != std::string::npos;
   o.deprecated = op.flag("deprecated");  // OpenAPI's own; Massive's extension can name the successor
-  if (const json* dep = op.find("x-polygon-deprecation")) {
+  if (const json* dep = op.extension("deprecation")) {
     o.deprecated = true;
     if (const json* replaces = dep->find("replaces")) o.deprecated_use = std::string(replaces->text("path"));
   }
@@ -405,8 +405,7 @@ api builder::run() {
     const json* get = item.find("get");
     if (get == nullptr) continue;
     // The official clients' pull scripts drop these before generating; a raw download has them.
-    if (item.flag("x-polygon-draft") || get->flag("x-polygon-draft") || item.flag("x-massive-draft") ||
-        get->flag("x-massive-draft")) {
+    if (item.extension_flag("draft") || get->extension_flag("draft")) {
       notices_.skipped.push_back("GET " + path + " (" + operation_pointer(path) + "): a draft (x-polygon-draft)");
       if (const map_row* row = map_.lookup("op", "GET", path)) row->used = true;
       continue;

@@ -123,7 +123,7 @@ void builder::merge_into(const json& raw, merged& out) const {
   if (out.type.empty()) out.type = std::string(s.schema_type());
   if (out.format.empty()) out.format = std::string(s.text("format"));
   if (out.description.empty()) out.description = std::string(s.text("description"));
-  if (const json* go = s.find("x-polygon-go-type"); go != nullptr && out.go_type.empty()) {
+  if (const json* go = s.extension("go-type"); go != nullptr && out.go_type.empty()) {
     out.go_type = std::string(go->text("name"));
   }
   if (const json* props = s.find("properties")) {
