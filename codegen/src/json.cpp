@@ -45,6 +45,16 @@ struct json_builder {
         // does not). Arrays keep their order: there it is content (enum values, allOf parts).
         std::stable_sort(out.members_.begin(), out.members_.end(),
                          [](const auto& a, const auto& b) { return a.first < b.first; });
+        // A key given twice counts once, with its last value, as JavaScript's JSON.parse and
+        // Python's json module read it (JSON leaves it open; the official clients' generators
+        // read the description with those).
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < out.members_.size(); ++i) {
+          if (i + 1 < out.members_.size() && out.members_[i + 1].first == out.members_[i].first) continue;
+          if (kept != i) out.members_[kept] = std::move(out.members_[i]);
+          ++kept;
+        }
+        out.members_.resize(kept);
         break;
       }
       case simdjson::ondemand::json_type::string: {

@@ -8,7 +8,9 @@
 # 3.1's forms of nullable members (openapi31_form.py), the REST description with its
 # x-polygon- extensions named x-massive- as the stream description's are now (x_massive_form.py;
 # seen failing with only x-polygon-go-type read: "differs:
-# include/massive/models/conversion_last_quote.hpp"), and the stream description with each
+# include/massive/models/conversion_last_quote.hpp"), the REST description with every key
+# given twice, first with null (duplicate_keys_form.py; seen failing with the first value kept
+# (json.cpp): "generation refused"), and the stream description with each
 # message described as its frame and no ev given (stream_frame_form.py). Seen failing with the
 # 3.1 forms' type lists not read (json::schema_type): "differs: include/massive/benzinga.hpp";
 # with their anyOf or oneOf of a schema and null not read, by the models (schema.cpp):
@@ -42,6 +44,7 @@ foreach(form "swagger2_form.py|${SPEC}|${WORK}/swagger2.json"
              "openapi31_form.py|${SPEC}|${WORK}/openapi31.json"
              "openapi31_form.py|${STREAM_SPEC}|${WORK}/stream31.json"
              "x_massive_form.py|${SPEC}|${WORK}/x-massive.json"
+             "duplicate_keys_form.py|${SPEC}|${WORK}/duplicate-keys.json"
              "stream_frame_form.py|${STREAM_SPEC}|${WORK}/stream-frames.json")
   string(REPLACE "|" ";" form "${form}")
   list(GET form 0 script)
@@ -56,7 +59,7 @@ endforeach()
 # warns that its ev is its prefix.
 foreach(pair "${WORK}/reversed.json|${STREAM_SPEC}|same" "${SPEC}|${UNSORTED_STREAM_SPEC}|same"
              "${WORK}/swagger2.json|${STREAM_SPEC}|same" "${WORK}/openapi31.json|${WORK}/stream31.json|same"
-             "${WORK}/x-massive.json|${STREAM_SPEC}|same"
+             "${WORK}/x-massive.json|${STREAM_SPEC}|same" "${WORK}/duplicate-keys.json|${STREAM_SPEC}|same"
              "${SPEC}|${WORK}/stream-frames.json|warns")
   string(REPLACE "|" ";" pair "${pair}")
   list(GET pair 0 rest)
