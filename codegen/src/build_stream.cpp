@@ -298,7 +298,7 @@ class stream_builder {
   /// /business/stocks/FMV), with a warning.
   std::string ev_for(const response& r, const stream_event& e) const {
     std::string ev = ev_of(*r.schema);
-    if (const json* example = r.content != nullptr ? r.content->find("example") : nullptr; ev.empty() && example) {
+    if (const json* example = r.content != nullptr ? r.content->example() : nullptr; ev.empty() && example) {
       ev = std::string(example->text("ev"));
     }
     if (ev.empty()) {

@@ -223,6 +223,15 @@ const json* json::at_reference(std::string_view ref) const {
   return at;
 }
 
+const json* json::example() const noexcept {
+  if (const json* one = find("example")) return one;
+  const json* many = find("examples");
+  if (many == nullptr) return nullptr;
+  if (many->is_array()) return many->items().empty() ? nullptr : &many->items().front();
+  if (!many->is_object() || many->members().empty()) return nullptr;
+  return many->members().front().second.find("value");
+}
+
 const json* json::extension(std::string_view name) const {
   if (const json* now = find("x-massive-" + std::string(name))) return now;
   return find("x-polygon-" + std::string(name));

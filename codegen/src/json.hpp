@@ -55,6 +55,10 @@ class json {
   };
   reference_end follow_references(const json& s) const;
   bool flag(std::string_view key) const noexcept;
+  /// The example a parameter, schema or media type gives: its `example`, else the first of a
+  /// schema's `examples` (JSON Schema's list, which OpenAPI 3.1 prefers), else the `value` of
+  /// the first of its `examples` map (OpenAPI's Example objects, by name); nullptr for none.
+  const json* example() const noexcept;
   /// Massive's extension `name` ("go-type"): the member x-massive-<name>, else x-polygon-<name>,
   /// as the descriptions wrote it before Polygon.io became Massive (the stream description has
   /// moved to x-massive-, the REST one had not yet); nullptr when neither is there.

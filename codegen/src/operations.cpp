@@ -304,8 +304,8 @@ param builder::make_param(const operation& op, const json& p, const std::string&
                                                            : d->number_text();
   }
   // The example value, from the parameter or its schema, for help's example line.
-  const json* example = p.find("example");
-  if (example == nullptr && schema != nullptr) example = resolve(*schema).find("example");
+  const json* example = p.example();
+  if (example == nullptr && schema != nullptr) example = resolve(*schema).example();
   if (example != nullptr) {
     out.example = example->is_string()                     ? example->string()
                   : example->type() == json::kind::boolean ? (example->boolean() ? "true" : "false")
