@@ -336,9 +336,12 @@ std::string table_source(const api& a, const group_def& g) {
       out += "};\n";
     }
     if (!models.insert(o->row->name).second) continue;
-    out += "\nconstexpr column_info " + o->row->name + "_columns[] = {\n";
-    flat_columns(*o->row, "", out, 0);
-    out += "};\n";
+    std::string columns;
+    flat_columns(*o->row, "", columns, 0);
+    // A model of no fields (a description may leave a row's properties out) has no columns: an
+    // array cannot be of none.
+    out += columns.empty() ? "\nconstexpr std::span<const column_info> " + o->row->name + "_columns;\n"
+                           : "\nconstexpr column_info " + o->row->name + "_columns[] = {\n" + columns + "};\n";
   }
   for (const operation* o : ops) {
     out += parameter_table(*o);

@@ -13,8 +13,8 @@ compile) and that each construct got its documented treatment:
   every integer, number and string format, integers beyond 64 bits; a $ref into another
   operation (a JSON pointer with ~1 and %XX escapes); path items that are $refs; a path
   without its leading '/' and an x- extension among the paths; a path parameter the path has no
-  place for, a query parameter declared twice; keys and a first segment so
-  long that names made of them would not fit a file name; three fields of the trades' model
+  place for, a query parameter declared twice; rows of only a nameless property; keys and a first
+  segment so long that names made of them would not fit a file name; three fields of the trades' model
   (which the flat files' hand-written row schemas read by name) retyped as no file column holds,
   and a property named "" beside its curated fields; query parameters named "" and named by an
   object on a route the map types parameters of; a route skipped for its rows that has
@@ -175,6 +175,10 @@ def unusual(spec):
     paths["/v9/unusual-no-keys"] = operation("GetUnusualNoKeys", [], paged({"type": "object", "properties": {
         "nothing": {"type": "object"}}}))
     paths["/v9/unusual-empty-rows"] = operation("GetUnusualEmptyRows", [], paged({"type": "object"}))
+    # Rows whose one property has no name: a model of no fields, so no columns (mutated seed
+    # 11003).
+    paths["/v9/unusual-no-fields"] = operation("GetUnusualNoFields", [], paged({"type": "object", "properties": {
+        "": {"type": "string"}}}))
     # Path items that are $refs: to another path's and to one under components.
     paths["/v9/unusual-path-ref/{stockTicker}"] = {"$ref": "#/paths/~1v3~1trades~1%7BstockTicker%7D"}
     spec["components"].setdefault("pathItems", {})["UnusualItem"] = operation("GetUnusualPathItem", [], paged(base))
