@@ -110,10 +110,9 @@ class stream_builder {
     return nullptr;
   }
 
-  /// As the REST builder's resolve(): a reference that cannot be followed stands for a schema
-  /// that says nothing (a key of it is kept as JSON text), with one warning per reference.
   /// Where `s`'s $refs lead, and past a choice of one schema (or of one and null), which is that
-  /// schema; a schema that says nothing when a reference cannot be followed.
+  /// schema. As the REST builder's resolve(), a reference that cannot be followed stands for a
+  /// schema that says nothing (a key of it is kept as JSON text), with one warning per reference.
   const json& resolve(const json& s) const {
     static const json says_nothing;
     const json* at = &s;

@@ -296,6 +296,12 @@ param builder::make_param(const operation& op, const json& p, const std::string&
   const json* schema = p.find("schema");
   // Swagger 2.0 types a parameter in place.
   if (schema == nullptr && (p.find("type") || p.find("enum") || p.find("items") || p.find("format"))) schema = &p;
+  // A choice of one schema (3.1's nullable parameter, anyOf [X, null]) is X, its values too.
+  for (int hops = 0; schema != nullptr && hops < 32; ++hops) {
+    const json* only = resolve(*schema).sole_alternative();
+    if (only == nullptr) break;
+    schema = only;
+  }
   const merged m = schema != nullptr ? merge(*schema) : merged{};
   const json* values = schema != nullptr ? resolve(*schema).find("enum") : nullptr;
   if (const json* d = schema != nullptr ? resolve(*schema).find("default") : nullptr) {

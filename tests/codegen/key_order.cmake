@@ -15,7 +15,8 @@
 # 3.1 forms' type lists not read (json::schema_type): "differs: include/massive/benzinga.hpp";
 # with their anyOf or oneOf of a schema and null not read, by the models (schema.cpp):
 # "differs: docs/operations.md", by the stream builder (build_stream.cpp's resolve):
-# "differs: include/massive/models/crypto_book_event.hpp"; with their `examples` not read
+# "differs: include/massive/models/crypto_book_event.hpp", by a parameter (make_param):
+# "differs: include/massive/consumer_spending.hpp"; with their `examples` not read
 # (json::example): "differs: src/operations/crypto.cpp" (help's example lines). Seen failing
 # with the Swagger 2.0 form of a response not read (operations.cpp): "generation refused" (no
 # operation had rows to type); with a channel's ev not taken from its

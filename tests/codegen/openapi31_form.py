@@ -2,9 +2,10 @@
 """Writes a REST description in OpenAPI 3.1's forms of nullable members: the same content, with
 every scalar type a list with "null" (`"type": ["number", "null"]`, 3.0's `nullable` dropped)
 but every second scalar property's, which is a choice of it or null instead (`anyOf: [{"type":
-"number"}, {"type": "null"}]`), as is every object or $ref'd property, and every such array
-element a `oneOf` of it or null; and every `example` as 3.1 prefers it: a schema's as a list
-(`"examples": [...]`), a parameter's or a media type's as a map of Example objects.
+"number"}, {"type": "null"}]`), as is every object or $ref'd property and every enumerated
+parameter's schema, and every such array element a `oneOf` of it or null; and every `example` as
+3.1 prefers it: a schema's as a list (`"examples": [...]`), a parameter's or a media type's as a
+map of Example objects.
 
 Usage: openapi31_form.py <OpenAPI 3.0 description> <output>
 """
@@ -29,6 +30,9 @@ def nullable(o):
         # A parameter (it has "in") or a media type (its schema under "schema") names them.
         named = "in" in out or isinstance(out.get("schema"), dict)
         out["examples"] = {"first": {"value": example}} if named else [example]
+    # A parameter of listed values may be null as a choice, anyOf [its schema, null].
+    if "in" in out and isinstance(out.get("schema"), dict) and "enum" in out["schema"]:
+        out["schema"] = {"anyOf": [out["schema"], {"type": "null"}]}
     # A parameter object has "in" and its type under "schema"; its own keys stay.
     if "in" not in out and out.get("type") in SCALARS:
         out["type"] = [out["type"], "null"]
