@@ -353,7 +353,10 @@ std::string decoder(const model& m) {
     for (const field* f : integers) enumerators.push_back(f->name), keys.push_back(text::literal(f->key));
     out += "\n// The integer fields, read at the one read_int64() call site after the switch and stored by\n"
            "// store_integer().\n";
-    out += enum_list("enum class integer_field : std::uint8_t", enumerators);
+    // A byte numbers them, and "none", while there are at most 255 (a model of more, such as a
+    // financial statement of every line item, takes two).
+    const char* width = enumerators.size() <= 256 ? "std::uint8_t" : "std::uint16_t";
+    out += enum_list(std::string("enum class integer_field : ") + width, enumerators);
     out += names_array("inline constexpr std::string_view integer_names[]", keys);
     out += "\n[[gnu::always_inline]] inline void store_integer(";
     if (int32) out += "row_context& ctx, ";

@@ -13,9 +13,10 @@ compile) and that each construct got its documented treatment:
   every integer, number and string format, integers beyond 64 bits; a $ref into another
   operation (a JSON pointer with ~1 and %XX escapes); path items that are $refs; a path
   without its leading '/' and an x- extension among the paths; a path parameter the path has no
-  place for, a query parameter declared twice; rows of only a nameless property; keys and a first
-  segment so long that names made of them would not fit a file name; three fields of the trades' model
-  (which the flat files' hand-written row schemas read by name) retyped as no file column holds,
+  place for, a query parameter declared twice; rows of only a nameless property, rows of 300
+  integers; keys and a first segment so long that names made of them would not fit a file name;
+  three fields of the trades' model (which the flat files' hand-written row schemas read by
+  name) retyped as no file column holds,
   and a property named "" beside its curated fields; query parameters named "" and named by an
   object on a route the map types parameters of; a route skipped for its rows that has
   underlying bars, before one whose bars differ;
@@ -175,6 +176,9 @@ def unusual(spec):
     paths["/v9/unusual-no-keys"] = operation("GetUnusualNoKeys", [], paged({"type": "object", "properties": {
         "nothing": {"type": "object"}}}))
     paths["/v9/unusual-empty-rows"] = operation("GetUnusualEmptyRows", [], paged({"type": "object"}))
+    # Rows of 300 integers: more than a byte numbers.
+    paths["/v9/unusual-many-integers"] = operation("GetUnusualManyIntegers", [], paged({"type": "object", "properties": {
+        "i%03d" % i: {"type": "integer"} for i in range(300)}}))
     # Rows whose one property has no name: a model of no fields, so no columns (mutated seed
     # 11003).
     paths["/v9/unusual-no-fields"] = operation("GetUnusualNoFields", [], paged({"type": "object", "properties": {
