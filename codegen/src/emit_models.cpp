@@ -323,6 +323,9 @@ std::string decoder(const model& m) {
     }
   }
   std::sort(integers.begin(), integers.end(), [](const field* a, const field* b) { return a->key < b->key; });
+  // integer_field's "no field": `none`, unless an integer field is named so.
+  std::string none = "none";
+  while (std::any_of(integers.begin(), integers.end(), [&](const field* f) { return f->name == none; })) none += '_';
   const std::string ns = m.name + "_decoding";
   const std::string type = "massive::" + m.name;
 
@@ -349,11 +352,11 @@ std::string decoder(const model& m) {
     }
   }
   if (!integers.empty()) {
-    std::vector<std::string> enumerators{"none"}, keys{""};
+    std::vector<std::string> enumerators{none}, keys{""};
     for (const field* f : integers) enumerators.push_back(f->name), keys.push_back(text::literal(f->key));
     out += "\n// The integer fields, read at the one read_int64() call site after the switch and stored by\n"
            "// store_integer().\n";
-    // A byte numbers them, and "none", while there are at most 255 (a model of more, such as a
+    // A byte numbers them, and `none`, while there are at most 255 (a model of more, such as a
     // financial statement of every line item, takes two).
     const char* width = enumerators.size() <= 256 ? "std::uint8_t" : "std::uint16_t";
     out += enum_list(std::string("enum class integer_field : ") + width, enumerators);
@@ -362,7 +365,7 @@ std::string decoder(const model& m) {
     if (int32) out += "row_context& ctx, ";
     out += type + "& row, integer_field field, std::int64_t v";
     if (required_integer) out += ", std::uint64_t& seen";
-    out += ") {\n  switch (field) {\n    case integer_field::none: break;\n";
+    out += ") {\n  switch (field) {\n    case integer_field::" + none + ": break;\n";
     for (const field* f : integers) {
       out += "    case integer_field::" + f->name + ": ";
       if (f->type.element == scalar::int32) {
@@ -408,7 +411,7 @@ std::string decoder(const model& m) {
     if (required_number) out += "    std::uint64_t number_bit = 0;\n";
     if (optional_number) out += "    std::optional<double>* optional_number = nullptr;\n";
   }
-  if (!integers.empty()) out += "    integer_field integer = integer_field::none;  // the integer field this key names\n";
+  if (!integers.empty()) out += "    integer_field integer = integer_field::" + none + ";  // the integer field this key names\n";
 
   // The switch on the key's first byte; within a case, fields in declaration order.
   std::vector<unsigned char> firsts;
@@ -490,7 +493,7 @@ std::string decoder(const model& m) {
     }
   }
   if (!integers.empty()) {
-    out += any_number ? "    } else if (integer != integer_field::none) {\n" : "    if (integer != integer_field::none) {\n";
+    out += any_number ? "    } else if (integer != integer_field::" + none + ") {\n" : "    if (integer != integer_field::" + none + ") {\n";
     std::string store = "store_integer(";
     if (int32) store += "ctx, ";
     store += "row, integer, v";

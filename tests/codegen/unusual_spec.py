@@ -4,7 +4,8 @@ and the committed description does not use yet, then checks the result as regene
 checks a real older description (exit 0, every new route in the report, the changed sources
 compile) and that each construct got its documented treatment:
 
-- members named like C++ keywords, starting with a digit, with '-', '.', ' ', non-ASCII
+- members named like C++ keywords or like the names generated code uses unqualified (std,
+  timestamp_ms, required, filter, the decoders' none), starting with a digit, with '-', '.', ' ', non-ASCII
   letters or nothing at all, two keys differing by case; enumerations of such values;
 - nullable, 3.1 type lists (one type and null: that type), oneOf/anyOf (of one schema, or
   one and null: that schema), allOf over a $ref, $ref'd and recursive schemas (a
@@ -82,6 +83,11 @@ def unusual(spec):
     keywords = ["class", "delete", "new", "default", "operator", "namespace", "template", "int", "float",
                 "bool", "true", "register", "union", "and", "or", "not", "this", "return", "auto", "xor"]
     props = {k: {"type": "string"} for k in keywords}
+    # Names the generated code uses unqualified, and the decoders' `none`: as members they would
+    # change what those names mean in the struct.
+    props.update({k: {"type": "integer"} for k in ["std", "massive", "timestamp_ms", "timestamp_ns", "timestamp_us",
+                                                   "json_value", "decimal", "date_or_ms", "none", "required",
+                                                   "filter"]})
     props.update({
         "1d": {"type": "number"}, "pre-market": {"type": "number"}, "a.b": {"type": "integer"},
         "with space": {"type": "string"}, "Price": {"type": "number"}, "price": {"type": "number"},
@@ -143,6 +149,9 @@ def unusual(spec):
         {"in": "cookie", "name": "session", "schema": {"type": "string"}},
         {"$ref": "#/components/parameters/" + next(iter(spec["components"]["parameters"]))},
         {"in": "query", "name": "no_schema"},
+        {"in": "query", "name": "filter", "schema": {"type": "integer"}},
+        {"in": "query", "name": "required", "schema": {"type": "string"}},
+        {"in": "query", "name": "date_or_ms", "schema": {"type": "string"}},
     ]
     paths = spec["paths"]
     paths["/v9/unusual/{stock-ticker}"] = operation("GetUnusualRows", params, paged({"$ref": "#/components/schemas/UnusualRow"}))
