@@ -174,7 +174,10 @@ std::string default_group(std::string_view path, const std::vector<std::string>&
   if (segments.empty()) return "reference";
   const std::string first = join(words_of(segments.front()));
   if (std::find(known.begin(), known.end(), first) != known.end()) return first;
-  if (version_tag(segments.front()).empty() && !first.empty()) return identifier(first);
+  if (version_tag(segments.front()).empty() && !first.empty()) {
+    const std::string group = identifier(first);
+    return is_reserved_group(group) ? group + "_api" : group;
+  }
   // A legacy route (/v3/trades/{stockTicker}): the market its parameter or a segment names.
   static const std::pair<const char*, const char*> by_parameter[] = {
       {"stock", "stocks"}, {"option", "options"}, {"underlying", "options"}, {"crypto", "crypto"},
@@ -240,6 +243,22 @@ bool is_reserved_type(std::string_view name) {
       "token_bucket", "topic", "trace_event", "transport_error", "traversal", "traversal_options",
       "underlying_json", "underlying_part", "underlying_rows_of", "unix_time", "unsupported_cpu",
       "value_list", "wire_entry"};
+  return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
+}
+
+bool is_reserved_group(std::string_view name) {
+  static constexpr std::string_view reserved[] = {
+      // The SDK's headers (sdk/include/massive) and folders of include/massive.
+      "client", "client_config", "cpu_support", "cursor", "decimal", "decode_policy", "decoder", "detail",
+      "error", "experimental", "files", "filter", "json_value", "json_writer", "models", "owned", "page",
+      "proxy_error", "rate_limiter", "reflection", "relay", "required", "response_info", "retry", "stream",
+      "time", "trace", "underlying", "version",
+      // What the generator writes besides the groups (all.hpp, enums.hpp, groups.hpp, the
+      // operations' table.cpp, the libraries of libraries.cmake).
+      "all", "enums", "groups", "table", "shared_models", "mock",
+      // The project's other libraries and programs (massive_<name>).
+      "core", "sdk", "cli", "codegen", "regenerate", "mock_market", "mock_files", "soak", "test_support",
+      "decode_test_support", "stream_test_support", "wire_compare", "proxy_fixture"};
   return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
 }
 

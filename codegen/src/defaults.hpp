@@ -33,7 +33,8 @@ std::string singular_name(std::string_view name);
 
 /// The group of a route: its first segment when that names a group (`known`), else the market
 /// its path parameters or segments name (stocksTicker, /crypto/), else `reference`; a first
-/// segment that is neither a version nor a known group is a new group of that name.
+/// segment that is neither a version nor a known group is a new group of that name (with
+/// `_api` after it where the name is taken: is_reserved_group).
 std::string default_group(std::string_view path, const std::vector<std::string>& known);
 
 /// The method names to try for an operation, best first: from the operationId without its verb,
@@ -47,5 +48,9 @@ std::string first_free(const std::string& name, const std::set<std::string>& tak
 
 /// Names a generated type must never take: the SDK's hand-written types in namespace massive.
 bool is_reserved_type(std::string_view name);
+
+/// Names a group must never take: a group `g` is the header <massive/g.hpp>, the sources
+/// src/groups/g.cpp and src/operations/g.cpp and the library massive_g, which these name already.
+bool is_reserved_group(std::string_view name);
 
 }  // namespace massive::codegen

@@ -27,7 +27,8 @@ compile) and that each construct got its documented treatment:
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
   (`application/json; charset=utf-8`), a `2XX` response; a CSV-only and a POST-only route;
-- a new first segment with '-' and '.' (a new group), path parameters named `class` and `b`
+- a new first segment with '-' and '.' (a new group), new first segments named like an SDK
+  header, library or the generator's own source (time, stream, table), path parameters named `class` and `b`
   (render()'s builder), two query parameters differing by case, a deepObject, an enumeration of
   300 values and one whose values collide as identifiers, enumerations of integers (negative
   ones too), booleans, numbers, repeated values, no value, null among the values or alone,
@@ -218,6 +219,11 @@ def unusual(spec):
     texts["get"]["summary"] = hostile
     texts["get"]["description"] = hostile
     paths["/v9/unusual-texts"] = texts
+    # New first segments whose group would take a name the SDK or the generator already gives
+    # a header, a source or a library (<massive/time.hpp>, massive_stream, operations/table.cpp).
+    for taken in ["time", "stream", "table"]:
+        paths["/%s/v1/things" % taken] = operation("Get%sThings" % taken.title(), [], paged(
+            {"type": "object", "properties": {"thing": {"type": "string"}}}))
     paths["/new-group.v2/v1/items/{class}/{b}/sub"] = operation("GetNewGroupItems", [
         {"in": "path", "name": "class", "required": True, "schema": {"type": "string"}},
         {"in": "path", "name": "b", "required": True, "schema": {"type": "integer"}},
