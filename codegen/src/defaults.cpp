@@ -243,7 +243,10 @@ bool is_reserved_type(std::string_view name) {
       "token_bucket", "topic", "trace_event", "transport_error", "traversal", "traversal_options",
       "underlying_json", "underlying_part", "underlying_rows_of", "unix_time", "unsupported_cpu",
       "value_list", "wire_entry"};
-  return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
+  // And the shapes of the generator's own types: a group's class (reference_group) and an
+  // operation's parameters (reference_tickers_params).
+  return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved) ||
+         name.ends_with("_group") || name.ends_with("_params");
 }
 
 bool is_reserved_group(std::string_view name) {

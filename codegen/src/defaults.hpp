@@ -46,7 +46,8 @@ std::vector<std::string> method_candidates(std::string_view path, std::string_vi
 /// `name` if it is not in `taken`, else name_2, name_3, ...: the first free one.
 std::string first_free(const std::string& name, const std::set<std::string>& taken);
 
-/// Names a generated type must never take: the SDK's hand-written types in namespace massive.
+/// Names a generated type must never take: the SDK's hand-written types in namespace massive,
+/// and names of the shapes of the generator's own (`<group>_group`, `<group>_<method>_params`).
 bool is_reserved_type(std::string_view name);
 
 /// Names a group must never take: a group `g` is the header <massive/g.hpp>, the sources
