@@ -261,7 +261,10 @@ bool is_reserved_group(std::string_view name) {
       "all", "enums", "groups", "table", "shared_models", "mock",
       // The project's other libraries and programs (massive_<name>).
       "core", "sdk", "cli", "codegen", "regenerate", "mock_market", "mock_files", "soak", "test_support",
-      "decode_test_support", "stream_test_support", "wire_compare", "proxy_fixture"};
+      "decode_test_support", "stream_test_support", "wire_compare", "proxy_fixture",
+      // Members of massive::client and its groups' base: a group's accessor of one of these names
+      // would clash with it or be hidden by it.
+      "self", "with", "get_executor", "transport", "pool", "fetch", "traverse"};
   return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved);
 }
 

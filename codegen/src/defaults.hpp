@@ -51,7 +51,8 @@ std::string first_free(const std::string& name, const std::set<std::string>& tak
 bool is_reserved_type(std::string_view name);
 
 /// Names a group must never take: a group `g` is the header <massive/g.hpp>, the sources
-/// src/groups/g.cpp and src/operations/g.cpp and the library massive_g, which these name already.
+/// src/groups/g.cpp and src/operations/g.cpp, the library massive_g and the accessor client.g(),
+/// which these name already.
 bool is_reserved_group(std::string_view name);
 
 }  // namespace massive::codegen
