@@ -17,10 +17,11 @@ bool is_keyword(std::string_view word) {
       "requires", "return", "short", "signed", "sizeof", "static", "struct", "switch", "template",
       "this", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
       "virtual", "void", "volatile", "while", "xor",
-      // Names the generated structs use unqualified: a member of one of these names would change
+      // Types the generated structs name unqualified: a member of one of these names would change
       // their meaning within the struct (declared after such a member, `timestamp_ms t;` fails).
-      "std", "massive", "timestamp_ns", "timestamp_ms", "timestamp_us", "json_value", "decimal",
-      "date_or_ms", "required", "filter", "range_filter", "set_filter", "array_filter"};
+      // std::, massive:: and owned:: need none: a name before :: is looked up as a namespace.
+      "timestamp_ns", "timestamp_ms", "timestamp_us", "json_value", "decimal", "date_or_ms",
+      "required", "filter", "range_filter", "set_filter", "array_filter"};
   return std::find(std::begin(keywords), std::end(keywords), word) != std::end(keywords);
 }
 

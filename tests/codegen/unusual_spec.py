@@ -86,11 +86,11 @@ def unusual(spec):
     keywords = ["class", "delete", "new", "default", "operator", "namespace", "template", "int", "float",
                 "bool", "true", "register", "union", "and", "or", "not", "this", "return", "auto", "xor"]
     props = {k: {"type": "string"} for k in keywords}
-    # Names the generated code uses unqualified, and the decoders' `none`: as members they would
-    # change what those names mean in the struct.
+    # Types the generated code names unqualified, and the decoders' `none`: as members they would
+    # change what those names mean in the struct (std, massive and owned, before ::, would not).
     props.update({k: {"type": "integer"} for k in ["std", "massive", "timestamp_ms", "timestamp_ns", "timestamp_us",
                                                    "json_value", "decimal", "date_or_ms", "none", "required",
-                                                   "filter"]})
+                                                   "filter", "owned"]})
     props.update({
         "1d": {"type": "number"}, "pre-market": {"type": "number"}, "a.b": {"type": "integer"},
         "with space": {"type": "string"}, "Price": {"type": "number"}, "price": {"type": "number"},
