@@ -17,7 +17,10 @@ bits, objects, values equal but for case), written as Swagger 2.0 writes one (th
 the response, parameters typed in place); routes added with a trailing slash, an undeclared
 path parameter or another case; a path written without its leading '/'; an x- extension
 among the paths; a parameter declared twice, a path parameter the path has no place for; a
-method other than GET; schemas removed from components. The stream description gets its own:
+method other than GET; schemas removed from components; OpenAPI 3.1's nullable forms (type
+lists with null, anyOf/oneOf of a schema and null); Massive's extensions under x-massive-;
+members and routes named like what the SDK or the generated code already names (timestamp_ms,
+none, /time/, group). The stream description gets its own:
 schemas removed, $refs to nothing, an ev without values, keys of another JSON type, a channel
 gone or moved.
 
@@ -248,13 +251,46 @@ def path_parameter_unplaced(spec, r):
                                                 "schema": {"type": "string"}})
 
 
+def nullable_as_in_3_1(spec, r):
+    s = r.choice(schemas(spec))
+    if isinstance(s.get("type"), str) and r.random() < 0.5:
+        s["type"] = r.choice([[s["type"], "null"], ["null", s["type"]], [s["type"], "integer", "null"]])
+    else:
+        inner = dict(s)
+        s.clear()
+        s[r.choice(["anyOf", "oneOf"])] = r.choice([[inner, {"type": "null"}], [{"type": "null"}, inner], [inner]])
+
+
+def extension_renamed(spec, r):
+    nodes = [n for n in walk(spec) if any(isinstance(k, str) and k.startswith("x-polygon-") for k in n)]
+    for n in r.sample(nodes, min(len(nodes), r.choice([1, 10, len(nodes)]))):
+        for k in [k for k in n if isinstance(k, str) and k.startswith("x-polygon-")]:
+            n["x-massive-" + k[len("x-polygon-"):]] = n.pop(k)
+
+
+# Names the SDK or the generator's own output already take.
+TAKEN = ["time", "stream", "table", "self", "enums", "decimal", "timestamp_ms", "json_value", "none", "filter",
+         "required", "group", "params", "client", "page"]
+
+
+def named_like_generated(spec, r):
+    name = r.choice(TAKEN)
+    if r.random() < 0.5:
+        s = r.choice([n for n in schemas(spec) if isinstance(n.get("properties"), dict)])
+        s["properties"][name] = {"type": r.choice(["integer", "string", "number"])}
+    else:
+        path, op = r.choice(operations(spec))
+        spec["paths"]["/" + name + "/v1/" + r.choice(["group", "params", "things"])] = {"get": copy.deepcopy(op)}
+
+
 KINDS = [type_removed, type_changed, properties_removed, items_removed, member_of_another_json_type,
          replaced_by_ref, ref_to_nothing, ref_cycle, wrapped_in_composition, enumeration_changed, format_changed,
          properties_of_another_shape, schema_removed, operation_id_removed, operation_id_shared,
          responses_without_json, parameters_removed, parameter_changed, parameter_ref_to_nothing,
          path_parameter_renamed, route_added, method_changed, operation_text_of_another_type,
          parameter_default_or_example_odd, enumeration_of_odd_values, swagger2_style, path_without_slash,
-         paths_extension, parameter_declared_twice, path_parameter_unplaced]
+         paths_extension, parameter_declared_twice, path_parameter_unplaced, nullable_as_in_3_1,
+         extension_renamed, named_like_generated]
 
 
 def stream_schema_removed(spec, r):
