@@ -60,7 +60,8 @@ gets = [(p, i) for p, i in d["paths"].items() if isinstance(i, dict) and isinsta
 if name == "massive-websocket.json":
     what = "streams (%s form): %d channels" % (version, len(d["paths"]))
 else:
-    ignored = sum(1 for _, i in gets if i.get("x-polygon-ignore") or i["get"].get("x-polygon-ignore"))
+    ignored = sum(1 for _, i in gets if any(x.get(p + "ignore") for x in (i, i["get"])
+                                            for p in ("x-massive-", "x-polygon-")))
     what = "REST (%s): %d GET operations, %d of them `x-polygon-ignore` path variants" % (
         version, len(gets), ignored)
 with open(readme, encoding="utf-8") as f:
