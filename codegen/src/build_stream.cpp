@@ -269,10 +269,10 @@ class stream_builder {
     m.fields.push_back(std::move(f));
   }
 
-  /// A channel's 200 response: its JSON content (schema and example) and its description.
+  /// A channel's 200 response: its JSON schema and example, and its description.
   struct response {
-    const json* content = nullptr;
     const json* schema = nullptr;
+    const json* example = nullptr;
     std::string doc;
   };
   response response_of(const json* get) const {
@@ -283,8 +283,13 @@ class stream_builder {
     }
     if (ok == nullptr) return r;
     r.doc = std::string(ok->text("description"));
-    if (const json* c = ok->find("content")) r.content = json_media(*c);
-    if (r.content != nullptr) r.schema = r.content->find("schema");
+    if (const json* c = ok->find("content")) {
+      if (const json* media = json_media(*c)) r.schema = media->find("schema"), r.example = media->example();
+    } else if (const json* schema = ok->find("schema")) {
+      // Swagger 2.0: the schema on the response itself, its examples by media type.
+      r.schema = schema;
+      if (const json* examples = ok->find("examples")) r.example = json_media(*examples);
+    }
     // A channel may describe its message as the frame it comes in: an array of events.
     if (r.schema != nullptr) {
       const json& s = resolve(*r.schema);
@@ -297,8 +302,8 @@ class stream_builder {
   /// /business/stocks/FMV), with a warning.
   std::string ev_for(const response& r, const stream_event& e) const {
     std::string ev = ev_of(*r.schema);
-    if (const json* example = r.content != nullptr ? r.content->example() : nullptr; ev.empty() && example) {
-      ev = std::string(example->text("ev"));
+    if (ev.empty() && r.example != nullptr) {
+      ev = std::string(r.example->text("ev"));
     }
     if (ev.empty()) {
       ev = e.prefix;
@@ -413,6 +418,7 @@ class stream_builder {
     const std::string name = row.words[1].substr(std::string_view("schema=").size());
     const std::string ref = "#/components/schemas/" + name;
     const json* schema = spec_.at_reference(ref);
+    if (schema == nullptr) schema = spec_.at_reference("#/definitions/" + name);  // Swagger 2.0's place
     std::vector<std::pair<std::string, const json*>> props;
     if (schema != nullptr) properties(*schema, props);
     const bool keyed = std::any_of(props.begin(), props.end(), [](const auto& p) { return p.first != "ev"; });

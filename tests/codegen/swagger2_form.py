@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Writes a REST description in Swagger 2.0's form: the same content, with each response's
-schema on the response (no `content`), parameters typed in place (no `schema`, unless it is a
-$ref), and the schemas under `definitions`.
+"""Writes a description (REST or stream) in Swagger 2.0's form: the same content, with each
+response's schema and example on the response (no `content`; examples by media type),
+parameters typed in place (no `schema`, unless it is a $ref), and the schemas under
+`definitions`.
 
 Usage: swagger2_form.py <OpenAPI 3 description> <output>
 """
@@ -27,12 +28,14 @@ def main():
                 media = response.pop("content", {}).get("application/json")
                 if media and "schema" in media:
                     response["schema"] = media["schema"]
+                if media and "example" in media:
+                    response["examples"] = {"application/json": media["example"]}
             for p in op.get("parameters", []):
                 if "schema" in p and "$ref" not in p["schema"]:
                     for key, value in p.pop("schema").items():
                         p.setdefault(key, value)  # the parameter's own description stays
     d = refs(d)
-    d["definitions"] = d["components"].pop("schemas")
+    d["definitions"] = d.get("components", {}).pop("schemas", {})
     d["swagger"] = "2.0"
     d.pop("openapi", None)
     with open(sys.argv[2], "w", encoding="utf-8") as f:
