@@ -28,11 +28,10 @@ compile) and that each construct got its documented treatment:
   operation without operationId or with another's; media types with parameters
   (`application/json; charset=utf-8`), a `2XX` response; a CSV-only and a POST-only route;
 - a new first segment with '-' and '.' (a new group), new first segments named like an SDK
-  header, library, the generator's own source or a member of the client (time, stream, table,
-  self), rows and an enumeration whose default names are a group's class and an operation's
-  parameters, path parameters named `class` and `b` (render()'s builder), two query parameters
-  differing by case, a deepObject, an enumeration of
-  300 values and one whose values collide as identifiers, enumerations of integers (negative
+  header, the generator's own source or a member of the client (time, table, self), rows and
+  an enumeration whose default names are a group's class and an operation's parameters, path
+  parameters named `class` and `b` (render()'s builder), two query parameters differing by
+  case, a deepObject, an enumeration of 300 values and one whose values collide as identifiers, enumerations of integers (negative
   ones too), booleans, numbers, repeated values, no value, null among the values or alone,
   and mixed types;
 - texts that would end a comment (`*/`), continue its line (a final backslash, `??/`) or break
@@ -227,7 +226,7 @@ def unusual(spec):
         "type": "string", "enum": ["a", "b"]}}], paged({"type": "object", "properties": {"grouped": {"type": "string"}}}))
     # New first segments whose group would take a name the SDK or the generator already gives
     # a header, a source or a library (<massive/time.hpp>, massive_stream, operations/table.cpp).
-    for taken in ["time", "stream", "table", "self"]:
+    for taken in ["time", "table", "self"]:
         paths["/%s/v1/things" % taken] = operation("Get%sThings" % taken.title(), [], paged(
             {"type": "object", "properties": {"thing": {"type": "string"}}}))
     paths["/new-group.v2/v1/items/{class}/{b}/sub"] = operation("GetNewGroupItems", [
