@@ -31,9 +31,9 @@ compile) and that each construct got its documented treatment:
   header, the generator's own source or a member of the client (time, table, self), rows and
   an enumeration whose default names are a group's class and an operation's parameters, path
   parameters named `class` and `b` (render()'s builder), two query parameters differing by
-  case, a deepObject, an enumeration of 300 values and one whose values collide as identifiers, enumerations of integers (negative
-  ones too), booleans, numbers, repeated values, no value, null among the values or alone,
-  and mixed types;
+  case, a deepObject, an enumeration of 300 values and one whose values collide as identifiers,
+  enumerations of integers (negative ones too), booleans, numbers, repeated values, no value,
+  null among the values or alone, and mixed types;
 - texts that would end a comment (`*/`), continue its line (a final backslash, `??/`) or break
   a string literal (quotes, backslashes, control characters) in every place docs are made from.
 
