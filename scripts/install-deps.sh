@@ -32,6 +32,7 @@ tests=(
   nats-server                        # the relay's tests start it (JetStream, one node and a cluster)
   awscli                             # the flat files' S3 mock checked by the AWS CLI (tests/files)
   python3-pandas                     # the flat-files benchmark's pandas.read_csv baseline only
+  python3-yaml                       # scripts/sync-spec.sh reads a description published as YAML
 )
 # npm installs that client (scripts/bench-stream.sh). A Node.js build that bundles npm (and
 # conflicts with Debian's npm package) already has it.

@@ -5,6 +5,7 @@
 #   scripts/sync-spec.sh [--stream] URL|FILE [--no-build]
 #
 # URL is downloaded with curl (e.g. https://api.massive.com/openapi); FILE is read as it is.
+# Either may be JSON or YAML; it is stored as JSON.
 # --stream: the description is the stream (WebSocket) one, not the REST one.
 # --no-build: regenerate only (the generator is still built unless MASSIVE_CODEGEN names one).
 # The description is stored normalised (keys sorted, 2-space indent: the generator does not
@@ -36,9 +37,27 @@ case "$source" in
   *) cp "$source" "$fetched" ;;
 esac
 python3 - "$fetched" "spec/$target" <<'PY'
-import json, sys
+import datetime, json, sys
 with open(sys.argv[1], encoding="utf-8-sig") as f:  # a byte order mark, if any, is not content
-    description = json.load(f)
+    text = f.read()
+try:
+    description = json.loads(text)
+except ValueError:
+    # OpenAPI's other form: YAML (python3-yaml), stored as the JSON it means. Its keys become
+    # strings (a status code 200 is "200" in JSON) and its dates their ISO text.
+    import yaml
+    try:
+        description = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        sys.exit("sync-spec: %s is neither JSON nor YAML: %s" % (sys.argv[1], e))
+
+    def as_json(o):
+        if isinstance(o, dict):
+            return {(k if isinstance(k, str) else json.dumps(k).strip('"')): as_json(v) for k, v in o.items()}
+        if isinstance(o, list):
+            return [as_json(v) for v in o]
+        return o.isoformat() if isinstance(o, (datetime.date, datetime.datetime)) else o
+    description = as_json(description)
 if not isinstance(description, dict) or not isinstance(description.get("paths"), dict) or not description["paths"]:
     sys.exit("sync-spec: %s is not an API description (no paths)" % sys.argv[1])
 with open(sys.argv[2], "w", encoding="utf-8") as f:

@@ -49,3 +49,32 @@ foreach(check
     message(FATAL_ERROR "${where} lacks: ${text}\n--- ${where} ---\n${${where}}")
   endif()
 endforeach()
+
+# The same description published as YAML (status codes as integer keys, as YAML reads them) is
+# stored as the same JSON. Seen failing with the YAML branch removed: "sync-spec.sh exited 1 for
+# the YAML form".
+execute_process(COMMAND "${PYTHON}" -c [=[
+import json, sys, yaml
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+def codes(o):
+    if isinstance(o, dict):
+        return {(int(k) if k.isdigit() else k): codes(v) for k, v in o.items()}
+    return [codes(x) for x in o] if isinstance(o, list) else o
+open(sys.argv[2], "w", encoding="utf-8").write(yaml.safe_dump(codes(d), allow_unicode=True))
+]=] "${HISTORY}/massive-openapi-2026-04-27.json" "${WORK}/massive-openapi-2026-04-27.yaml"
+                RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "could not write the YAML form")
+endif()
+file(COPY_FILE "${WORK}/spec/massive-openapi.json" "${WORK}/from-json.json")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env MASSIVE_CODEGEN=${CODEGEN}
+                        "${WORK}/scripts/sync-spec.sh" "${WORK}/massive-openapi-2026-04-27.yaml" --no-build
+                RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "sync-spec.sh exited ${status} for the YAML form:\n${output}\n${errors}")
+endif()
+file(READ "${WORK}/from-json.json" from_json)
+file(READ "${WORK}/spec/massive-openapi.json" from_yaml)
+if(NOT from_json STREQUAL from_yaml)
+  message(FATAL_ERROR "the YAML form was stored otherwise than the JSON form")
+endif()
