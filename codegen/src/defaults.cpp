@@ -249,6 +249,14 @@ bool is_reserved_type(std::string_view name) {
          name.ends_with("_group") || name.ends_with("_params");
 }
 
+bool is_reserved_method(std::string_view group, std::string_view name) {
+  // A member function of one of these names would change what the name means in the class.
+  static constexpr std::string_view reserved[] = {"client",        "cursor",        "traversal_options",
+                                                  "payload_shape", "default_token", "experimental_t"};
+  return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved) ||
+         name == std::string(group) + "_group";
+}
+
 bool is_reserved_group(std::string_view name) {
   static constexpr std::string_view reserved[] = {
       // The SDK's headers (sdk/include/massive) and folders of include/massive.

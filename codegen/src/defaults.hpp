@@ -50,6 +50,10 @@ std::string first_free(const std::string& name, const std::set<std::string>& tak
 /// and names of the shapes of the generator's own (`<group>_group`, `<group>_<method>_params`).
 bool is_reserved_type(std::string_view name);
 
+/// Names an operation's method must never take in `group`'s class: the names that class uses
+/// unqualified (its `client* client_`, `cursor<...>`, `traversal_options`...) and its own.
+bool is_reserved_method(std::string_view group, std::string_view name);
+
 /// Names a group must never take: a group `g` is the header <massive/g.hpp>, the sources
 /// src/groups/g.cpp and src/operations/g.cpp, the library massive_g and the accessor client.g(),
 /// which these name already.

@@ -552,7 +552,7 @@ void builder::name_operations() {
       const std::vector<std::string> candidates = method_candidates(o.path, o.operation_id, o.group);
       o.name.clear();
       for (const std::string& c : candidates) {
-        if (!taken.count({o.group, c})) {
+        if (!taken.count({o.group, c}) && !is_reserved_method(o.group, c)) {
           o.name = c;
           break;
         }
@@ -563,6 +563,7 @@ void builder::name_operations() {
           if (key.first == o.group) names.insert(key.second);
         }
         o.name = first_free(candidates.front(), names);
+        while (is_reserved_method(o.group, o.name)) names.insert(o.name), o.name = first_free(candidates.front(), names);
       }
       if (!taken.emplace(std::pair{o.group, o.name}, &o).second) {
         problem("GET " + o.path + ": the default name " + o.group + "()." + o.name + "() is taken (a generator bug)");

@@ -29,7 +29,8 @@ compile) and that each construct got its documented treatment:
   (`application/json; charset=utf-8`), a `2XX` response; a CSV-only and a POST-only route;
 - a new first segment with '-' and '.' (a new group), new first segments named like an SDK
   header, the generator's own source or a member of the client (time, table, self), rows and
-  an enumeration whose default names are a group's class and an operation's parameters, path
+  an enumeration whose default names are a group's class and an operation's parameters, an
+  operation whose default method name its group's class uses (client), path
   parameters named `class` and `b` (render()'s builder), two query parameters differing by
   case, a deepObject, an enumeration of 300 values and one whose values collide as identifiers,
   enumerations of integers (negative ones too), booleans, numbers, repeated values, no value,
@@ -224,6 +225,9 @@ def unusual(spec):
     # group's class (reference_group) and the operation's parameters (reference_group_params).
     paths["/v9/group"] = operation("GetGroup", [{"in": "query", "name": "params", "schema": {
         "type": "string", "enum": ["a", "b"]}}], paged({"type": "object", "properties": {"grouped": {"type": "string"}}}))
+    # An operation whose default method name is a name its group's class uses (its client_ is
+    # a `client*`).
+    paths["/v9/client"] = operation("GetClient", [], paged({"type": "object", "properties": {"client_id": {"type": "string"}}}))
     # New first segments whose group would take a name the SDK or the generator already gives
     # a header, a source or a library (<massive/time.hpp>, massive_stream, operations/table.cpp).
     for taken in ["time", "table", "self"]:
