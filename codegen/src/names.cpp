@@ -21,7 +21,7 @@ bool is_keyword(std::string_view word) {
       // their meaning within the struct (declared after such a member, `timestamp_ms t;` fails).
       // std::, massive:: and owned:: need none: a name before :: is looked up as a namespace.
       "timestamp_ns", "timestamp_ms", "timestamp_us", "json_value", "decimal", "date_or_ms",
-      "required", "filter", "range_filter", "set_filter", "array_filter"};
+      "date_or_ns", "required", "filter", "range_filter", "set_filter", "array_filter"};
   return std::find(std::begin(keywords), std::end(keywords), word) != std::end(keywords);
 }
 
