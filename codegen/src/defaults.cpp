@@ -242,7 +242,10 @@ bool is_reserved_type(std::string_view name) {
       "set_filter", "stream_config", "stream_errc", "stream_error", "timestamp_ms", "timestamp_ns", "timestamp_us",
       "token_bucket", "topic", "trace_event", "transport_error", "traversal", "traversal_options",
       "underlying_json", "underlying_part", "underlying_rows_of", "unix_time", "unsupported_cpu",
-      "value_list", "wire_entry"};
+      "value_list", "wire_entry",
+      // Functions the generated code declares in namespace massive beside the types: a type of
+      // one of these names would be hidden by them.
+      "from_wire", "to_owned", "to_wire", "visit_fields", "write_json"};
   // And the shapes of the generator's own types: a group's class (reference_group) and an
   // operation's parameters (reference_tickers_params).
   return std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved) ||
