@@ -352,7 +352,9 @@ class stream_builder {
       if (e.market == market) stem = one;
     }
     const std::string feed = e.feed == "market" ? "" : e.feed + "_";
-    std::set<std::string> models, topics;
+    // A topic helper is `inline topic <name>(...) { return {market::..., ...}; }` in its market's
+    // namespace: one named topic or market would change what the next one's words mean.
+    std::set<std::string> models, topics{"market", "topic"};
     for (const auto& m : out_.models) models.insert(m->name);
     for (const stream_event& x : out_.events) {
       if (x.market == e.market) topics.insert(x.topic);

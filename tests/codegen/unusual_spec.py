@@ -39,11 +39,11 @@ compile) and that each construct got its documented treatment:
   a string literal (quotes, backslashes, control characters) in every place docs are made from.
 
 The stream description gets the same treatment: channels with keyword and non-identifier keys,
-a recursive and a oneOf key, a media type with parameters, an `ev` with a quote, a backslash
-and `??/`, a description ending in a backslash, a channel of a market the SDK lacks (skipped,
-and said), an event of no key but its `ev`, a channel whose `ev` is another's (skipped, and
-said), curated channels written without their leading '/'
-or with a trailing one, an x- key among the channels, and no status schema (the map row makes
+a recursive and a oneOf key, prefixes named market and topic, a media type with parameters, an
+`ev` with a quote, a backslash and `??/`, a description ending in a backslash, a channel of a
+market the SDK lacks (skipped, and said), an event of no key but its `ev`, a channel whose `ev`
+is another's (skipped, and said), curated channels written without their leading '/' or with a
+trailing one, an x- key among the channels, and no status schema (the map row makes
 the status event).
 
 Usage: unusual_spec.py --base-spec <committed description> <regenerate_history.py arguments
@@ -326,6 +326,9 @@ def unusual_stream(spec):
     channel("/stocks/UE", "UE", {})  # an event of no key but its ev
     channel("/stocks/UD", "T", {"sym": {"type": "string"}})  # trades' ev: a frame could not tell them apart
     channel("/stocks/" + "LONG" * 70, "L", {"sym": {"type": "string"}})  # a prefix too long for a file name
+    # Prefixes whose topic helpers would be named as the type and the enumeration helpers name.
+    channel("/stocks/market", "market", {"sym": {"type": "string"}})
+    channel("/stocks/topic", "topic", {"sym": {"type": "string"}})
     # Curated channels written without their leading '/' and with a trailing one, and an x- key
     # that looks like a channel: the events the CLI and the samples name must stay.
     paths["stocks/Q"] = paths.pop("/stocks/Q")
