@@ -162,6 +162,8 @@ class stream_builder {
         const json* values = resolve(*ev).find("enum");
         if (values != nullptr && values->items().size() == 1 && values->items()[0].is_string()) {
           found = values->items()[0].string();
+        } else if (const std::string_view only = resolve(*ev).text("const"); !only.empty()) {
+          found = std::string(only);  // OpenAPI 3.1 (JSON Schema) writes an enum of one as const
         }
       }
     }

@@ -20,7 +20,8 @@
 # "differs: docs/operations.md", by the stream builder (build_stream.cpp's resolve):
 # "differs: include/massive/models/crypto_book_event.hpp", by a parameter (make_param):
 # "differs: include/massive/consumer_spending.hpp"; with their `examples` not read
-# (json::example): "differs: src/operations/crypto.cpp" (help's example lines). Seen failing
+# (json::example): "differs: src/operations/crypto.cpp" (help's example lines); with a stream
+# event's ev as const not read (ev_of): "differs: mock/stream_channels.cpp". Seen failing
 # with the Swagger 2.0 form of a response not read (operations.cpp): "generation refused" (no
 # operation had rows to type); with a channel's ev not taken from its
 # prefix ("differs: mock/stream_channels.cpp ..."); with the byte order mark not skipped

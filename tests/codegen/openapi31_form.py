@@ -5,7 +5,7 @@ but every second scalar property's, which is a choice of it or null instead (`an
 "number"}, {"type": "null"}]`), as is every object or $ref'd property and every enumerated
 parameter's schema, and every such array element a `oneOf` of it or null; and every `example` as
 3.1 prefers it: a schema's as a list (`"examples": [...]`), a parameter's or a media type's as a
-map of Example objects.
+map of Example objects; and a stream event's one `ev` value as `const`.
 
 Usage: openapi31_form.py <OpenAPI 3.0 description> <output>
 """
@@ -38,6 +38,9 @@ def nullable(o):
         out["type"] = [out["type"], "null"]
         out.pop("nullable", None)
     props = out.get("properties")
+    # A stream event's one ev value as JSON Schema's const.
+    if isinstance(props, dict) and isinstance(props.get("ev"), dict) and len(props["ev"].get("enum", [])) == 1:
+        props["ev"]["const"] = props["ev"].pop("enum")[0]
     if isinstance(props, dict):
         for index, (key, value) in enumerate(props.items()):
             if isinstance(value, dict) and index % 2 == 1 and isinstance(value.get("type"), list):
