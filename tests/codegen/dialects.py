@@ -6,9 +6,11 @@ components, extensions renamed or gone, another status code or media type, forma
 integers as numbers...) or as names the generated code already gives arrive (members, groups,
 methods and models named like the SDK's types, files and members). Each result is checked as
 regenerate_history.py checks a real older description: exit 0, every route gone or added in the
-report, and with --compile-commands, the changed sources compile; the rewrites that keep the
+report, and with --compile-commands, the changed sources compile
+the rewrites that keep the
 description's meaning (SAME) must generate what the committed description generates, byte for
-byte. CI runs it without compiling (about half a second each); with compilation, a minute each.
+byte. CI runs it without compiling (about half a second each)
+with compilation, a minute each.
 
 Usage: dialects.py --spec <REST description> --stream-spec <stream description> --work <dir>
        [--only NAME ...] <regenerate_history.py arguments without --spec and --stream-spec>
@@ -59,10 +61,15 @@ def t(f):
 def oas31_null_types(s):
     def f(d):
         if d.get('nullable') is True and isinstance(d.get('type'), str):
-            d['type'] = [d['type'], 'null']; del d['nullable']
-        elif isinstance(d.get('type'), str) and d['type'] in ('number','integer','string','boolean') and 'properties' not in d and 'in' not in d:
             d['type'] = [d['type'], 'null']
-    walk(s['components'], f); walk(s['paths'], f); s['openapi'] = '3.1.0'
+            del d['nullable']
+        elif d.get('type') in ('number', 'integer', 'string', 'boolean') and 'properties' not in d and 'in' not in d:
+            d['type'] = [d['type'], 'null']
+    walk(s['components'], f)
+    walk(s['paths'], f)
+    s['openapi'] = '3.1.0'
+
+
 @t
 def oas31_nullable_refs(s):
     def f(d):
@@ -72,13 +79,18 @@ def oas31_nullable_refs(s):
                 if isinstance(v, dict) and '$ref' in v: props[k] = {'anyOf': [v, {'type': 'null'}]}
                 elif isinstance(v, dict) and isinstance(v.get('items'), dict) and '$ref' in v['items']:
                     v['items'] = {'oneOf': [v['items'], {'type': 'null'}]}
-    walk(s, f); s['openapi'] = '3.1.0'
+    walk(s, f)
+    s['openapi'] = '3.1.0'
+
+
 @t
 def x_massive_names(s):
     def f(d):
         for k in [k for k in d if isinstance(k, str) and k.startswith('x-polygon-')]:
             d['x-massive-' + k[len('x-polygon-'):]] = d.pop(k)
     walk(s, f)
+
+
 @t
 def helper_names(s):
     names = ["none", "timestamp_ns", "timestamp_ms", "timestamp_us", "json_value", "decimal", "std", "massive",
@@ -93,62 +105,85 @@ def helper_names(s):
         if d.get('type') == 'array' and isinstance(d.get('items'), dict) and 'properties' in d['items']:
             for i, n in enumerate(names):
                 d['items']['properties'][n] = {"type": ["integer", "string", "number", "boolean"][i % 4]}
-            d['items']['properties']['nested'] = {"type": "object", "properties": {n: {"type": "integer"} for n in names}}
+            d['items']['properties']['nested'] = {"type": "object",
+                                                  "properties": {n: {"type": "integer"} for n in names}}
     walk(sch, f)
     # the same names as query parameters
     x['parameters'] += [{"in": "query", "name": n, "schema": {"type": "integer"}} for n in names]
+
+
 @t
 def group_names(s):
     src = s['paths']['/v3/reference/exchanges']
     for g in ["stream", "detail", "files", "relay", "reflection", "mock", "models", "owned", "client", "page",
               "cursor", "all", "groups", "enums", "version", "error", "massive", "std", "experimental", "filter",
               "required", "time", "decimal", "trace", "retry", "underlying"]:
-        op = copy.deepcopy(src); op['get']['operationId'] = 'Get' + g.title() + 'Things'
+        op = copy.deepcopy(src)
+        op['get']['operationId'] = 'Get' + g.title() + 'Things'
         s['paths']['/' + g + '/v1/things'] = op
+
+
 @t
 def generated_names(s):
     src = s['paths']['/v3/reference/exchanges']
     for opid, path in [("GetGroup", "/v3/reference/group"), ("GetStocksGroup", "/v3/stocks/group/{stocksTicker}"),
                        ("GetExchangesParams", "/v3/reference/exchanges-params"), ("GetTicker", "/v9/reference/ticker"),
-                       ("GetClientGroups", "/v3/reference/client-groups"), ("GetOperations", "/v3/reference/operations"),
+                       ("GetClientGroups", "/v3/reference/client-groups"),
+                       ("GetOperations", "/v3/reference/operations"),
                        ("GetOwned", "/v3/reference/owned"), ("GetDecoding", "/v3/reference/decoding")]:
-        op = copy.deepcopy(src); op['get']['operationId'] = opid
+        op = copy.deepcopy(src)
+        op['get']['operationId'] = opid
         op['get']['responses']['200']['content']['application/json']['schema'] = {"type": "object", "properties": {
             "status": {"type": "string"}, "results": {"type": "array", "items": {"type": "object", "properties": {
                 "unique_" + opid.lower(): {"type": "string"}, "n": {"type": "integer"}}}}}}
         if '{stocksTicker}' in path:
-            op['get'].setdefault('parameters', []).append({"in": "path", "name": "stocksTicker", "required": True, "schema": {"type": "string"}})
+            op['get'].setdefault('parameters', []).append(
+                {"in": "path", "name": "stocksTicker", "required": True, "schema": {"type": "string"}})
         s['paths'][path] = op
+
+
 @t
 def method_names(s):
     src = s['paths']['/v3/reference/exchanges']
     for opid, path in [("GetReferenceGroup", "/v3/reference/reference-group"), ("ListTmxGroup", "/tmx/v1/tmx-group"),
                        ("GetClient", "/v3/reference/client"), ("GetRender", "/v3/reference/render"),
                        ("GetTarget", "/v3/reference/target")]:
-        op = copy.deepcopy(src); op['get']['operationId'] = opid
+        op = copy.deepcopy(src)
+        op['get']['operationId'] = opid
         s['paths'][path] = op
+
+
 @t
 def nullable_everywhere(s):
     def f(d):
         if isinstance(d.get('type'), str) and 'in' not in d: d['nullable'] = True
     walk(s, f)
+
+
 @t
 def params_at_path_level(s):
     for p, item, m, op in list(ops(s)):
         if 'parameters' in op: item['parameters'] = op.pop('parameters')
+
+
 @t
 def json_charset(s):
     def f(d):
         if 'application/json' in d and isinstance(d['application/json'], dict):
             d['application/json; charset=utf-8'] = d.pop('application/json')
     walk(s, f)
+
+
 @t
 def responses_as_refs(s):
     comps = s['components'].setdefault('responses', {})
     for i, (p, item, m, op) in enumerate(list(ops(s))):
         r = op.get('responses', {})
         if '200' in r and '$ref' not in r['200']:
-            comps['Resp%d' % i] = r['200']; r['200'] = {'$ref': '#/components/responses/Resp%d' % i}
+            comps['Resp%d' % i] = r['200']
+            r['200'] = {'$ref': '#/components/responses/Resp%d' % i}
+
+
 @t
 def params_as_refs(s):
     comps = s['components'].setdefault('parameters', {})
@@ -157,7 +192,11 @@ def params_as_refs(s):
         ps = op.get('parameters', [])
         for i, prm in enumerate(ps):
             if '$ref' not in prm:
-                n[0] += 1; comps['P%d' % n[0]] = prm; ps[i] = {'$ref': '#/components/parameters/P%d' % n[0]}
+                n[0] += 1
+                comps['P%d' % n[0]] = prm
+                ps[i] = {'$ref': '#/components/parameters/P%d' % n[0]}
+
+
 @t
 def inline_everything(s):
     comps = s['components']
@@ -171,107 +210,158 @@ def inline_everything(s):
         return x
     s['paths'] = deref(s['paths'])
     s['components'] = {'securitySchemes': comps.get('securitySchemes', {})}
+
+
 @t
 def hoist_row_schemas(s):
     comps = s['components'].setdefault('schemas', {})
     n = [0]
     def f(d):
         if d.get('type') == 'array' and isinstance(d.get('items'), dict) and d['items'].get('type') == 'object':
-            n[0] += 1; comps['Hoisted%d' % n[0]] = d['items']; d['items'] = {'$ref': '#/components/schemas/Hoisted%d' % n[0]}
+            n[0] += 1
+            comps['Hoisted%d' % n[0]] = d['items']
+            d['items'] = {'$ref': '#/components/schemas/Hoisted%d' % n[0]}
     walk(s['paths'], f)
+
+
 @t
 def props_in_allof(s):
     def f(d):
         if d.get('type') == 'object' and isinstance(d.get('properties'), dict) and len(d['properties']) > 1:
-            props = d.pop('properties'); keys = list(props)
+            props = d.pop('properties')
+            keys = list(props)
             half = len(keys) // 2
             d['allOf'] = [{'type':'object','properties':{k: props[k] for k in keys[:half]}},
                           {'type':'object','properties':{k: props[k] for k in keys[half:]}}]
     walk(s['paths'], f)
+
+
 @t
 def no_x_extensions(s):
     def f(d):
         for k in [k for k in d if isinstance(k, str) and k.startswith('x-')]: del d[k]
     walk(s, f)
+
+
 @t
 def no_text(s):
     def f(d):
         for k in ('description', 'summary', 'example', 'examples', 'title'):
             if k in d and not isinstance(d.get(k), dict) or k in ('example','examples'): d.pop(k, None)
     walk(s, f)
+
+
 @t
 def no_formats(s):
     def f(d):
         if isinstance(d.get('format'), str): del d['format']
     walk(s, f)
+
+
 @t
 def status_2xx(s):
     for p, item, m, op in ops(s):
         r = op.get('responses', {})
         if '200' in r: r['2XX'] = r.pop('200')
+
+
 @t
 def status_default(s):
     for p, item, m, op in ops(s):
         r = op.get('responses', {})
         if '200' in r: r['default'] = r.pop('200')
+
+
 @t
 def trailing_slash(s):
     s['paths'] = {(k + '/' if k.startswith('/') and not k.endswith('/') else k): v for k, v in s['paths'].items()}
+
+
 @t
 def enum_with_null(s):
     def f(d):
         if isinstance(d.get('enum'), list): d['enum'] = d['enum'] + [None]
     walk(s, f)
+
+
 @t
 def integers_as_numbers(s):
     def f(d):
         if d.get('type') == 'integer': d['type'] = 'number'
     walk(s, f)
+
+
 @t
 def numbers_as_integers(s):
     def f(d):
         if d.get('type') == 'number': d['type'] = 'integer'
     walk(s['components'], f)
+
+
 @t
 def param_content(s):
     def f(d):
-        if d.get('in') in ('query','path') and 'schema' in d: d['content'] = {'application/json': {'schema': d.pop('schema')}}
+        if d.get('in') in ('query', 'path') and 'schema' in d:
+            d['content'] = {'application/json': {'schema': d.pop('schema')}}
     walk(s, f)
+
+
 @t
 def header_params(s):
     for p, item, m, op in ops(s):
         op.setdefault('parameters', []).append({'name': 'X-Request-Id', 'in': 'header', 'schema': {'type': 'string'}})
         op['parameters'].append({'name': 'session', 'in': 'cookie', 'schema': {'type': 'string'}})
+
+
 @t
 def request_bodies(s):
     for p, item, m, op in ops(s):
         op['requestBody'] = {'content': {'application/json': {'schema': {'type': 'object'}}}}
+
+
 @t
 def post_twins(s):
     for p, item, m, op in list(ops(s)):
-        if m == 'get': item['post'] = copy.deepcopy(op); item['post']['operationId'] = str(op.get('operationId','')) + 'Post'
+        if m == 'get':
+            item['post'] = copy.deepcopy(op)
+            item['post']['operationId'] = str(op.get('operationId', '')) + 'Post'
+
+
 @t
 def oneof_rows(s):
     def f(d):
         if d.get('type') == 'array' and isinstance(d.get('items'), dict) and d['items'].get('type') == 'object':
             d['items'] = {'oneOf': [d['items']]}
     walk(s['paths'], f)
+
+
 @t
 def anyof_numbers(s):
     def f(d):
         if d.get('type') == 'number' and 'in' not in d and not d.get('_seen'):
-            t = dict(d); t['_seen'] = 1; d.clear(); d['anyOf'] = [t, {'type': 'string'}]
+            t = dict(d)
+            t['_seen'] = 1
+            d.clear()
+            d['anyOf'] = [t, {'type': 'string'}]
     walk(s['components'], f)
+
+
 @t
 def additional_props_false(s):
     def f(d):
         if d.get('type') == 'object' and 'properties' in d: d['additionalProperties'] = False
     walk(s, f)
+
+
 @t
 def ref_siblings(s):
     def f(d):
-        if '$ref' in d: d['description'] = 'sibling text'; d['nullable'] = True
+        if '$ref' in d:
+            d['description'] = 'sibling text'
+            d['nullable'] = True
     walk(s, f)
+
+
 @t
 def swagger_ish_definitions(s):
     # refs into '#/definitions' as a JSON-schema bundle would write them
@@ -279,38 +369,62 @@ def swagger_ish_definitions(s):
     def f(d):
         if isinstance(d.get('$ref'), str): d['$ref'] = d['$ref'].replace('#/components/schemas/', '#/definitions/')
     walk(s, f)
+
+
 @t
 def external_refs(s):
     n = [0]
     def f(d):
-        if isinstance(d.get('$ref'), str) and n[0] < 5: d['$ref'] = 'common.json' + d['$ref']; n[0] += 1
+        if isinstance(d.get('$ref'), str) and n[0] < 5:
+            d['$ref'] = 'common.json' + d['$ref']
+            n[0] += 1
     walk(s['paths'], f)
+
+
 @t
 def servers_variables(s):
-    s['servers'] = [{'url': '{scheme}://api.polygon.io/{base}', 'variables': {'scheme': {'default': 'https'}, 'base': {'default': ''}}}]
+    s['servers'] = [{'url': '{scheme}://api.polygon.io/{base}',
+                     'variables': {'scheme': {'default': 'https'}, 'base': {'default': ''}}}]
+
+
 @t
 def no_servers_no_info(s):
-    s.pop('servers', None); s.pop('info', None); s.pop('tags', None); s.pop('security', None)
+    s.pop('servers', None)
+    s.pop('info', None)
+    s.pop('tags', None)
+    s.pop('security', None)
+
+
 @t
 def query_in_path_keys(s):
     s['paths'] = {(k + '?apiKey={apiKey}' if k.startswith('/v3') else k): v for k, v in s['paths'].items()}
+
+
 @t
 def unicode_names(s):
     def f(d):
         if isinstance(d.get('properties'), dict) and d['properties']:
-            k = next(iter(d['properties'])); d['properties']['ünï-cödé ' + k] = copy.deepcopy(d['properties'][k])
+            k = next(iter(d['properties']))
+            d['properties']['ünï-cödé ' + k] = copy.deepcopy(d['properties'][k])
     walk(s['components'], f)
+
+
 @t
 def huge_enum(s):
     def f(d):
-        if isinstance(d.get('enum'), list) and all(isinstance(v, str) for v in d['enum']): d['enum'] = d['enum'] + ['v%d' % i for i in range(3000)]
+        if isinstance(d.get('enum'), list) and all(isinstance(v, str) for v in d['enum']):
+            d['enum'] = d['enum'] + ['v%d' % i for i in range(3000)]
     walk(s, f)
+
+
 @t
 def deprecated_everywhere(s):
     for p, item, m, op in ops(s): op['deprecated'] = True
     def f(d):
         if d.get('in') in ('query',): d['deprecated'] = True
     walk(s, f)
+
+
 @t
 def arrays_without_items(s):
     def f(d):
@@ -342,7 +456,8 @@ def take(args, flag, default=None):
 
 def main():
     args = sys.argv[1:]
-    spec_path, stream_path, work = take(args, "--spec"), take(args, "--stream-spec"), os.path.abspath(take(args, "--work"))
+    spec_path, stream_path = take(args, "--spec"), take(args, "--stream-spec")
+    work = os.path.abspath(take(args, "--work"))
     only = []
     while "--only" in args:
         only.append(take(args, "--only"))
