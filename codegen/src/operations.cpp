@@ -563,7 +563,10 @@ void builder::name_operations() {
           if (key.first == o.group) names.insert(key.second);
         }
         o.name = first_free(candidates.front(), names);
-        while (is_reserved_method(o.group, o.name)) names.insert(o.name), o.name = first_free(candidates.front(), names);
+        while (is_reserved_method(o.group, o.name)) {
+          names.insert(o.name);
+          o.name = first_free(candidates.front(), names);
+        }
       }
       if (!taken.emplace(std::pair{o.group, o.name}, &o).second) {
         problem("GET " + o.path + ": the default name " + o.group + "()." + o.name + "() is taken (a generator bug)");
