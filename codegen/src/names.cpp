@@ -7,7 +7,7 @@
 
 namespace massive::codegen {
 
-bool is_keyword(std::string_view word) {
+bool is_reserved_word(std::string_view word) {
   static constexpr std::string_view keywords[] = {
       "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class",
       "concept", "const", "consteval", "constexpr", "constinit", "continue", "decltype", "default",
@@ -42,7 +42,7 @@ std::string identifier(std::string_view wire) {
   }
   while (!out.empty() && out.back() == '_') out.pop_back();
   if (out.empty() || std::isdigit(static_cast<unsigned char>(out.front()))) out.insert(out.begin(), '_');
-  if (is_keyword(out)) out += '_';
+  if (is_reserved_word(out)) out += '_';
   return out;
 }
 

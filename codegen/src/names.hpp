@@ -7,9 +7,10 @@
 namespace massive::codegen {
 
 /// snake_case of a wire name: lastQuote -> last_quote, company_name.search ->
-/// company_name_search, 10-K -> _10_k; C++ keywords get a trailing underscore.
+/// company_name_search, 10-K -> _10_k; reserved words get a trailing underscore.
 std::string identifier(std::string_view wire);
-bool is_keyword(std::string_view word);
+/// A C++ keyword, or a type the generated structs name unqualified (timestamp_ms, filter...).
+bool is_reserved_word(std::string_view word);
 /// A default name made from the description's keys, kept short enough to name files
 /// (<name>_decode.hpp must fit a file system's 255 bytes, with room to spare): a name longer
 /// than 96 bytes keeps its first 48 and its last 32 (the owner and the innermost key) around 8
