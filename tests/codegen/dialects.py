@@ -1,15 +1,14 @@
 #!/usr/bin/env python3
-"""Regenerates from the committed REST description rewritten as a whole, one way at a time:
-every schema, parameter or route at once, as a publisher's change of tooling or conventions
-rewrites a description (OpenAPI 3.1's nullable forms, everything inlined or everything under
-components, extensions renamed or gone, another status code or media type, formats dropped,
-integers as numbers...) or as names the generated code already gives arrive (members, groups,
-methods and models named like the SDK's types, files and members). Each result is checked as
-regenerate_history.py checks a real older description: exit 0, every route gone or added in the
-report, and with --compile-commands, the changed sources compile
-the rewrites that keep the
-description's meaning (SAME) must generate what the committed description generates, byte for
-byte. CI runs it without compiling (about half a second each)
+"""Regenerates from a committed description (REST or stream) rewritten as a whole, one way at a
+time: every schema, parameter, route or channel at once, as a publisher's change of tooling or
+conventions rewrites a description (OpenAPI 3.1's nullable forms, everything inlined or
+everything under components, extensions renamed or gone, another status code or media type,
+formats dropped, integers as numbers...) or as names the generated code already gives arrive
+(members, groups, methods and models named like the SDK's types, files and members). Each
+result is checked as regenerate_history.py checks a real older description: exit 0, every route
+gone or added in the report, and with --compile-commands, the changed sources compile; the
+rewrites that keep the description's meaning (SAME) must generate what the committed
+description generates, byte for byte. CI runs it without compiling (about half a second each);
 with compilation, a minute each.
 
 Usage: dialects.py --spec <REST description> --stream-spec <stream description> --work <dir>
@@ -432,13 +431,63 @@ def arrays_without_items(s):
     walk(s, f)
 
 
+# The stream description's dialects (the REST description as committed).
+STREAM = {}
+
+
+def stream_dialect(f):
+    STREAM[f.__name__] = f
+    return f
+
+
+def messages(s):
+    """Every channel's 200 JSON media type."""
+    for item in s['paths'].values():
+        media = item.get('get', {}).get('responses', {}).get('200', {}).get('content', {}).get('application/json')
+        if isinstance(media, dict):
+            yield media
+
+
+@stream_dialect
+def stream_messages_under_components(s):
+    schemas = s.setdefault('components', {}).setdefault('schemas', {})
+    for i, media in enumerate(messages(s)):
+        schemas['Message%d' % i] = media['schema']
+        media['schema'] = {'$ref': '#/components/schemas/Message%d' % i}
+
+
+@stream_dialect
+def stream_frames_of_choices(s):
+    for media in messages(s):
+        media['schema'] = {'type': 'array', 'items': {'oneOf': [media['schema']]}}
+
+
+@stream_dialect
+def stream_x_polygon_names(s):
+    def f(d):
+        for k in [k for k in d if isinstance(k, str) and k.startswith('x-massive-')]:
+            d['x-polygon-' + k[len('x-massive-'):]] = d.pop(k)
+    walk(s, f)
+
+
+@stream_dialect
+def stream_properties_in_allof(s):
+    for media in messages(s):
+        schema = media['schema']
+        if isinstance(schema.get('properties'), dict) and len(schema['properties']) > 1:
+            props = schema.pop('properties')
+            keys = list(props)
+            schema['allOf'] = [{'type': 'object', 'properties': {k: props[k] for k in keys[:len(keys) // 2]}},
+                               {'type': 'object', 'properties': {k: props[k] for k in keys[len(keys) // 2:]}}]
+
+
 # The rewrites that keep the description's meaning: what is generated from them must be what the
 # committed description generates, byte for byte.
 SAME = {"oas31_null_types", "oas31_nullable_refs", "x_massive_names", "nullable_everywhere", "params_at_path_level",
         "json_charset", "responses_as_refs", "params_as_refs", "inline_everything", "hoist_row_schemas",
         "props_in_allof", "status_2xx", "status_default", "enum_with_null", "header_params", "request_bodies",
         "post_twins", "oneof_rows", "additional_props_false", "ref_siblings", "swagger_ish_definitions",
-        "servers_variables", "no_servers_no_info"}
+        "servers_variables", "no_servers_no_info"} | set(STREAM)
 
 
 def value_of(args, flag):
@@ -461,34 +510,40 @@ def main():
     only = []
     while "--only" in args:
         only.append(take(args, "--only"))
-    with open(spec_path, encoding="utf-8") as f:
-        base = json.load(f)
     here = os.path.dirname(os.path.abspath(__file__))
     failed = []
-    for name in only or list(T):
-        spec = copy.deepcopy(base)
-        T[name](spec)
+    names = only or list(T) + list(STREAM)
+    for name in names:
+        # One description rewritten, the other as committed.
+        rest, stream = spec_path, stream_path
+        with open(stream_path if name in STREAM else spec_path, encoding="utf-8") as f:
+            description = json.load(f)
+        (STREAM if name in STREAM else T)[name](description)
         os.makedirs(os.path.join(work, name), exist_ok=True)
         path = os.path.join(work, name, "spec.json")
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(spec, f)
-        run = subprocess.run([sys.executable, os.path.join(here, "regenerate_history.py"), "--spec", path,
-                              "--stream-spec", stream_path, "--work", os.path.join(work, name, "out")] + args,
+            json.dump(description, f)
+        if name in STREAM:
+            stream = path
+        else:
+            rest = path
+        run = subprocess.run([sys.executable, os.path.join(here, "regenerate_history.py"), "--spec", rest,
+                              "--stream-spec", stream, "--work", os.path.join(work, name, "out")] + args,
                              capture_output=True, text=True)
         why, output = "", run.stdout + run.stderr
         if run.returncode == 0 and name in SAME:
-            run = subprocess.run([value_of(args, "--codegen"), "--spec", path, "--stream-spec", stream_path,
+            run = subprocess.run([value_of(args, "--codegen"), "--spec", rest, "--stream-spec", stream,
                                   "--map", value_of(args, "--map"), "--compare", value_of(args, "--generated")],
                                  capture_output=True, text=True)
             why, output = "not what the committed description generates: ", run.stderr
-        print("%-24s %s" % (name, "ok" if run.returncode == 0 else "FAILED"), flush=True)
+        print("%-34s %s" % (name, "ok" if run.returncode == 0 else "FAILED"), flush=True)
         if run.returncode != 0:
             failed.append("%s: %s%s" % (name, why, output[:3000]))
     if failed:
-        print("FAIL: %d of %d dialects did not regenerate:\n%s" % (len(failed), len(only or T), "\n".join(failed)),
+        print("FAIL: %d of %d dialects did not regenerate:\n%s" % (len(failed), len(names), "\n".join(failed)),
               file=sys.stderr)
         return 1
-    print("%d dialects regenerated" % len(only or T))
+    print("%d dialects regenerated" % len(names))
     return 0
 
 
