@@ -47,7 +47,9 @@ except ValueError:
     # strings (a status code 200 is "200" in JSON) and its dates their ISO text.
     import yaml
     try:
-        description = yaml.safe_load(text)
+        # libyaml's parser where python3-yaml has it (Debian's does): the pure-Python one takes
+        # seconds over a 2 MB description.
+        description = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as e:
         sys.exit("sync-spec: %s is neither JSON nor YAML: %s" % (sys.argv[1], e))
 

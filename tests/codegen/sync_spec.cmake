@@ -60,7 +60,8 @@ def codes(o):
     if isinstance(o, dict):
         return {(int(k) if k.isdigit() else k): codes(v) for k, v in o.items()}
     return [codes(x) for x in o] if isinstance(o, list) else o
-open(sys.argv[2], "w", encoding="utf-8").write(yaml.safe_dump(codes(d), allow_unicode=True))
+open(sys.argv[2], "w", encoding="utf-8").write(
+    yaml.dump(codes(d), Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), allow_unicode=True))
 ]=] "${HISTORY}/massive-openapi-2026-04-27.json" "${WORK}/massive-openapi-2026-04-27.yaml"
                 RESULT_VARIABLE status)
 if(NOT status EQUAL 0)

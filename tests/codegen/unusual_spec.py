@@ -5,8 +5,9 @@ checks a real older description (exit 0, every new route in the report, the chan
 compile) and that each construct got its documented treatment:
 
 - members named like C++ keywords or like the names generated code uses unqualified (std,
-  timestamp_ms, required, filter, the decoders' none), starting with a digit, with '-', '.', ' ', non-ASCII
-  letters or nothing at all, two keys differing by case; enumerations of such values;
+  timestamp_ms, required, filter, the decoders' none), starting with a digit, with '-', '.',
+  ' ', non-ASCII letters or nothing at all, two keys differing by case; enumerations of such
+  values;
 - nullable, 3.1 type lists (one type and null: that type), oneOf/anyOf (of one schema, or
   one and null: that schema), allOf over a $ref, $ref'd and recursive schemas (a
   node holding its children: kept as JSON, with a warning), maps of scalars, models and
@@ -27,14 +28,13 @@ compile) and that each construct got its documented treatment:
   headers and cookies (not sent), $ref'd, without a schema, at the path item's level; an
   operation without operationId or with another's; media types with parameters
   (`application/json; charset=utf-8`), a `2XX` response; a CSV-only and a POST-only route;
-- a new first segment with '-' and '.' (a new group), new first segments named like an SDK
-  header, the generator's own source or a member of the client (time, table, self), rows and
-  an enumeration whose default names are a group's class and an operation's parameters, an
-  operation whose default method name its group's class uses (client), path
-  parameters named `class` and `b` (render()'s builder), two query parameters differing by
-  case, a deepObject, an enumeration of 300 values and one whose values collide as identifiers,
-  enumerations of integers (negative ones too), booleans, numbers, repeated values, no value,
-  null among the values or alone, and mixed types;
+- a new first segment with '-' and '.' (a new group), rows and an enumeration whose default
+  names are a group's class and an operation's parameters (groups and methods named like what
+  the SDK names are codegen_defaults'), path parameters named `class` and `b` (render()'s
+  builder), two query parameters differing by case, a deepObject, an enumeration of 300 values
+  and one whose values collide as identifiers, enumerations of integers (negative ones too),
+  booleans, numbers, repeated values, no value, null among the values or alone, and mixed
+  types;
 - texts that would end a comment (`*/`), continue its line (a final backslash, `??/`) or break
   a string literal (quotes, backslashes, control characters) in every place docs are made from.
 
@@ -225,14 +225,6 @@ def unusual(spec):
     # group's class (reference_group) and the operation's parameters (reference_group_params).
     paths["/v9/group"] = operation("GetGroup", [{"in": "query", "name": "params", "schema": {
         "type": "string", "enum": ["a", "b"]}}], paged({"type": "object", "properties": {"grouped": {"type": "string"}}}))
-    # An operation whose default method name is a name its group's class uses (its client_ is
-    # a `client*`).
-    paths["/v9/client"] = operation("GetClient", [], paged({"type": "object", "properties": {"client_id": {"type": "string"}}}))
-    # New first segments whose group would take a name the SDK or the generator already gives
-    # a header, a source or a library (<massive/time.hpp>, massive_stream, operations/table.cpp).
-    for taken in ["time", "table", "self"]:
-        paths["/%s/v1/things" % taken] = operation("Get%sThings" % taken.title(), [], paged(
-            {"type": "object", "properties": {"thing": {"type": "string"}}}))
     paths["/new-group.v2/v1/items/{class}/{b}/sub"] = operation("GetNewGroupItems", [
         {"in": "path", "name": "class", "required": True, "schema": {"type": "string"}},
         {"in": "path", "name": "b", "required": True, "schema": {"type": "integer"}},

@@ -13,6 +13,7 @@ void write_json(json_writer& w, const ticker_event& row) {
   w.field("date", row.date);
   w.field("event_type", row.event_type);
   w.field("ticker_change", row.ticker_change);
+  w.field("type", row.type);
   w.end_object();
 }
 
@@ -20,6 +21,7 @@ void visit_fields(reflection::field_visitor& v, const ticker_event& row) {
   v.field("date", row.date);
   v.field("event_type", row.event_type);
   v.field("ticker_change", row.ticker_change);
+  v.field("type", row.type);
 }
 
 owned::ticker_event to_owned(const ticker_event& row) {
@@ -27,6 +29,7 @@ owned::ticker_event to_owned(const ticker_event& row) {
   if (row.date) out.date = *row.date;
   if (row.event_type) out.event_type = std::string(*row.event_type);
   if (row.ticker_change) out.ticker_change = to_owned(*row.ticker_change);
+  if (row.type) out.type = std::string(*row.type);
   return out;
 }
 

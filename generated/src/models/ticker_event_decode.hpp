@@ -49,6 +49,13 @@ namespace massive::detail {
             keys_met[0] |= (std::uint64_t{1} << 2);
             ctx.read_object<massive::related_company, decode_related_company>(value, "ticker_change", row.ticker_change);
           }
+        } else if (key_is(key, "type")) {
+          if ((keys_met[0] & (std::uint64_t{1} << 3)) != 0) {
+            row.type = {}, ctx.repeated_key("type");
+          } else {
+            keys_met[0] |= (std::uint64_t{1} << 3);
+            ctx.read_string(value, "type", row.type);
+          }
         } else {
           ctx.unknown_key(key);
         }

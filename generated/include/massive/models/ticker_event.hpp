@@ -26,6 +26,8 @@ struct ticker_event {
   std::optional<std::string_view> event_type;
   /// Details about a ticker change
   std::optional<massive::related_company> ticker_change;
+  /// Sent by the API though the description omits it (codegen/audit.tsv).
+  std::optional<std::string_view> type;
 };
 
 /// Writes one ticker_event as a JSON object with its wire keys; absent fields are left out.

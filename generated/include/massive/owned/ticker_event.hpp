@@ -20,6 +20,7 @@ struct ticker_event {
   std::optional<std::chrono::year_month_day> date;  ///< massive::ticker_event::date
   std::optional<std::string> event_type;  ///< massive::ticker_event::event_type
   std::optional<owned::related_company> ticker_change;  ///< massive::ticker_event::ticker_change
+  std::optional<std::string> type;  ///< massive::ticker_event::type
 };
 
 }  // namespace owned
