@@ -20,6 +20,8 @@ import os
 import subprocess
 import sys
 
+from mutated_spec import take
+
 
 def walk(x, f):
     if isinstance(x, dict):
@@ -492,15 +494,6 @@ SAME = {"oas31_null_types", "oas31_nullable_refs", "x_massive_names", "nullable_
 
 def value_of(args, flag):
     return args[args.index(flag) + 1]
-
-
-def take(args, flag, default=None):
-    if flag not in args:
-        return default
-    at = args.index(flag)
-    value = args[at + 1]
-    del args[at:at + 2]
-    return value
 
 
 def main():

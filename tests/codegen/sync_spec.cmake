@@ -15,15 +15,21 @@ file(COPY "${ROOT}/codegen/map.txt" "${ROOT}/codegen/audit.tsv" "${ROOT}/codegen
 file(COPY_FILE "${BASELINE}" "${WORK}/spec/massive-openapi.json")
 file(COPY_FILE "${STREAM_BASELINE}" "${WORK}/spec/massive-websocket.json")
 
+# The copy's sync-spec.sh on `file`, as a scheduled job runs it (no build); its output in `output`.
+function(sync file)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env MASSIVE_CODEGEN=${CODEGEN}
+                          "${WORK}/scripts/sync-spec.sh" "${file}" --no-build
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "sync-spec.sh exited ${status} for ${file}:\n${out}\n${errors}")
+  endif()
+  set(output "${out}" PARENT_SCOPE)
+endfunction()
+
 # Given as an editor may save it: with a UTF-8 byte order mark.
 execute_process(COMMAND "${PYTHON}" -c "import sys; open(sys.argv[2], 'wb').write(b'\\xef\\xbb\\xbf' + open(sys.argv[1], 'rb').read())"
                         "${HISTORY}/massive-openapi-2026-04-27.json" "${WORK}/massive-openapi-2026-04-27.json")
-execute_process(COMMAND ${CMAKE_COMMAND} -E env MASSIVE_CODEGEN=${CODEGEN}
-                        "${WORK}/scripts/sync-spec.sh" "${WORK}/massive-openapi-2026-04-27.json" --no-build
-                RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "sync-spec.sh exited ${status}:\n${output}\n${errors}")
-endif()
+sync("${WORK}/massive-openapi-2026-04-27.json")
 file(SHA256 "${WORK}/spec/massive-openapi.json" sha)
 file(READ "${WORK}/spec/README.md" readme)
 file(READ "${WORK}/spec/massive-openapi.json" stored)
@@ -52,7 +58,7 @@ endforeach()
 
 # The same description published as YAML (status codes as integer keys, as YAML reads them) is
 # stored as the same JSON. Seen failing with the YAML branch removed: "sync-spec.sh exited 1 for
-# the YAML form".
+# .../massive-openapi-2026-04-27.yaml".
 execute_process(COMMAND "${PYTHON}" -c [=[
 import json, sys, yaml
 d = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -68,12 +74,7 @@ if(NOT status EQUAL 0)
   message(FATAL_ERROR "could not write the YAML form")
 endif()
 file(COPY_FILE "${WORK}/spec/massive-openapi.json" "${WORK}/from-json.json")
-execute_process(COMMAND ${CMAKE_COMMAND} -E env MASSIVE_CODEGEN=${CODEGEN}
-                        "${WORK}/scripts/sync-spec.sh" "${WORK}/massive-openapi-2026-04-27.yaml" --no-build
-                RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "sync-spec.sh exited ${status} for the YAML form:\n${output}\n${errors}")
-endif()
+sync("${WORK}/massive-openapi-2026-04-27.yaml")
 file(READ "${WORK}/from-json.json" from_json)
 file(READ "${WORK}/spec/massive-openapi.json" from_yaml)
 if(NOT from_json STREQUAL from_yaml)
