@@ -286,7 +286,10 @@ class stream_builder {
     if (ok == nullptr) return r;
     r.doc = std::string(ok->text("description"));
     if (const json* c = ok->find("content")) {
-      if (const json* media = json_media(*c)) r.schema = media->find("schema"), r.example = media->example();
+      if (const json* media = json_media(*c)) {
+        r.schema = media->find("schema");
+        r.example = media->example();
+      }
     } else if (const json* schema = ok->find("schema")) {
       // Swagger 2.0: the schema on the response itself, its examples by media type.
       r.schema = schema;
