@@ -427,6 +427,18 @@ def deprecated_everywhere(s):
 
 
 @t
+def no_operation_ids(s):
+    for p, item, m, op in ops(s):
+        op.pop('operationId', None)
+
+
+@t
+def one_operation_id(s):
+    for p, item, m, op in ops(s):
+        op['operationId'] = 'GetData'
+
+
+@t
 def arrays_without_items(s):
     def f(d):
         if d.get('type') == 'array' and 'items' in d and d['items'].get('type') != 'object': del d['items']
@@ -489,7 +501,7 @@ SAME = {"oas31_null_types", "oas31_nullable_refs", "x_massive_names", "nullable_
         "json_charset", "responses_as_refs", "params_as_refs", "inline_everything", "hoist_row_schemas",
         "props_in_allof", "status_2xx", "status_default", "enum_with_null", "header_params", "request_bodies",
         "post_twins", "oneof_rows", "additional_props_false", "ref_siblings", "swagger_ish_definitions",
-        "servers_variables", "no_servers_no_info"} | set(STREAM)
+        "servers_variables", "no_servers_no_info", "no_operation_ids", "one_operation_id"} | set(STREAM)
 
 
 def value_of(args, flag):
