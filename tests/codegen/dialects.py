@@ -21,6 +21,8 @@ import subprocess
 import sys
 
 from mutated_spec import take
+from regenerate_history import follow
+from x_massive_form import renamed
 
 
 def walk(x, f):
@@ -43,10 +45,7 @@ def ops(s):
 
 def resolve(s, x):
     while isinstance(x, dict) and '$ref' in x:
-        at = s
-        for t in x['$ref'][2:].split('/'):
-            at = at[t]
-        x = at
+        x = follow(s, x['$ref'])
     return x
 
 
@@ -86,10 +85,9 @@ def oas31_nullable_refs(s):
 
 @t
 def x_massive_names(s):
-    def f(d):
-        for k in [k for k in d if isinstance(k, str) and k.startswith('x-polygon-')]:
-            d['x-massive-' + k[len('x-polygon-'):]] = d.pop(k)
-    walk(s, f)
+    whole = renamed(s)
+    s.clear()
+    s.update(whole)
 
 
 @t
@@ -225,15 +223,21 @@ def hoist_row_schemas(s):
     walk(s['paths'], f)
 
 
+def split_in_allof(schema):
+    """An object's properties as two allOf parts, the first half and the rest."""
+    if isinstance(schema.get('properties'), dict) and len(schema['properties']) > 1:
+        props = schema.pop('properties')
+        keys = list(props)
+        half = len(keys) // 2
+        schema['allOf'] = [{'type': 'object', 'properties': {k: props[k] for k in keys[:half]}},
+                           {'type': 'object', 'properties': {k: props[k] for k in keys[half:]}}]
+
+
 @t
 def props_in_allof(s):
     def f(d):
-        if d.get('type') == 'object' and isinstance(d.get('properties'), dict) and len(d['properties']) > 1:
-            props = d.pop('properties')
-            keys = list(props)
-            half = len(keys) // 2
-            d['allOf'] = [{'type':'object','properties':{k: props[k] for k in keys[:half]}},
-                          {'type':'object','properties':{k: props[k] for k in keys[half:]}}]
+        if d.get('type') == 'object':
+            split_in_allof(d)
     walk(s['paths'], f)
 
 
@@ -487,12 +491,7 @@ def stream_x_polygon_names(s):
 @stream_dialect
 def stream_properties_in_allof(s):
     for media in messages(s):
-        schema = media['schema']
-        if isinstance(schema.get('properties'), dict) and len(schema['properties']) > 1:
-            props = schema.pop('properties')
-            keys = list(props)
-            schema['allOf'] = [{'type': 'object', 'properties': {k: props[k] for k in keys[:len(keys) // 2]}},
-                               {'type': 'object', 'properties': {k: props[k] for k in keys[len(keys) // 2:]}}]
+        split_in_allof(media['schema'])
 
 
 # The rewrites that keep the description's meaning: what is generated from them must be what the
