@@ -29,7 +29,7 @@ struct merged {
   std::vector<std::string> required;
   const json* items = nullptr;
   const json* additional = nullptr;
-  bool recursive = false;  // reached through a $ref to a schema that holds itself: kept as JSON
+  bool recursive = false;  // a reference closing a loop (builder::find_back_edges): kept as JSON
 
   /// The schema of the property `key`, or nullptr; the last one when parts repeat it.
   const json* property(std::string_view key) const {
@@ -54,11 +54,14 @@ class builder {
   const json& resolve(const json& s, std::string* ref_name = nullptr) const;
   merged merge(const json& raw) const;
   void merge_into(const json& raw, merged& out) const;
-  /// Whether the schema `s` holds itself again through its $refs (a tree's node holding its
-  /// children): no C++ struct can, so a value of it is kept as JSON (json_value). Decided once
-  /// per schema, with a warning naming it (`name`) when it does.
-  bool recursive(const json& s, const std::string& name) const;
-  bool reaches(const json& node, const json* target, std::set<const json*>& seen) const;
+  /// Finds the references that close a loop (a tree's node holding its children), which no C++
+  /// struct can hold: one depth-first walk over every schema of the description, in document
+  /// order, and a reference to a schema on the walk's path is a back edge. The value at a back
+  /// edge is kept as JSON (json_value), with a warning when a model meets it; the schema around
+  /// it stays a model. One walk for the whole description gives a schema the same shape
+  /// wherever it is met (two schemas holding each other: the one met second holds the first as
+  /// JSON, everywhere).
+  void find_back_edges();
   kind classify(const merged& m, scalar& s) const;
   const std::string& signature(const json& raw);
   void collect(const json& raw, const std::string& location);
@@ -96,7 +99,8 @@ class builder {
   api api_;
   std::vector<std::string> problems_;
   std::map<const json*, std::string> signatures_;
-  mutable std::map<const json*, bool> recursive_;  // resolved schema -> recursive(), once each
+  std::map<const json*, std::string> back_edges_;  // a reference closing a loop -> its warning
+  mutable std::set<const json*> back_edges_told_;  // the back edges warned about
   mutable std::set<std::string> unfollowed_refs_;    // $refs resolve() could not follow, warned once each
   // Object nodes: signature -> every location, first first.
   std::map<std::string, std::vector<std::pair<std::string, const json*>>> nodes_;

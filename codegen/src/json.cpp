@@ -132,7 +132,12 @@ std::string_view json::text(std::string_view key) const noexcept {
 
 std::string_view json::schema_type() const noexcept {
   const json* type = find("type");
-  if (type == nullptr || type->is_string()) return text("type");
+  if (type == nullptr) {
+    if (find("items") != nullptr) return "array";
+    if (find("properties") != nullptr) return "object";
+    return {};
+  }
+  if (type->is_string()) return text("type");
   if (!type->is_array()) return {};
   std::string_view only;
   for (const json& t : type->items()) {

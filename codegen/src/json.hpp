@@ -32,7 +32,9 @@ class json {
   /// The string value of member `key`, or "" when absent or not a string.
   std::string_view text(std::string_view key) const noexcept;
   /// A schema's "type": the string, or OpenAPI 3.1's list form with "null" left out when one
-  /// type remains (["integer", "null"] is a nullable integer, as 3.0's nullable); "" when it
+  /// type remains (["integer", "null"] is a nullable integer, as 3.0's nullable); without a
+  /// "type", "array" when it has "items" and "object" when it has "properties" (JSON Schema
+  /// lets the keywords imply it, and generators of descriptions leave it out); "" when it
   /// declares none, or several.
   std::string_view schema_type() const noexcept;
   /// The one schema a schema's oneOf or anyOf offers besides `{"type": "null"}`, or nullptr: a

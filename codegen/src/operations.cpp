@@ -392,6 +392,7 @@ const enum_def* builder::enumeration(const operation&, const std::string& wire, 
 api builder::run() {
   const json* paths = spec_.find("paths");
   if (paths == nullptr || !paths->is_object()) throw generation_error({"the description has no paths (#/paths)"});
+  find_back_edges();
   for (const map_row* row : map_.find("audit")) {
     row->used = true;
     audit_ = evidence_audit::load((std::filesystem::path(map_.file()).parent_path() / row->words[0]).string(),

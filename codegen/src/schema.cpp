@@ -64,58 +64,73 @@ const json& builder::resolve(const json& s, std::string* ref_name) const {
 
 namespace {
 
-/// Calls f on each schema that `s` holds (its properties, items, additional properties, allOf,
-/// oneOf and anyOf parts) until f returns true; returns whether it did.
+/// Calls f(child, step) on each schema that `s` holds, with the step to it as a JSON path writes
+/// it: its properties (".key"), items ("[]"), additional properties (".*"), and allOf, oneOf
+/// and anyOf parts ("": a part is the same value).
 template <class F>
-bool any_child(const json& s, F&& f) {
+void each_child(const json& s, F&& f) {
   for (const char* key : {"properties", "patternProperties"}) {
     if (const json* props = s.find(key)) {
-      for (const auto& member : props->members()) {
-        if (f(member.second)) return true;
-      }
+      for (const auto& [name, value] : props->members()) f(value, "." + name);
     }
   }
-  for (const char* key : {"items", "additionalProperties"}) {
-    if (const json* inner = s.find(key); inner != nullptr && inner->is_object() && f(*inner)) return true;
+  if (const json* items = s.find("items"); items != nullptr && items->is_object()) f(*items, std::string("[]"));
+  if (const json* extra = s.find("additionalProperties"); extra != nullptr && extra->is_object()) {
+    f(*extra, std::string(".*"));
   }
   for (const char* key : {"allOf", "oneOf", "anyOf"}) {
     if (const json* parts = s.find(key)) {
-      for (const json& part : parts->items()) {
-        if (f(part)) return true;
-      }
+      for (const json& part : parts->items()) f(part, std::string());
     }
   }
-  return false;
 }
 
 }  // namespace
 
-bool builder::reaches(const json& node, const json* target, std::set<const json*>& seen) const {
-  const json& s = resolve(node);
-  if (&s == target) return true;
-  if (!s.is_object() || !seen.insert(&s).second) return false;
-  return any_child(s, [&](const json& child) { return reaches(child, target, seen); });
-}
-
-bool builder::recursive(const json& s, const std::string& name) const {
-  if (auto it = recursive_.find(&s); it != recursive_.end()) return it->second;
-  std::set<const json*> seen{&s};
-  const bool found = any_child(s, [&](const json& child) { return reaches(child, &s, seen); });
-  if (found) {
-    notices_.warnings.push_back("schema " + name + " holds itself (through its $refs): its values are kept as JSON "
-                                "text (json_value), not as a model");
-  }
-  return recursive_[&s] = found;
+void builder::find_back_edges() {
+  std::set<const json*> entered;
+  std::vector<std::pair<const json*, std::string>> trail;  // the walk's path: each schema, the step into it
+  // Every object of the document starts a walk (schemas sit under paths, components and
+  // wherever a $ref may point); what one walk entered, no later walk enters again.
+  const auto walk = [&](const auto& self, const json& node, const std::string& step) -> void {
+    const json::reference_end end = spec_.follow_references(node);
+    if (end.at == nullptr || !end.at->is_object()) return;
+    const json& s = *end.at;
+    const auto loop = std::find_if(trail.begin(), trail.end(), [&](const auto& t) { return t.first == &s; });
+    if (loop != trail.end()) {
+      std::string where;
+      for (auto t = loop + 1; t != trail.end(); ++t) where += t->second;
+      where += step;
+      const std::string name = end.name.empty() ? std::string(end.ref) : std::string(end.name);
+      back_edges_.emplace(&node, "schema " + name + " holds itself (at " + name + where +
+                                     "): what is there is kept as JSON text (json_value), the rest as a model");
+      return;
+    }
+    if (!entered.insert(&s).second) return;
+    trail.emplace_back(&s, step);
+    each_child(s, [&](const json& child, const std::string& into) { self(self, child, into); });
+    trail.pop_back();
+  };
+  const auto every = [&](const auto& self, const json& node) -> void {
+    if (node.is_object()) {
+      walk(walk, node, "");
+      for (const auto& member : node.members()) self(self, member.second);
+    } else if (node.is_array()) {
+      for (const json& item : node.items()) self(self, item);
+    }
+  };
+  every(every, spec_);
 }
 
 void builder::merge_into(const json& raw, merged& out) const {
-  std::string ref_name;
-  const json& s = resolve(raw, &ref_name);
-  if (out.ref_name.empty()) out.ref_name = ref_name;
-  if (!ref_name.empty() && recursive(s, ref_name)) {
+  if (const auto edge = back_edges_.find(&raw); edge != back_edges_.end()) {
+    if (back_edges_told_.insert(&raw).second) notices_.warnings.push_back(edge->second);
     out.recursive = true;
     return;
   }
+  std::string ref_name;
+  const json& s = resolve(raw, &ref_name);
+  if (out.ref_name.empty()) out.ref_name = ref_name;
   if (const json* parts = s.find("allOf")) {
     for (const json& part : parts->items()) merge_into(part, out);
   }

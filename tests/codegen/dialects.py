@@ -449,6 +449,78 @@ def arrays_without_items(s):
     walk(s, f)
 
 
+@t
+def implicit_types(s):
+    """Objects and arrays without their "type": JSON Schema lets properties and items imply it,
+    and generators of descriptions leave it out. Seen failing without schema_type()'s inference:
+    "differs: include/massive/stocks.hpp" (a list parameter became a string)."""
+    def f(d):
+        if d.get('type') == 'object' and isinstance(d.get('properties'), dict):
+            del d['type']
+        if d.get('type') == 'array' and isinstance(d.get('items'), dict):
+            del d['type']
+    walk(s, f)
+
+
+@t
+def allof_wrapped_refs(s):
+    """Every $ref in a property or items wrapped in a one-part allOf, its siblings on the wrapper:
+    OpenAPI 3.0's only way to give a reference a description or nullable."""
+    def f(d):
+        if isinstance(d.get('items'), dict) and list(d['items']) == ['$ref']:
+            d['items'] = {'allOf': [d['items']]}
+        if isinstance(d.get('properties'), dict):
+            for name, v in list(d['properties'].items()):
+                if isinstance(v, dict) and '$ref' in v:
+                    wrapper = {k: x for k, x in v.items() if k != '$ref'}
+                    wrapper['allOf'] = [{'$ref': v['$ref']}]
+                    d['properties'][name] = wrapper
+    walk(s, f)
+
+
+@t
+def annotations_everywhere(s):
+    """What description tools add and code never reads: formats on every number, readOnly and
+    nullable: false on every schema, and a required list naming a key no schema has."""
+    def f(d):
+        if not isinstance(d.get('type'), str):
+            return
+        if d['type'] == 'integer':
+            d.setdefault('format', 'int64')
+        if d['type'] == 'number':
+            d.setdefault('format', 'double')
+        d['readOnly'] = True
+        d.setdefault('nullable', False)
+        if isinstance(d.get('properties'), dict):
+            d['required'] = list(d.get('required', [])) + ['no_such_key']
+    walk(s, f)
+
+
+@t
+def no_tags_no_required_path(s):
+    """No tags anywhere, and path parameters without `required` (a path parameter always is)."""
+    s.pop('tags', None)
+    for p, item, m, op in ops(s):
+        op.pop('tags', None)
+        for prm in op.get('parameters', []):
+            prm = resolve(s, prm)
+            if prm.get('in') == 'path':
+                prm.pop('required', None)
+
+
+@t
+def rows_holding_themselves(s):
+    """Every row schema under components, holding itself as a parent, as children and through
+    an object: each row stays a model, and only what closes the loop is JSON (the report says
+    where)."""
+    hoist_row_schemas(s)
+    for n, sch in s['components']['schemas'].items():
+        if n.startswith('Hoisted'):
+            sch['properties']['parent'] = {'$ref': '#/components/schemas/' + n}
+            sch['properties']['children'] = {'type': 'array', 'items': {'$ref': '#/components/schemas/' + n}}
+            sch['properties']['loop'] = {'type': 'object', 'properties': {'back': {'$ref': '#/components/schemas/' + n}}}
+
+
 # The stream description's dialects (the REST description as committed).
 STREAM = {}
 
@@ -500,7 +572,8 @@ SAME = {"oas31_null_types", "oas31_nullable_refs", "x_massive_names", "nullable_
         "json_charset", "responses_as_refs", "params_as_refs", "inline_everything", "hoist_row_schemas",
         "props_in_allof", "status_2xx", "status_default", "enum_with_null", "header_params", "request_bodies",
         "post_twins", "oneof_rows", "additional_props_false", "ref_siblings", "swagger_ish_definitions",
-        "servers_variables", "no_servers_no_info", "no_operation_ids", "one_operation_id"} | set(STREAM)
+        "servers_variables", "no_servers_no_info", "no_operation_ids", "one_operation_id", "implicit_types",
+        "allof_wrapped_refs", "annotations_everywhere", "no_tags_no_required_path"} | set(STREAM)
 
 
 def value_of(args, flag):

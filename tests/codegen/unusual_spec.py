@@ -10,7 +10,8 @@ compile) and that each construct got its documented treatment:
   values;
 - nullable, 3.1 type lists (one type and null: that type), oneOf/anyOf (of one schema, or
   one and null: that schema), allOf over a $ref, $ref'd and recursive schemas (a
-  node holding its children: kept as JSON, with a warning), maps of scalars, models and
+  node holding its children, two schemas holding each other: models, with the reference that
+  closes the loop kept as JSON, and a warning), maps of scalars, models and
   anything, empty schemas, arrays of arrays and arrays without items, five levels of nesting,
   every integer, number and string format, integers beyond 64 bits; a $ref into another
   operation (a JSON pointer with ~1 and %XX escapes); path items that are $refs; a path
@@ -106,6 +107,7 @@ def unusual(spec):
                           {"type": "object", "properties": {"extra": {"type": "string"}}}]},
         "ref": {"$ref": "#/components/schemas/UnusualBase"},
         "tree": {"$ref": "#/components/schemas/UnusualNode"},
+        "pair": {"$ref": "#/components/schemas/UnusualPairA"},
         "map_s": {"type": "object", "additionalProperties": {"type": "string"}},
         "map_o": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/UnusualBase"}},
         "map_any": {"type": "object", "additionalProperties": True},
@@ -127,6 +129,10 @@ def unusual(spec):
                               "required": ["id"]}
     schemas["UnusualNode"] = {"type": "object", "properties": {
         "name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/components/schemas/UnusualNode"}}}}
+    schemas["UnusualPairA"] = {"type": "object", "properties": {
+        "name": {"type": "string"}, "b": {"$ref": "#/components/schemas/UnusualPairB"}}}
+    schemas["UnusualPairB"] = {"type": "object", "properties": {
+        "n": {"type": "integer"}, "a": {"$ref": "#/components/schemas/UnusualPairA"}}}
     schemas["UnusualRow"] = {"type": "object", "properties": props, "required": ["class", "price"]}
     base = {"$ref": "#/components/schemas/UnusualBase"}
     params = [
