@@ -28,8 +28,8 @@ What may fail instead of exit 0 is not drawn: a description with no GET operatio
 refused by design (nothing to generate), and codegen_refuses tests that.
 
 Usage: mutated_spec.py --spec <REST description> --stream-spec <stream description>
-       --seeds N [--first S] [--compile-seeds K] <regenerate_history.py arguments without
-       --spec, --stream-spec and --expect>
+       --seeds N [--first S] [--compile-seeds K] [--kinds kind,...] <regenerate_history.py
+       arguments without --spec, --stream-spec and --expect>
 """
 import copy
 import json
@@ -268,6 +268,27 @@ def extension_renamed(spec, r):
             n["x-massive-" + k[len("x-polygon-"):]] = n.pop(k)
 
 
+def pointers(x, at=""):
+    """Every object in x with its JSON pointer."""
+    if isinstance(x, dict):
+        yield at, x
+        for k, v in x.items():
+            yield from pointers(v, at + "/" + str(k).replace("~", "~0").replace("/", "~1"))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from pointers(v, at + "/" + str(i))
+
+
+def holds_itself(spec, r):
+    """A schema with properties holds itself again (a tree's node its children, a company its
+    parent), through a $ref to where it is: under components, or inside an operation."""
+    at, s = r.choice([(p, n) for p, n in pointers(spec) if isinstance(n.get("properties"), dict) and "in" not in n])
+    ref = {"$ref": "#" + at}
+    s["properties"][r.choice(["parent", "children", "self", "node"])] = r.choice(
+        [ref, {"type": "array", "items": ref}, {"type": "object", "properties": {"again": ref}},
+         {"allOf": [ref], "description": "itself"}, {"oneOf": [ref, {"type": "null"}]}])
+
+
 # Names the SDK or the generator's own output already take.
 TAKEN = ["time", "stream", "table", "self", "enums", "decimal", "timestamp_ms", "json_value", "none", "filter",
          "required", "group", "params", "client", "page"]
@@ -290,7 +311,7 @@ KINDS = [type_removed, type_changed, properties_removed, items_removed, member_o
          path_parameter_renamed, route_added, method_changed, operation_text_of_another_type,
          parameter_default_or_example_odd, enumeration_of_odd_values, swagger2_style, path_without_slash,
          paths_extension, parameter_declared_twice, path_parameter_unplaced, nullable_as_in_3_1,
-         extension_renamed, named_like_generated]
+         extension_renamed, named_like_generated, holds_itself]
 
 
 def stream_schema_removed(spec, r):
@@ -355,6 +376,11 @@ def main():
                 compile_args += [flag, value]
     work = os.path.abspath(take(args, "--work"))
     os.makedirs(work, exist_ok=True)
+    # --kinds a,b: only those kinds of REST change, for a sweep aimed at them.
+    kinds = KINDS
+    only = take(args, "--kinds")
+    if only is not None:
+        kinds = [k for k in KINDS if k.__name__ in only.split(",")]
     here = os.path.dirname(os.path.abspath(__file__))
     failed = []
     for seed in range(first, first + seeds):
@@ -362,7 +388,7 @@ def main():
         spec, stream = copy.deepcopy(base), copy.deepcopy(stream_base)
         made = []
         for _ in range(r.choice([1, 2, 4, 8, 16])):
-            kind = r.choice(KINDS)
+            kind = r.choice(kinds)
             kind(spec, r)
             made.append(kind.__name__)
         for _ in range(r.choice([0, 0, 1, 3])):
