@@ -159,9 +159,22 @@ class stream_builder {
     }
     if (const json* props = s.find("properties")) {
       if (const json* ev = props->find("ev")) {
+        // One string among the enum's values; a null beside it is no value (OpenAPI 3.0
+        // lists null in a nullable enum).
         const json* values = resolve(*ev).find("enum");
-        if (values != nullptr && values->items().size() == 1 && values->items()[0].is_string()) {
-          found = values->items()[0].string();
+        std::vector<std::string> strings;
+        bool others = false;
+        if (values != nullptr) {
+          for (const json& v : values->items()) {
+            if (v.is_string()) {
+              strings.push_back(v.string());
+            } else if (v.type() != json::kind::null) {
+              others = true;
+            }
+          }
+        }
+        if (strings.size() == 1 && !others) {
+          found = strings.front();
         } else if (const std::string_view only = resolve(*ev).text("const"); !only.empty()) {
           found = std::string(only);  // OpenAPI 3.1 (JSON Schema) writes an enum of one as const
         }
@@ -284,6 +297,7 @@ class stream_builder {
       ok = success_response(*get);
     }
     if (ok == nullptr) return r;
+    ok = &resolve(*ok);  // a response may be a $ref to components/responses
     r.doc = std::string(ok->text("description"));
     if (const json* c = ok->find("content")) {
       if (const json* media = json_media(*c)) {
@@ -302,18 +316,23 @@ class stream_builder {
     }
     return r;
   }
-  /// The `ev` of a channel's events: the description's (its schema's, else its example's), else
-  /// the channel's prefix, which is every described channel's ev (T for /stocks/T, FMV for
-  /// /business/stocks/FMV), with a warning.
+  /// The `ev` of a channel's events: its schema's, else the channel's prefix, which is what the
+  /// protocol sends (T for /stocks/T, FMV for /business/stocks/FMV). The example is not taken
+  /// for it: the descriptions' examples are copied between channels (/options/A's says AM,
+  /// /options/AM's ev, where its schema says A), and two channels of one market and ev would
+  /// decode each other's events. Where the schema says nothing, a warning says so, and what the
+  /// example says when it differs.
   std::string ev_for(const response& r, const stream_event& e) const {
-    std::string ev = ev_of(*r.schema);
-    if (ev.empty() && r.example != nullptr) {
-      ev = std::string(r.example->text("ev"));
-    }
-    if (ev.empty()) {
-      ev = e.prefix;
+    const std::string from_schema = ev_of(*r.schema);
+    const std::string ev = from_schema.empty() ? e.prefix : from_schema;
+    const std::string_view example = r.example != nullptr ? r.example->text("ev") : std::string_view();
+    if (from_schema.empty() && example.empty()) {
       notices_.warnings.push_back("stream channel " + e.path + " names no single ev value (neither an enum nor an example): "
                                   "its events are taken to carry ev=" + ev + ", the channel's prefix");
+    } else if (from_schema.empty() && example != ev) {
+      notices_.warnings.push_back("stream channel " + e.path + " names no single ev value in its schema, and its example's (" +
+                                  std::string(example) + ") is not the channel's prefix: its events are taken to carry ev=" +
+                                  ev + ", the prefix, as the protocol sends");
     }
     return ev;
   }

@@ -308,10 +308,13 @@ def unusual_stream(spec):
     spec["components"].setdefault("schemas", {})["UnusualStreamNode"] = {"type": "object", "properties": {
         "n": {"type": "string"}, "kids": {"type": "array", "items": {"$ref": "#/components/schemas/UnusualStreamNode"}}}}
 
-    def channel(path, ev, props, media="application/json"):
+    def channel(path, ev, props, media="application/json", example_ev=None):
         c = json.loads(json.dumps(model))
         schema = {"type": "object", "properties": dict({"ev": {"type": "string", "enum": [ev]}}, **props)}
-        c["get"]["responses"] = {"200": {"description": "an event", "content": {media: {"schema": schema, "example": {"ev": ev}}}}}
+        if ev is None:
+            schema["properties"]["ev"] = {"type": "string"}
+        example = {"ev": example_ev or ev}
+        c["get"]["responses"] = {"200": {"description": "an event", "content": {media: {"schema": schema, "example": example}}}}
         c["get"]["description"] = "Ends with a backslash C:\\"
         paths[path] = c
 
@@ -323,6 +326,8 @@ def unusual_stream(spec):
     channel("/new-market/UN", "UN", {"sym": {"type": "string"}})
     channel("/stocks/UE", "UE", {})  # an event of no key but its ev
     channel("/stocks/UD", "T", {"sym": {"type": "string"}})  # trades' ev: a frame could not tell them apart
+    # No ev in the schema, and an example copied from another channel (as /options/A's says AM).
+    channel("/stocks/UX", None, {"sym": {"type": "string"}}, example_ev="AM")
     channel("/stocks/" + "LONG" * 70, "L", {"sym": {"type": "string"}})  # a prefix too long for a file name
     # Prefixes whose topic helpers would be named as the type and the enumeration helpers name.
     channel("/stocks/market", "market", {"sym": {"type": "string"}})
