@@ -337,14 +337,32 @@ class stream_builder {
     return ev;
   }
 
+  /// A message described as a choice of events, as a frame may hold a status event or the
+  /// channel's: the choice whose ev is the channel's prefix, else the one choice whose ev is not
+  /// `status`; the schema as it is when neither picks one.
+  const json* channel_choice(const json* schema, const stream_event& e) const {
+    const json& s = resolve(*schema);
+    const json* parts = s.find("oneOf") != nullptr ? s.find("oneOf") : s.find("anyOf");
+    if (parts == nullptr || parts->items().size() < 2) return schema;
+    std::vector<const json*> by_prefix, not_status;
+    for (const json& part : parts->items()) {
+      const std::string ev = ev_of(part);
+      if (ev == e.prefix) by_prefix.push_back(&part);
+      if (ev != "status" && resolve(part).schema_type() != "null") not_status.push_back(&part);
+    }
+    if (by_prefix.size() == 1) return by_prefix.front();
+    return not_status.size() == 1 ? not_status.front() : schema;
+  }
+
   void add_channel(const map_row& row, const std::string& path, const json* get) {
-    const response r = response_of(get);
+    response r = response_of(get);
     if (r.schema == nullptr) {
       notices_.skipped.push_back("stream channel " + path + ": no response schema, so no event to type");
       return;
     }
     stream_event e = channel_of(&row, path, row.option("topic"));
     if (e.prefix.empty()) return;  // channel_of said why
+    r.schema = channel_choice(r.schema, e);
     e.ev = ev_for(r, e);
     add_described(new_model(row, r.doc), *r.schema, std::move(e));
   }
@@ -352,13 +370,14 @@ class stream_builder {
   /// A channel no row names: <market>[_<feed>]_<prefix>_event, its topic the prefix (business_
   /// and launchpad_ ones prefixed), each made unique.
   void add_default_channel(const std::string& path, const json* get) {
-    const response r = response_of(get);
+    response r = response_of(get);
     stream_event e = channel_of(nullptr, path, std::nullopt);
     if (r.schema == nullptr || e.market.empty()) {
       notices_.skipped.push_back("stream channel " + path + ": " +
                                  (r.schema == nullptr ? "no response schema" : "not /<market>/<prefix> with a known market"));
       return;
     }
+    r.schema = channel_choice(r.schema, e);
     e.ev = ev_for(r, e);
     // A frame's event is found by its market, feed and ev: a second channel with all three
     // could never be told from the first, and its type would never be decoded into.

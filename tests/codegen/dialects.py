@@ -566,6 +566,23 @@ def stream_properties_in_allof(s):
         split_in_allof(media['schema'])
 
 
+@stream_dialect
+def stream_frames_with_status(s):
+    """Each message as the frame the wire carries: an array of a status event or the channel's.
+    Seen failing with the choice read as it was ("differs: ..."; every event's fields gone)."""
+    for media in messages(s):
+        media['schema'] = {'type': 'array', 'items': {'oneOf': [{'$ref': '#/components/schemas/Event'},
+                                                                  media['schema']]}}
+
+
+@stream_dialect
+def stream_examples_as_frames(s):
+    """Each example as the frame it comes in: a list of one event."""
+    for media in messages(s):
+        if 'example' in media:
+            media['example'] = [media['example']]
+
+
 # REST rewrites that apply to the stream description as well, under the name stream_<name>. Seen
 # failing with a channel's response $ref not followed (stream_responses_as_refs: "differs: ...";
 # 4 channels of 37 generated) and with an ev enum of one value and null read as no ev and the
