@@ -18,6 +18,10 @@
 
 namespace massive::codegen::building {
 
+/// The names of a path's parameters, in order: {"stocksTicker", "date"} for
+/// /v1/open-close/{stocksTicker}/{date}.
+std::vector<std::string> path_parameter_names(const std::string& path);
+
 /// An object schema with its allOf parts merged and its $refs followed.
 struct merged {
   std::string type;
@@ -68,6 +72,12 @@ class builder {
   /// Collects results.underlying.aggregates[] and returns its element schema (null when none).
   const json* collect_underlying(const std::string& path, const merged& results);
 
+  /// Routes whose path parameters were renamed since the map was written (routes.cpp): each
+  /// described path no op row names, paired with the row's path of the same route.
+  void find_renamed_routes(const std::vector<std::string>& described);
+  /// The path map rows name a described route by, and the described path of a map row's.
+  const std::string& map_path(const std::string& described) const;
+  const std::string& described_path(const std::string& mapped) const;
   void add_operation(const std::string& path, const json& path_item, const json& op);
   void name_operations();
   void name_groups();
@@ -79,7 +89,9 @@ class builder {
   void fill_model(model& m, const json& raw);
   void apply_audit(model& m, const merged& schema, std::vector<field>& fields);
   void check_audit();
-  param make_param(const operation& op, const json& p, const std::string& wire);
+  /// A parameter; `map_wire` is the name map rows know it by (a renamed path parameter's old one).
+  param make_param(const operation& op, const json& p, const std::string& wire, const std::string& map_wire);
+  param make_param(const operation& op, const json& p, const std::string& wire) { return make_param(op, p, wire, wire); }
   const enum_def* enumeration(const operation& op, const std::string& wire, const json& values);
   void problem(std::string text) { problems_.push_back(std::move(text)); }
   void warn(std::string text) { notices_.warnings.push_back(std::move(text)); }
@@ -109,6 +121,8 @@ class builder {
   std::map<std::string, std::vector<model*>> named_by_sig_;  // shapes the map names, by signature
   std::map<std::string, model*> default_by_sig_;             // shapes it does not name
   std::map<std::string, std::size_t> operation_at_;          // path -> index in api_.operations
+  std::map<std::string, std::string> map_paths_;              // described path -> the map's (routes.cpp)
+  std::map<std::string, std::string> described_paths_;        // ... and back
   std::vector<bool> curated_name_;                           // per operation: named by a map row
   // Enumerations named <group>_<method>_<parameter> once their operation has its name.
   std::vector<std::tuple<enum_def*, std::size_t, std::string>> unnamed_enums_;

@@ -81,7 +81,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
     o.deprecated = true;
     if (const json* replaces = dep->find("replaces")) o.deprecated_use = std::string(replaces->text("path"));
   }
-  const map_row* row = map_.lookup("op", "GET", o.path);
+  const map_row* row = map_.lookup("op", "GET", map_path(o.path));
   if (row != nullptr && row->words.size() >= 4) {
     o.group = row->words[2];
     o.name = row->words[3];
@@ -177,8 +177,12 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
       }
     }
   }
-  for (std::size_t at = path.find('{'); at != std::string::npos; at = path.find('{', at + 1)) {
-    const std::string name = path.substr(at + 1, path.find('}', at) - at - 1);
+  // A renamed path parameter keeps the name the map knows it by (its member's and its rows').
+  const std::vector<std::string> names_here = path_parameter_names(path);
+  const std::vector<std::string> map_names = path_parameter_names(map_path(o.path));
+  for (std::size_t i = 0; i < names_here.size(); ++i) {
+    const std::string& name = names_here[i];
+    const std::string& map_name = i < map_names.size() ? map_names[i] : name;
     const json* found = nullptr;
     for (const json* p : params) {
       if (p->text("in") == "path" && p->text("name") == name) found = p;
@@ -187,10 +191,10 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
       // The route still needs it: a required string, as the route's own text says.
       warn(where + ": path parameter {" + name + "} is not declared; generated as a required string");
       const json declared = json::parse(R"({"in": "path", "required": true, "schema": {"type": "string"}})");
-      o.path_params.push_back(make_param(o, declared, name));
+      o.path_params.push_back(make_param(o, declared, name, map_name));
       continue;
     }
-    o.path_params.push_back(make_param(o, *found, name));
+    o.path_params.push_back(make_param(o, *found, name, map_name));
   }
   static const std::string comparators[] = {"gt", "gte", "lt", "lte", "any_of", "all_of"};
   std::vector<std::pair<std::string, std::set<std::string>>> groups;  // base -> comparators ("" = equality)
@@ -284,15 +288,15 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   api_.operations.push_back(std::move(o));
 }
 
-param builder::make_param(const operation& op, const json& p, const std::string& wire) {
+param builder::make_param(const operation& op, const json& p, const std::string& wire, const std::string& map_wire) {
   param out;
   out.wire = wire;
   out.in_path = p.text("in") == "path";
   out.required = out.in_path || p.flag("required");
   out.doc = first_sentence(p.text("description"));
   out.description = one_line(p.text("description"));
-  const map_row* rename = map_.lookup("param", wire);
-  out.name = rename != nullptr && rename->words.size() > 1 ? rename->words[1] : identifier(wire);
+  const map_row* rename = map_.lookup("param", map_wire);
+  out.name = rename != nullptr && rename->words.size() > 1 ? rename->words[1] : identifier(map_wire);
   const json* schema = p.find("schema");
   // Swagger 2.0 types a parameter in place.
   if (schema == nullptr && (p.find("type") || p.find("enum") || p.find("items") || p.find("format"))) schema = &p;
@@ -340,7 +344,7 @@ param builder::make_param(const operation& op, const json& p, const std::string&
   } else {
     out.type.what = param_type::kind::string;
   }
-  if (const map_row* t = map_.lookup("ptype", op.path, wire)) {
+  if (const map_row* t = map_.lookup("ptype", map_path(op.path), map_wire)) {
     const std::string& type = t->words.size() > 2 ? t->words[2] : std::string();
     if (type == "date_or_ms") {
       out.type.what = param_type::kind::date_or_ms;
@@ -406,6 +410,12 @@ api builder::run() {
     notices_.names_path = official_.file();
   }
   for (const map_row* row : map_.find("group")) known_groups_.push_back(row->words[0]);
+  std::vector<std::string> described;
+  for (const auto& [path, written] : paths->members()) {
+    if (path.rfind("x-", 0) == 0 || resolve(written).find("get") == nullptr) continue;
+    described.push_back(path.empty() || path.front() != '/' ? "/" + path : path);
+  }
+  find_renamed_routes(described);
   for (const auto& [path, written] : paths->members()) {
     if (path.rfind("x-", 0) == 0) continue;  // an extension of the paths object, not a route
     const json& item = resolve(written);  // a path item may be a $ref to another
@@ -414,7 +424,7 @@ api builder::run() {
     // The official clients' pull scripts drop these before generating; a raw download has them.
     if (item.extension_flag("draft") || get->extension_flag("draft")) {
       notices_.skipped.push_back("GET " + path + " (" + operation_pointer(path) + "): a draft (x-polygon-draft)");
-      if (const map_row* row = map_.lookup("op", "GET", path)) row->used = true;
+      if (const map_row* row = map_.lookup("op", "GET", map_path(path))) row->used = true;
       continue;
     }
     add_operation(path, item, *get);
@@ -486,7 +496,7 @@ api builder::run() {
   }
   check_audit();
   for (operation& o : api_.operations) {
-    if (const official_row* names = official_.find(o.path)) {
+    if (const official_row* names = official_.find(map_path(o.path))) {
       o.python_name = names->python;
       o.go_name = names->go;
     }
@@ -539,8 +549,8 @@ void builder::name_operations() {
     if (!curated_name_[i]) continue;
     const auto [at, fresh] = taken.emplace(std::pair{o.group, o.name}, &o);
     if (!fresh) {
-      const map_row* a = map_.lookup("op", "GET", at->second->path);
-      const map_row* b = map_.lookup("op", "GET", o.path);
+      const map_row* a = map_.lookup("op", "GET", map_path(at->second->path));
+      const map_row* b = map_.lookup("op", "GET", map_path(o.path));
       problem(map_.where(*b) + ": GET " + o.path + " and GET " + at->second->path +
               " (line " + std::to_string(a->line) + ") are both " + o.group + "()." + o.name + "(): rename one");
     }

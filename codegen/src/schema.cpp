@@ -281,7 +281,7 @@ void builder::bind_models() {
       problem(map_.where(*row) + ": model rows are `model <name> <path> <json path>`");
       continue;
     }
-    const std::string location = row->words[1] + " " + row->words[2];
+    const std::string location = described_path(row->words[1]) + " " + row->words[2];
     auto at = by_location_.find(location);
     if (at == by_location_.end()) continue;  // reported as stale with the other unused rows
     row->used = true;

@@ -1,0 +1,144 @@
+// Routes the map knows under other path parameter names. A map row names a route by its path,
+// parameters included (`op GET /v2/aggs/ticker/{stocksTicker}/range/...`), and the descriptions
+// name one parameter several ways (stocksTicker, stockTicker, fxTicker, forexTicker,
+// options_ticker): a version that renames one ({stockTicker} -> {ticker}) still describes the
+// same route, and its group, method, models and parameter names are the map's.
+#include "builder.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace massive::codegen::building {
+
+namespace {
+
+/// The path with every parameter's name left out: /v3/trades/{} for /v3/trades/{stockTicker}.
+std::string route_shape(const std::string& path) {
+  std::string out;
+  bool in_name = false;
+  for (char c : path) {
+    if (c == '}') in_name = false;
+    if (!in_name) out += c;
+    if (c == '{') in_name = true;
+  }
+  return out;
+}
+
+/// A parameter name's words, as a comparison sees them: split at '_', '-' and case changes,
+/// lower case, a market's word in one spelling (stocksTicker, stockTicker and stock_ticker are
+/// {stock, ticker}; fxTicker and forexTicker {forex, ticker}), a plural's s dropped.
+std::set<std::string> words_of(std::string_view name) {
+  static const std::pair<const char*, const char*> markets[] = {
+      {"stocks", "stock"}, {"options", "option"}, {"fx", "forex"}, {"indices", "index"}, {"cryptos", "crypto"}};
+  std::set<std::string> words;
+  std::string word;
+  const auto end_word = [&] {
+    for (const auto& [spelling, market] : markets) {
+      if (word == spelling) word = market;
+    }
+    if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's') word.pop_back();
+    if (!word.empty()) words.insert(word);
+    word.clear();
+  };
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (!std::isalnum(c)) {
+      end_word();
+      continue;
+    }
+    if (std::isupper(c) && i > 0 && std::islower(static_cast<unsigned char>(name[i - 1]))) end_word();
+    word += static_cast<char>(std::tolower(c));
+  }
+  end_word();
+  return words;
+}
+
+/// How many of two routes' parameters, position by position, have the same words.
+std::size_t alike(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) n += words_of(a[i]) == words_of(b[i]) ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+std::vector<std::string> path_parameter_names(const std::string& path) {
+  std::vector<std::string> names;
+  for (std::size_t at = path.find('{'); at != std::string::npos; at = path.find('{', at + 1)) {
+    names.push_back(path.substr(at + 1, path.find('}', at) - at - 1));
+  }
+  return names;
+}
+
+// A path no op row names takes the path of a row that no path of the description has and that
+// differs from it in parameter names alone. In rounds, each path and row taken once: where every
+// name has the same words (the markets' variants of one route, {stocksTicker}, {cryptoTicker},
+// ..., find their own); then where one row has more names alike than any other (a route's
+// {date} renamed {day} beside its ticker); then a path with one such row left that no other path
+// left could take (a bare {ticker} once every other market's variant has its row). A path with
+// several left takes none: its names are the generator's defaults, as for a new route.
+void builder::find_renamed_routes(const std::vector<std::string>& described) {
+  const std::set<std::string> here(described.begin(), described.end());
+  std::vector<std::string> unnamed, unclaimed;
+  for (const std::string& path : described) {
+    if (map_.lookup("op", "GET", path) == nullptr) unnamed.push_back(path);
+  }
+  for (const map_row* row : map_.find("op")) {
+    if (row->words.size() > 1 && !here.count(row->words[1])) unclaimed.push_back(row->words[1]);
+  }
+  const auto pair = [&](const std::string& path, const std::string& mapped) {
+    map_paths_[path] = mapped;
+    described_paths_[mapped] = path;
+    notices_.warnings.push_back("GET " + path + " is read as the map's GET " + mapped +
+                                " (the same route, its path parameters renamed): its names are the map's; "
+                                "the map's rows may name it by its new path");
+  };
+  const auto free_rows = [&](const std::string& path) {
+    std::vector<std::string> rows;
+    for (const std::string& mapped : unclaimed) {
+      if (!described_paths_.count(mapped) && route_shape(mapped) == route_shape(path)) rows.push_back(mapped);
+    }
+    return rows;
+  };
+  for (const bool every_name : {true, false}) {
+    for (const std::string& path : unnamed) {
+      if (map_paths_.count(path)) continue;
+      const std::vector<std::string> names = path_parameter_names(path);
+      std::size_t best = 0, with_best = 0;
+      std::string chosen;
+      for (const std::string& mapped : free_rows(path)) {
+        const std::size_t n = alike(names, path_parameter_names(mapped));
+        if (n > best) best = n, with_best = 0, chosen = mapped;
+        if (n == best) ++with_best;
+      }
+      if (best > 0 && with_best == 1 && (!every_name || best == names.size())) pair(path, chosen);
+    }
+  }
+  for (bool paired = true; paired;) {
+    paired = false;
+    for (const std::string& path : unnamed) {
+      if (map_paths_.count(path)) continue;
+      const std::vector<std::string> rows = free_rows(path);
+      if (rows.size() != 1) continue;
+      const bool contested = std::any_of(unnamed.begin(), unnamed.end(), [&](const std::string& other) {
+        return other != path && !map_paths_.count(other) && route_shape(other) == route_shape(path);
+      });
+      if (contested) continue;
+      pair(path, rows.front());
+      paired = true;
+    }
+  }
+}
+
+const std::string& builder::map_path(const std::string& described) const {
+  const auto it = map_paths_.find(described);
+  return it != map_paths_.end() ? it->second : described;
+}
+
+const std::string& builder::described_path(const std::string& mapped) const {
+  const auto it = described_paths_.find(mapped);
+  return it != described_paths_.end() ? it->second : mapped;
+}
+
+}  // namespace massive::codegen::building
