@@ -35,6 +35,7 @@ import copy
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -207,6 +208,24 @@ def path_parameter_renamed(spec, r):
             p["name"] += "Renamed"
 
 
+def route_parameter_renamed(spec, r):
+    """A path parameter renamed in the route and its declaration alike ({stockTicker} -> {ticker})."""
+    routes = [p for p in spec["paths"] if "{" in p and isinstance(spec["paths"][p], dict)]
+    if not routes:
+        return
+    path = r.choice(routes)
+    old = r.choice(re.findall(r"\{([^}]*)\}", path))
+    new = r.choice(["ticker", "id", old + "_2", old.lower(), "stock_ticker"])
+    if "{%s}" % new in path:
+        return
+    item = spec["paths"].pop(path)
+    spec["paths"][path.replace("{%s}" % old, "{%s}" % new)] = item
+    for op in item.values():
+        for p in op.get("parameters", []) if isinstance(op, dict) and isinstance(op.get("parameters"), list) else []:
+            if isinstance(p, dict) and p.get("in") == "path" and p.get("name") == old:
+                p["name"] = new
+
+
 def route_added(spec, r):
     path, op = r.choice(operations(spec))
     new = r.choice([path.rstrip("/") + "/", path + "/{extra}", path + "/x-y.z", path.replace("v", "V", 1),
@@ -308,7 +327,7 @@ KINDS = [type_removed, type_changed, properties_removed, items_removed, member_o
          replaced_by_ref, ref_to_nothing, ref_cycle, wrapped_in_composition, enumeration_changed, format_changed,
          properties_of_another_shape, schema_removed, operation_id_removed, operation_id_shared,
          responses_without_json, parameters_removed, parameter_changed, parameter_ref_to_nothing,
-         path_parameter_renamed, route_added, method_changed, operation_text_of_another_type,
+         path_parameter_renamed, route_parameter_renamed, route_added, method_changed, operation_text_of_another_type,
          parameter_default_or_example_odd, enumeration_of_odd_values, swagger2_style, path_without_slash,
          paths_extension, parameter_declared_twice, path_parameter_unplaced, nullable_as_in_3_1,
          extension_renamed, named_like_generated, holds_itself]
