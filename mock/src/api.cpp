@@ -31,22 +31,31 @@ std::vector<std::string_view> template_segments(std::string_view path) {
 
 bool is_parameter(std::string_view segment) { return segment.size() > 2 && segment.front() == '{'; }
 
-// The ticker prefix the API gives a market's symbols; nullopt for parameters naming no market.
-std::optional<std::string_view> market_prefix(std::string_view parameter) {
-  if (parameter == "{cryptoTicker}") return "X:";
-  if (parameter == "{fxTicker}" || parameter == "{forexTicker}") return "C:";
-  if (parameter == "{indicesTicker}") return "I:";
-  if (parameter == "{optionsTicker}") return "O:";
-  if (parameter == "{stocksTicker}" || parameter == "{stockTicker}") return "";
+// A route segment that is a ticker parameter ({stocksTicker}, {ticker}; not the literal "ticker").
+bool is_ticker(std::string_view segment) {
+  return is_parameter(segment) && segment.find("icker") != std::string_view::npos;
+}
+
+// The ticker prefix the API gives a market's symbols, for a ticker parameter of a market's
+// operation; nullopt for other parameters. The market is the operation's group, not the
+// parameter's spelling, which the descriptions vary ({stocksTicker}, {stockTicker}, {ticker}).
+std::optional<std::string_view> market_prefix(std::string_view parameter, std::string_view group) {
+  if (!is_ticker(parameter)) return std::nullopt;
+  if (group == "crypto") return "X:";
+  if (group == "forex") return "C:";
+  if (group == "indices") return "I:";
+  if (group == "options") return "O:";
+  if (group == "stocks") return "";
   return std::nullopt;
 }
 
-// How well a route's market-named parameters fit the values: 2 all fit, 1 none is
-// market-named, 0 some value has another market's prefix.
-int market_fit(const std::vector<std::string_view>& route, const std::vector<std::string>& segments) {
+// How well a route's ticker parameters fit the values: 2 all fit their operation's market, 1
+// none names a market, 0 some value has another market's prefix.
+int market_fit(const catalog::operation& op, const std::vector<std::string_view>& route,
+               const std::vector<std::string>& segments) {
   int fit = 1;
   for (std::size_t i = 0; i < route.size(); ++i) {
-    const auto prefix = market_prefix(route[i]);
+    const auto prefix = market_prefix(route[i], op.group);
     if (!prefix) continue;
     const std::string& value = segments[i];
     const auto colon = value.find(':');
@@ -83,13 +92,13 @@ matched match(const std::vector<std::string>& segments) {
     }
     if (!fits) continue;
     // Strictly better only: among equals the catalog's first stays.
-    const std::tuple<int, uint64_t, int, int> rank{literals, leftmost, market_fit(route, segments), op.ignored ? 0 : 1};
+    const std::tuple<int, uint64_t, int, int> rank{literals, leftmost, market_fit(op, route, segments), op.ignored ? 0 : 1};
     if (rank <= best_rank) continue;
     best_rank = rank;
     best.op = &op;
     best.ticker.clear();
     for (std::size_t i = 0; i < route.size(); ++i) {
-      if (is_parameter(route[i]) && route[i].find("icker") != std::string_view::npos) best.ticker = segments[i];
+      if (is_ticker(route[i])) best.ticker = segments[i];
     }
   }
   return best;

@@ -1,6 +1,7 @@
 # What the baseline descriptions generate with the committed map, once for the generator tests
-# that compare with it (codegen_key_order, _sync_spec, _history_*, _jvm_form): OUT, a copy of
-# generated/ regenerated from SPEC and STREAM_SPEC, and OUT's sibling warnings.txt, what the
+# that compare with it (codegen_key_order, _sync_spec, _history_*, _jvm_form, _unusual_constructs,
+# _dialects): OUT, a copy of generated/ regenerated from SPEC and STREAM_SPEC, and OUT's sibling
+# warnings.txt, what the
 # generator printed on stderr.
 file(REMOVE_RECURSE "${OUT}")
 file(COPY "${GENERATED}/" DESTINATION "${OUT}")

@@ -13,6 +13,8 @@ with compilation, a minute each.
 
 Usage: dialects.py --spec <REST description> --stream-spec <stream description> --work <dir>
        [--only NAME ...] <regenerate_history.py arguments without --spec and --stream-spec>
+(with --baseline-generated, what those descriptions generate: the SAME rewrites are compared
+with it, else with --generated)
 """
 import copy
 import json
@@ -659,9 +661,10 @@ def main():
         else:
             rest = path
         if name in SAME:
-            # The same code as the committed description's: nothing changed to report or compile.
+            # The same code as the unchanged description's: nothing changed to report or compile.
+            same_as = value_of(args, "--baseline-generated") if "--baseline-generated" in args else value_of(args, "--generated")
             run = subprocess.run([value_of(args, "--codegen"), "--spec", rest, "--stream-spec", stream,
-                                  "--map", value_of(args, "--map"), "--compare", value_of(args, "--generated")],
+                                  "--map", value_of(args, "--map"), "--compare", same_as],
                                  capture_output=True, text=True)
             why, output = "not what the committed description generates: ", run.stderr
         else:

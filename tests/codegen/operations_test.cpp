@@ -69,7 +69,7 @@ TEST_CASE("coverage: every operation of the description is reachable through the
     values.reserve(names.size());
     std::string expected = path;
     for (const std::string& name : names) {
-      values.push_back(massive::test::sample_value(name));
+      values.push_back(massive::test::sample_value(*e, name));
       args.emplace_back(name, values.back());
       // The URI builder percent-encodes the ':' of prefixed tickers (X:BTCUSD) in a segment.
       std::string segment = values.back();

@@ -205,7 +205,7 @@ undeclared_keys audited_undeclared(const massive::reflection::operation_entry& e
   return out;
 }
 
-std::string sample_value(std::string_view name) {
+std::string sample_value(const massive::reflection::operation_entry& entry, std::string_view name) {
   if (name == "multiplier") return "1";
   if (name == "timespan") return "day";
   if (name == "from" || name == "date") return "2024-01-02";
@@ -218,6 +218,28 @@ std::string sample_value(std::string_view name) {
   if (name == "indicesTicker") return "I:SPX";
   if (name == "optionsTicker" || name == "optionContract") return "O:AAPL250117C00150000";
   if (name == "stocksTicker" || name == "stockTicker" || name == "ticker" || name == "underlyingAsset") return "AAPL";
+  // A name the descriptions so far do not give (a regeneration renamed it): by its type, and a
+  // ticker by its operation's market.
+  using massive::reflection::parameter_type;
+  bool earlier_date = false;
+  for (const massive::reflection::parameter_info& p : entry.parameters) {
+    const bool date = p.type == parameter_type::date || p.type == parameter_type::date_or_ms ||
+                      p.type == parameter_type::date_or_ns;
+    if (p.wire != name) {
+      earlier_date = earlier_date || (date && p.in_path);
+      continue;
+    }
+    if (date) return earlier_date ? "2024-01-12" : "2024-01-02";
+    if (p.type == parameter_type::integer) return "1";
+    if (p.type == parameter_type::enumeration && !p.values.empty()) return std::string(p.values.front());
+    if (name.find("icker") != std::string_view::npos) {
+      if (entry.group == "crypto") return "X:BTCUSD";
+      if (entry.group == "forex") return "C:EURUSD";
+      if (entry.group == "indices") return "I:SPX";
+      if (entry.group == "options") return "O:AAPL250117C00150000";
+      return "AAPL";
+    }
+  }
   return "X1";
 }
 
@@ -228,7 +250,7 @@ std::string sample_target(const massive::reflection::operation_entry& entry, std
   values.reserve(8);
   for (std::size_t at = path.find('{'); at != std::string_view::npos; at = path.find('{', at + 1)) {
     const std::string_view name = path.substr(at + 1, path.find('}', at) - at - 1);
-    values.push_back(sample_value(name));
+    values.push_back(sample_value(entry, name));
     args.emplace_back(name, values.back());
   }
   if (!limit.empty()) {

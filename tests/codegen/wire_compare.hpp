@@ -47,9 +47,10 @@ std::vector<std::string> decode_differences(const massive::reflection::operation
 std::vector<std::string> row_differences(payload_shape shape, std::string_view rows_json, std::size_t rows,
                                          const std::string& body, const undeclared_keys& allowed = {});
 
-/// A value the path parameter `name` accepts (e.g. "day" for timespan, a date for from/to, a
-/// ticker with its market's prefix for cryptoTicker, fxTicker, indicesTicker, optionsTicker).
-std::string sample_value(std::string_view name);
+/// A value the path parameter `name` of `entry` accepts (e.g. "day" for timespan, a date for
+/// from/to, a ticker with its market's prefix for cryptoTicker, fxTicker, indicesTicker,
+/// optionsTicker; for a name it does not know, a value of the parameter's type).
+std::string sample_value(const massive::reflection::operation_entry& entry, std::string_view name);
 
 /// A target for `entry` built by its typed parameters from sample path arguments, with
 /// `limit` (when not empty) where the operation takes one.
