@@ -21,6 +21,9 @@ namespace massive::codegen::building {
 /// The names of a path's parameters, in order: {"stocksTicker", "date"} for
 /// /v1/open-close/{stocksTicker}/{date}.
 std::vector<std::string> path_parameter_names(const std::string& path);
+/// The market (a group: stocks, options, forex, crypto, indices) a ticker example names by the
+/// API's prefixes (O:, C:, X:, I:; none for a stock), "" for what is no ticker.
+std::string ticker_market(std::string_view example);
 
 /// An object schema with its allOf parts merged and its $refs followed.
 struct merged {
@@ -73,8 +76,9 @@ class builder {
   const json* collect_underlying(const std::string& path, const merged& results);
 
   /// Routes whose path parameters were renamed since the map was written (routes.cpp): each
-  /// described path no op row names, paired with the row's path of the same route.
-  void find_renamed_routes(const std::vector<std::string>& described);
+  /// described path no op row names, paired with the row's path of the same route; `markets`
+  /// holds the market a path's ticker example names (path_market).
+  void find_renamed_routes(const std::vector<std::string>& described, const std::map<std::string, std::string>& markets);
   /// The path map rows name a described route by, and the described path of a map row's.
   const std::string& map_path(const std::string& described) const;
   const std::string& described_path(const std::string& mapped) const;

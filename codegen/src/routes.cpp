@@ -71,14 +71,31 @@ std::vector<std::string> path_parameter_names(const std::string& path) {
   return names;
 }
 
+std::string ticker_market(std::string_view example) {
+  static const std::pair<const char*, const char*> prefixes[] = {
+      {"O:", "options"}, {"C:", "forex"}, {"X:", "crypto"}, {"I:", "indices"}};
+  for (const auto& [prefix, market] : prefixes) {
+    if (example.starts_with(prefix) && example.size() > 2) return market;
+  }
+  // A stock's symbol: capitals, with a class after a dot (BRK.A).
+  const bool symbol = !example.empty() && example.size() <= 10 && std::isupper(static_cast<unsigned char>(example[0])) &&
+                      std::all_of(example.begin(), example.end(), [](char c) {
+                        return std::isupper(static_cast<unsigned char>(c)) || c == '.';
+                      });
+  return symbol ? "stocks" : "";
+}
+
 // A path no op row names takes the path of a row that no path of the description has and that
 // differs from it in parameter names alone. In rounds, each path and row taken once: where every
 // name has the same words (the markets' variants of one route, {stocksTicker}, {cryptoTicker},
 // ..., find their own); then where one row has more names alike than any other (a route's
-// {date} renamed {day} beside its ticker); then a path with one such row left that no other path
-// left could take (a bare {ticker} once every other market's variant has its row). A path with
-// several left takes none: its names are the generator's defaults, as for a new route.
-void builder::find_renamed_routes(const std::vector<std::string>& described) {
+// {date} renamed {day} beside its ticker); then the one row of the market its ticker's example
+// names (X:BTC-USD crypto, AAPL stocks: a bare {ticker} where the official clients' form keeps
+// one market's variant of a route); then a path with one such row left that no other path left
+// could take. A path with several left takes none: its names are the generator's defaults, as
+// for a new route.
+void builder::find_renamed_routes(const std::vector<std::string>& described,
+                                  const std::map<std::string, std::string>& markets) {
   const std::set<std::string> here(described.begin(), described.end());
   std::vector<std::string> unnamed, unclaimed;
   for (const std::string& path : described) {
@@ -114,6 +131,23 @@ void builder::find_renamed_routes(const std::vector<std::string>& described) {
       }
       if (best > 0 && with_best == 1 && (!every_name || best == names.size())) pair(path, chosen);
     }
+  }
+  const auto market_of = [&](const std::string& path) {
+    const auto it = markets.find(path);
+    return it != markets.end() ? it->second : std::string();
+  };
+  for (const std::string& path : unnamed) {
+    if (map_paths_.count(path) || market_of(path).empty()) continue;
+    std::vector<std::string> of_market;
+    for (const std::string& mapped : free_rows(path)) {
+      const map_row* row = map_.lookup("op", "GET", mapped);
+      if (row != nullptr && row->words.size() > 2 && row->words[2] == market_of(path)) of_market.push_back(mapped);
+    }
+    const bool contested = std::any_of(unnamed.begin(), unnamed.end(), [&](const std::string& other) {
+      return other != path && !map_paths_.count(other) && route_shape(other) == route_shape(path) &&
+             market_of(other) == market_of(path);
+    });
+    if (of_market.size() == 1 && !contested) pair(path, of_market.front());
   }
   for (bool paired = true; paired;) {
     paired = false;
