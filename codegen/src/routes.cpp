@@ -96,13 +96,18 @@ std::string ticker_market(std::string_view example) {
 // for a new route.
 void builder::find_renamed_routes(const std::vector<std::string>& described,
                                   const std::map<std::string, std::string>& markets) {
+  // The op rows by path, read without marking them used: a row no route takes stays stale.
+  std::map<std::string, const map_row*> op_rows;
+  for (const map_row* row : map_.find("op")) {
+    if (row->words.size() > 2) op_rows.emplace(row->words[1], row);
+  }
   const std::set<std::string> here(described.begin(), described.end());
   std::vector<std::string> unnamed, unclaimed;
   for (const std::string& path : described) {
-    if (map_.lookup("op", "GET", path) == nullptr) unnamed.push_back(path);
+    if (!op_rows.count(path)) unnamed.push_back(path);
   }
-  for (const map_row* row : map_.find("op")) {
-    if (row->words.size() > 1 && !here.count(row->words[1])) unclaimed.push_back(row->words[1]);
+  for (const auto& [path, row] : op_rows) {
+    if (!here.count(path)) unclaimed.push_back(path);
   }
   const auto pair = [&](const std::string& path, const std::string& mapped) {
     map_paths_[path] = mapped;
@@ -140,8 +145,7 @@ void builder::find_renamed_routes(const std::vector<std::string>& described,
     if (map_paths_.count(path) || market_of(path).empty()) continue;
     std::vector<std::string> of_market;
     for (const std::string& mapped : free_rows(path)) {
-      const map_row* row = map_.lookup("op", "GET", mapped);
-      if (row != nullptr && row->words.size() > 2 && row->words[2] == market_of(path)) of_market.push_back(mapped);
+      if (op_rows.at(mapped)->words[2] == market_of(path)) of_market.push_back(mapped);
     }
     const bool contested = std::any_of(unnamed.begin(), unnamed.end(), [&](const std::string& other) {
       return other != path && !map_paths_.count(other) && route_shape(other) == route_shape(path) &&
