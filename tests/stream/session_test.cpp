@@ -153,7 +153,30 @@ TEST_CASE("an unbounded policy keeps trying at the capped delay, and a success r
   }
   CHECK(a.delay == std::chrono::milliseconds(500));  // half the 1 s cap, without jitter
   handshake(s);
-  CHECK(s.resume(hp::disconnected{"closed", 0.0}).delay == std::chrono::milliseconds(50));
+  // Up for stable_after (10 s by default) after authenticating: a success.
+  CHECK(s.resume(hp::disconnected{"closed", 0.0, std::chrono::seconds(10)}).delay == std::chrono::milliseconds(50));
+}
+
+// Seen failing with the count reset at auth_success, as before: "CHECK( delays ==
+// std::vector<long>{50, 100, 200, 400} ) is NOT correct!" and "REQUIRE( a.what == kind::fail )
+// ... ( 3 == 4 )": every delay was the first one, and no bound ended it (the CLI against a
+// server closing each connection right after authenticating: 28 connections in 8 s).
+TEST_CASE("a connection dropped right after authenticating is a failed attempt: backoff grows, a bound ends it") {
+  ms::session s = make(4);
+  s.resume(hp::start{});
+  std::vector<long> delays;
+  for (int i = 0; i < 4; ++i) {
+    handshake(s);
+    const ms::session_action a = s.resume(hp::disconnected{"closed", 0.0, std::chrono::milliseconds(300)});
+    REQUIRE(a.what == kind::wait);
+    delays.push_back(static_cast<long>(a.delay.count()));
+    CHECK(s.resume(hp::backoff_elapsed{}).what == kind::connect);
+  }
+  CHECK(delays == std::vector<long>{50, 100, 200, 400});
+  handshake(s);
+  const ms::session_action a = s.resume(hp::disconnected{"closed", 0.0, std::chrono::milliseconds(300)});
+  REQUIRE(a.what == kind::fail);
+  CHECK(a.error->code() == ms::stream_errc::reconnects_exhausted);
 }
 
 TEST_CASE("a key with quotes is escaped in the auth frame") {

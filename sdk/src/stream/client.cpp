@@ -21,6 +21,7 @@
 #include <boost/beast/websocket.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <deque>
 #include <optional>
@@ -100,7 +101,13 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     trace("disconnected", why);
     drop();
     decoder.reset();
-    apply(protocol.resume(happened::disconnected{why, std::uniform_real_distribution<double>(0.0, 1.0)(random)}));
+    // How long it was up: a connection dropped right after authenticating is a failed attempt.
+    const auto up_for = connected_at ? std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           std::chrono::steady_clock::now() - *connected_at)
+                                     : std::chrono::milliseconds(0);
+    connected_at.reset();
+    apply(protocol.resume(
+        happened::disconnected{why, std::uniform_real_distribution<double>(0.0, 1.0)(random), up_for}));
   }
 
   void drop() {
@@ -155,6 +162,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       stalled = false;
       if (options.idle_timeout.count() > 0) asio::co_spawn(executor, watch(shared_from_this(), socket), asio::detached);
       trace("connected", where.host);
+      connected_at = std::chrono::steady_clock::now();
       apply(protocol.resume(happened::connected{}));
     } catch (const proxy_error& e) {
       if (transport::tunnel_refusal_is_final(e)) {
@@ -362,6 +370,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   std::uint64_t activity = 0;   // reads and control frames so far: what watch() looks at
   bool stalled = false;         // watch() closed the connection
   std::minstd_rand random;
+  std::optional<std::chrono::steady_clock::time_point> connected_at;  // while a connection is up
   ws_pointer ws;
   beast::flat_buffer buffer;
   std::vector<std::string> outbox;

@@ -69,7 +69,7 @@ session_action session::resume(const session_event& e) {
             return {};
           },
           [&](const happened::status& s) { return on_status(s.status, s.message); },
-          [&](const happened::disconnected& d) { return on_disconnected(d.detail, d.jitter); },
+          [&](const happened::disconnected& d) { return on_disconnected(d); },
           [&](const happened::refused&) -> session_action {
             state_ = state::failed;
             pending_.clear();
@@ -125,7 +125,7 @@ session_action session::on_status(std::string_view status, std::string_view mess
     return a;
   }
   if (status == "auth_success" && state_ == state::authenticating) {
-    attempts_ = 0;
+    authenticated_now_ = true;
     if (authenticated_once_) gap_ = true;
     authenticated_once_ = true;
     acknowledged_ = 0;
@@ -160,12 +160,17 @@ session_action session::on_status(std::string_view status, std::string_view mess
   return {};
 }
 
-session_action session::on_disconnected(std::string_view detail, double jitter) {
+session_action session::on_disconnected(const happened::disconnected& d) {
   if (state_ == state::idle || state_ == state::backoff) return {};
+  // Authenticating is not yet success: a connection closed right after it (by a server or a
+  // proxy that does so every time) would reconnect every initial_backoff for ever. One that
+  // stayed up stable_after was; the failures count afresh from it.
+  if (authenticated_now_ && d.up_for >= policy_.stable_after) attempts_ = 0;
+  authenticated_now_ = false;
   ++attempts_;
   if (policy_.max_attempts && attempts_ > *policy_.max_attempts) {
     return fail(stream_errc::reconnects_exhausted,
-                std::to_string(attempts_ - 1) + " reconnect attempts failed; last: " + std::string(detail));
+                std::to_string(attempts_ - 1) + " reconnect attempts failed; last: " + std::string(d.detail));
   }
   state_ = state::backoff;
   pending_.clear();
@@ -174,7 +179,7 @@ session_action session::on_disconnected(std::string_view detail, double jitter) 
   backoff.max_backoff = policy_.max_backoff;
   session_action a;
   a.what = session_action::kind::wait;
-  a.delay = backoff_delay(backoff, attempts_, jitter);
+  a.delay = backoff_delay(backoff, attempts_, d.jitter);
   return a;
 }
 

@@ -32,13 +32,19 @@ namespace massive::stream {
 /// When and how often a lost connection is replaced.
 struct reconnect_policy {
   /// Reconnect attempts in a row before the stream fails with reconnects_exhausted; nullopt:
-  /// without limit (the official Go client's default). 0 disables reconnecting.
+  /// without limit (the official Go client's default). 0 disables reconnecting. A connection
+  /// that authenticates but drops before stable_after counts as a failed attempt.
   std::optional<unsigned> max_attempts;
   /// Backoff before the first attempt; doubled for each attempt after it, up to max_backoff,
   /// with equal jitter (massive::backoff_delay).
   std::chrono::milliseconds initial_backoff{250};
   /// The longest backoff between two attempts.
   std::chrono::milliseconds max_backoff{30'000};
+  /// How long an authenticated connection must stay up to count as a success: the failure
+  /// after it backs off from initial_backoff again. One that drops sooner (a server or proxy
+  /// that closes each connection right after authenticating) backs off further each time, as
+  /// failed connections do, rather than reconnecting several times a second for ever.
+  std::chrono::milliseconds stable_after{10'000};
 };
 
 /// What happened, as the session's input.
@@ -56,6 +62,7 @@ struct status {
 struct disconnected {
   std::string_view detail;
   double jitter;  ///< a uniform draw in [0, 1) for the backoff
+  std::chrono::milliseconds up_for{0};  ///< how long the connection had been up (0: it never came up)
 };
 /// The connection was refused for good before the WebSocket was up (a proxy's 4xx to CONNECT:
 /// its credentials or its policy), which another attempt would meet again. The session is
@@ -131,7 +138,7 @@ class session {
 
  private:
   session_action on_status(std::string_view status, std::string_view message);
-  session_action on_disconnected(std::string_view detail, double jitter);
+  session_action on_disconnected(const happened::disconnected& d);
   session_action subscribe_action(std::string_view action, const std::vector<std::string>& topics);
   session_action fail(stream_errc code, std::string_view detail);
 
@@ -142,10 +149,11 @@ class session {
   std::vector<std::string> pending_;
   std::size_t acknowledged_ = 0;
   std::size_t reconnects_ = 0;
-  unsigned attempts_ = 0;  // failed connections since the last authentication
+  unsigned attempts_ = 0;  // failed attempts since a connection stayed up stable_after
   std::size_t unexpected_ = 0;
   bool gap_ = false;
   bool authenticated_once_ = false;
+  bool authenticated_now_ = false;  // the current connection has authenticated
 };
 
 }  // namespace massive::stream
