@@ -150,6 +150,7 @@ class stream_builder {
   }
   /// The single `ev` value the schema's enum (in any allOf part) allows, or "".
   std::string ev_of(const json& raw) const {
+    static const std::vector<json> no_values;
     const json& s = resolve(raw);
     std::string found;
     if (const json* parts = s.find("allOf")) {
@@ -162,19 +163,15 @@ class stream_builder {
         // One string among the enum's values; a null beside it is no value (OpenAPI 3.0
         // lists null in a nullable enum).
         const json* values = resolve(*ev).find("enum");
-        std::vector<std::string> strings;
-        bool others = false;
-        if (values != nullptr) {
-          for (const json& v : values->items()) {
-            if (v.is_string()) {
-              strings.push_back(v.string());
-            } else if (v.type() != json::kind::null) {
-              others = true;
-            }
-          }
+        const json* only = nullptr;
+        std::size_t non_null = 0;
+        for (const json& v : values != nullptr ? values->items() : no_values) {
+          if (v.type() == json::kind::null) continue;
+          ++non_null;
+          only = &v;
         }
-        if (strings.size() == 1 && !others) {
-          found = strings.front();
+        if (non_null == 1 && only->is_string()) {
+          found = only->string();
         } else if (const std::string_view only = resolve(*ev).text("const"); !only.empty()) {
           found = std::string(only);  // OpenAPI 3.1 (JSON Schema) writes an enum of one as const
         }
@@ -342,7 +339,8 @@ class stream_builder {
   /// `status`; the schema as it is when neither picks one.
   const json* channel_choice(const json* schema, const stream_event& e) const {
     const json& s = resolve(*schema);
-    const json* parts = s.find("oneOf") != nullptr ? s.find("oneOf") : s.find("anyOf");
+    const json* parts = s.find("oneOf");
+    if (parts == nullptr) parts = s.find("anyOf");
     if (parts == nullptr || parts->items().size() < 2) return schema;
     std::vector<const json*> by_prefix, not_status;
     for (const json& part : parts->items()) {

@@ -21,9 +21,6 @@ namespace massive::codegen::building {
 /// The names of a path's parameters, in order: {"stocksTicker", "date"} for
 /// /v1/open-close/{stocksTicker}/{date}.
 std::vector<std::string> path_parameter_names(const std::string& path);
-/// The market (a group: stocks, options, forex, crypto, indices) a ticker example names by the
-/// API's prefixes (O:, C:, X:, I:; none for a stock), "" for what is no ticker.
-std::string ticker_market(std::string_view example);
 
 /// An object schema with its allOf parts merged and its $refs followed.
 struct merged {
@@ -75,10 +72,9 @@ class builder {
   /// Collects results.underlying.aggregates[] and returns its element schema (null when none).
   const json* collect_underlying(const std::string& path, const merged& results);
 
-  /// Routes whose path parameters were renamed since the map was written (routes.cpp): each
-  /// described path no op row names, paired with the row's path of the same route; `markets`
-  /// holds the market a path's ticker example names (path_market).
-  void find_renamed_routes(const std::vector<std::string>& described, const std::map<std::string, std::string>& markets);
+  /// Routes of `paths` whose path parameters were renamed since the map was written
+  /// (routes.cpp): each path no op row names, paired with the row's path of the same route.
+  void find_renamed_routes(const json& paths);
   /// The path map rows name a described route by, and the described path of a map row's.
   const std::string& map_path(const std::string& described) const;
   const std::string& described_path(const std::string& mapped) const;
@@ -126,7 +122,6 @@ class builder {
   std::map<std::string, model*> default_by_sig_;             // shapes it does not name
   std::map<std::string, std::size_t> operation_at_;          // path -> index in api_.operations
   std::map<std::string, std::string> map_paths_;              // described path -> the map's (routes.cpp)
-  std::map<std::string, std::string> described_paths_;        // ... and back
   std::vector<bool> curated_name_;                           // per operation: named by a map row
   // Enumerations named <group>_<method>_<parameter> once their operation has its name.
   std::vector<std::tuple<enum_def*, std::size_t, std::string>> unnamed_enums_;

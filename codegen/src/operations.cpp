@@ -410,26 +410,7 @@ api builder::run() {
     notices_.names_path = official_.file();
   }
   for (const map_row* row : map_.find("group")) known_groups_.push_back(row->words[0]);
-  // The routes, and the market each one's path ticker names by its example (for routes whose
-  // path parameters were renamed: find_renamed_routes).
-  std::vector<std::string> described;
-  std::map<std::string, std::string> markets;
-  for (const auto& [path, written] : paths->members()) {
-    const json& item = resolve(written);
-    const json* get = item.find("get");
-    if (path.rfind("x-", 0) == 0 || get == nullptr) continue;
-    described.push_back(path.empty() || path.front() != '/' ? "/" + path : path);
-    for (const json* list : {item.find("parameters"), get->find("parameters")}) {
-      if (list == nullptr) continue;
-      for (const json& written_param : list->items()) {
-        const json& p = resolve(written_param);
-        const json* example = p.example();
-        if (p.text("in") != "path" || example == nullptr || !example->is_string()) continue;
-        if (std::string market = ticker_market(example->string()); !market.empty()) markets[described.back()] = market;
-      }
-    }
-  }
-  find_renamed_routes(described, markets);
+  find_renamed_routes(*paths);
   for (const auto& [path, written] : paths->members()) {
     if (path.rfind("x-", 0) == 0) continue;  // an extension of the paths object, not a route
     const json& item = resolve(written);  // a path item may be a $ref to another

@@ -61,16 +61,8 @@ std::size_t alike(const std::vector<std::string>& a, const std::vector<std::stri
   return n;
 }
 
-}  // namespace
-
-std::vector<std::string> path_parameter_names(const std::string& path) {
-  std::vector<std::string> names;
-  for (std::size_t at = path.find('{'); at != std::string::npos; at = path.find('{', at + 1)) {
-    names.push_back(path.substr(at + 1, path.find('}', at) - at - 1));
-  }
-  return names;
-}
-
+/// The market (a group) a ticker example names by the API's prefixes (O:, C:, X:, I:; none for a
+/// stock), "" for what is no ticker.
 std::string ticker_market(std::string_view example) {
   static const std::pair<const char*, const char*> prefixes[] = {
       {"O:", "options"}, {"C:", "forex"}, {"X:", "crypto"}, {"I:", "indices"}};
@@ -85,6 +77,16 @@ std::string ticker_market(std::string_view example) {
   return symbol ? "stocks" : "";
 }
 
+}  // namespace
+
+std::vector<std::string> path_parameter_names(const std::string& path) {
+  std::vector<std::string> names;
+  for (std::size_t at = path.find('{'); at != std::string::npos; at = path.find('{', at + 1)) {
+    names.push_back(path.substr(at + 1, path.find('}', at) - at - 1));
+  }
+  return names;
+}
+
 // A path no op row names takes the path of a row that no path of the description has and that
 // differs from it in parameter names alone. In rounds, each path and row taken once: where every
 // name has the same words (the markets' variants of one route, {stocksTicker}, {cryptoTicker},
@@ -94,8 +96,25 @@ std::string ticker_market(std::string_view example) {
 // one market's variant of a route); then a path with one such row left that no other path left
 // could take. A path with several left takes none: its names are the generator's defaults, as
 // for a new route.
-void builder::find_renamed_routes(const std::vector<std::string>& described,
-                                  const std::map<std::string, std::string>& markets) {
+void builder::find_renamed_routes(const json& paths) {
+  // The routes, and the market each one's path ticker names by its example.
+  std::vector<std::string> described;
+  std::map<std::string, std::string> markets;
+  for (const auto& [key, written] : paths.members()) {
+    const json& item = resolve(written);
+    const json* get = item.find("get");
+    if (key.rfind("x-", 0) == 0 || get == nullptr) continue;
+    const std::string& path = described.emplace_back(key.empty() || key.front() != '/' ? "/" + key : key);
+    for (const json* list : {item.find("parameters"), get->find("parameters")}) {
+      if (list == nullptr) continue;
+      for (const json& declared : list->items()) {
+        const json& p = resolve(declared);
+        const json* example = p.example();
+        if (p.text("in") != "path" || example == nullptr || !example->is_string()) continue;
+        if (std::string market = ticker_market(example->string()); !market.empty()) markets[path] = market;
+      }
+    }
+  }
   // The op rows by path, read without marking them used: a row no route takes stays stale.
   std::map<std::string, const map_row*> op_rows;
   for (const map_row* row : map_.find("op")) {
@@ -109,9 +128,10 @@ void builder::find_renamed_routes(const std::vector<std::string>& described,
   for (const auto& [path, row] : op_rows) {
     if (!here.count(path)) unclaimed.push_back(path);
   }
+  std::set<std::string> taken;  // map paths a described path was paired with
   const auto pair = [&](const std::string& path, const std::string& mapped) {
     map_paths_[path] = mapped;
-    described_paths_[mapped] = path;
+    taken.insert(mapped);
     notices_.warnings.push_back("GET " + path + " is read as the map's GET " + mapped +
                                 " (the same route, its path parameters renamed): its names are the map's; "
                                 "the map's rows may name it by its new path");
@@ -119,7 +139,7 @@ void builder::find_renamed_routes(const std::vector<std::string>& described,
   const auto free_rows = [&](const std::string& path) {
     std::vector<std::string> rows;
     for (const std::string& mapped : unclaimed) {
-      if (!described_paths_.count(mapped) && route_shape(mapped) == route_shape(path)) rows.push_back(mapped);
+      if (!taken.count(mapped) && route_shape(mapped) == route_shape(path)) rows.push_back(mapped);
     }
     return rows;
   };
@@ -141,28 +161,27 @@ void builder::find_renamed_routes(const std::vector<std::string>& described,
     const auto it = markets.find(path);
     return it != markets.end() ? it->second : std::string();
   };
+  // Another path still unpaired that could take the same rows (of the same market, if asked).
+  const auto contested = [&](const std::string& path, bool same_market) {
+    return std::any_of(unnamed.begin(), unnamed.end(), [&](const std::string& other) {
+      return other != path && !map_paths_.count(other) && route_shape(other) == route_shape(path) &&
+             (!same_market || market_of(other) == market_of(path));
+    });
+  };
   for (const std::string& path : unnamed) {
     if (map_paths_.count(path) || market_of(path).empty()) continue;
     std::vector<std::string> of_market;
     for (const std::string& mapped : free_rows(path)) {
       if (op_rows.at(mapped)->words[2] == market_of(path)) of_market.push_back(mapped);
     }
-    const bool contested = std::any_of(unnamed.begin(), unnamed.end(), [&](const std::string& other) {
-      return other != path && !map_paths_.count(other) && route_shape(other) == route_shape(path) &&
-             market_of(other) == market_of(path);
-    });
-    if (of_market.size() == 1 && !contested) pair(path, of_market.front());
+    if (of_market.size() == 1 && !contested(path, true)) pair(path, of_market.front());
   }
   for (bool paired = true; paired;) {
     paired = false;
     for (const std::string& path : unnamed) {
       if (map_paths_.count(path)) continue;
       const std::vector<std::string> rows = free_rows(path);
-      if (rows.size() != 1) continue;
-      const bool contested = std::any_of(unnamed.begin(), unnamed.end(), [&](const std::string& other) {
-        return other != path && !map_paths_.count(other) && route_shape(other) == route_shape(path);
-      });
-      if (contested) continue;
+      if (rows.size() != 1 || contested(path, false)) continue;
       pair(path, rows.front());
       paired = true;
     }
@@ -175,8 +194,10 @@ const std::string& builder::map_path(const std::string& described) const {
 }
 
 const std::string& builder::described_path(const std::string& mapped) const {
-  const auto it = described_paths_.find(mapped);
-  return it != described_paths_.end() ? it->second : mapped;
+  for (const auto& [described, to] : map_paths_) {
+    if (to == mapped) return described;
+  }
+  return mapped;
 }
 
 }  // namespace massive::codegen::building

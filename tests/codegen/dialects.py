@@ -531,8 +531,12 @@ def renamed_path_parameters(s):
     models and members (REPORT_LACKS: nothing breaks). Seen failing with map rows matched by the
     exact path: "28 breaking", client.stocks().trades() and massive::trade gone, the indicators'
     models renamed."""
-    renamed = {'stocksTicker': 'stock_ticker', 'stockTicker': 'ticker', 'fxTicker': 'forexTicker',
-               'options_ticker': 'optionsTicker', 'cryptoTicker': 'crypto_ticker', 'date': 'day'}
+    rename_path_parameters(s, {'stocksTicker': 'stock_ticker', 'stockTicker': 'ticker', 'fxTicker': 'forexTicker',
+                               'options_ticker': 'optionsTicker', 'cryptoTicker': 'crypto_ticker', 'date': 'day'})
+
+
+def rename_path_parameters(s, renamed):
+    """Each path parameter named in `renamed` takes its new name, in its routes and declarations."""
     paths = {}
     for path, item in s['paths'].items():
         new = path
@@ -554,15 +558,7 @@ def official_form_renamed(s):
     example (AAPL, a stock) names its row. Seen failing with the example not read: "the report
     holds: removed `client.stocks().trades()`"."""
     jvm_form(s)
-    paths = {}
-    for path, item in s['paths'].items():
-        for _, _, _, op in ops({'paths': {path: item}}):
-            for prm in op.get('parameters', []):
-                prm = resolve(s, prm)
-                if prm.get('in') == 'path' and prm.get('name') == 'stockTicker':
-                    prm['name'] = 'ticker'
-        paths[path.replace('{stockTicker}', '{ticker}')] = item
-    s['paths'] = paths
+    rename_path_parameters(s, {'stockTicker': 'ticker'})
 
 
 # The stream description's dialects (the REST description as committed).

@@ -205,18 +205,30 @@ undeclared_keys audited_undeclared(const massive::reflection::operation_entry& e
   return out;
 }
 
+namespace {
+
+/// A ticker as the API spells `market`'s (a group), so that the mock routes a shared route's
+/// variants (x-polygon-ignore) to the operation named; a stock's for any other group.
+std::string market_ticker(std::string_view market) {
+  if (market == "crypto") return "X:BTCUSD";
+  if (market == "forex") return "C:EURUSD";
+  if (market == "indices") return "I:SPX";
+  if (market == "options") return "O:AAPL250117C00150000";
+  return "AAPL";
+}
+
+}  // namespace
+
 std::string sample_value(const massive::reflection::operation_entry& entry, std::string_view name) {
   if (name == "multiplier") return "1";
   if (name == "timespan") return "day";
   if (name == "from" || name == "date") return "2024-01-02";
   if (name == "to") return "2024-01-12";
   if (name == "direction") return "gainers";
-  // Tickers as the API spells each market's, so that the mock routes a shared route's
-  // variants (x-polygon-ignore) to the operation named.
-  if (name == "cryptoTicker") return "X:BTCUSD";
-  if (name == "fxTicker" || name == "forexTicker") return "C:EURUSD";
-  if (name == "indicesTicker") return "I:SPX";
-  if (name == "optionsTicker" || name == "optionContract") return "O:AAPL250117C00150000";
+  if (name == "cryptoTicker") return market_ticker("crypto");
+  if (name == "fxTicker" || name == "forexTicker") return market_ticker("forex");
+  if (name == "indicesTicker") return market_ticker("indices");
+  if (name == "optionsTicker" || name == "optionContract") return market_ticker("options");
   if (name == "stocksTicker" || name == "stockTicker" || name == "ticker" || name == "underlyingAsset") return "AAPL";
   // A name the descriptions so far do not give (a regeneration renamed it): by its type, and a
   // ticker by its operation's market.
@@ -232,13 +244,7 @@ std::string sample_value(const massive::reflection::operation_entry& entry, std:
     if (date) return earlier_date ? "2024-01-12" : "2024-01-02";
     if (p.type == parameter_type::integer) return "1";
     if (p.type == parameter_type::enumeration && !p.values.empty()) return std::string(p.values.front());
-    if (name.find("icker") != std::string_view::npos) {
-      if (entry.group == "crypto") return "X:BTCUSD";
-      if (entry.group == "forex") return "C:EURUSD";
-      if (entry.group == "indices") return "I:SPX";
-      if (entry.group == "options") return "O:AAPL250117C00150000";
-      return "AAPL";
-    }
+    if (name.find("icker") != std::string_view::npos) return market_ticker(entry.group);
   }
   return "X1";
 }

@@ -125,7 +125,6 @@ session_action session::on_status(std::string_view status, std::string_view mess
     return a;
   }
   if (status == "auth_success" && state_ == state::authenticating) {
-    authenticated_now_ = true;
     if (authenticated_once_) gap_ = true;
     authenticated_once_ = true;
     acknowledged_ = 0;
@@ -165,8 +164,8 @@ session_action session::on_disconnected(const happened::disconnected& d) {
   // Authenticating is not yet success: a connection closed right after it (by a server or a
   // proxy that does so every time) would reconnect every initial_backoff for ever. One that
   // stayed up stable_after was; the failures count afresh from it.
-  if (authenticated_now_ && d.up_for >= policy_.stable_after) attempts_ = 0;
-  authenticated_now_ = false;
+  const bool authenticated = state_ == state::subscribing || state_ == state::streaming;
+  if (authenticated && d.up_for >= policy_.stable_after) attempts_ = 0;
   ++attempts_;
   if (policy_.max_attempts && attempts_ > *policy_.max_attempts) {
     return fail(stream_errc::reconnects_exhausted,

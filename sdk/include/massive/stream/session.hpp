@@ -153,7 +153,6 @@ class session {
   std::size_t unexpected_ = 0;
   bool gap_ = false;
   bool authenticated_once_ = false;
-  bool authenticated_now_ = false;  // the current connection has authenticated
 };
 
 }  // namespace massive::stream
