@@ -245,6 +245,7 @@ void print_operation(std::ostream& out, const operation_entry& e) {
       out << ", required";
     }
     if (!p.default_value.empty()) out << ", default " << p.default_value;
+    if (!p.former.empty()) out << ", formerly " << p.former << " (still taken)";
     out << "\n";
     if (const auto taken = comparators(p.filter); !taken.empty()) {
       std::string names;

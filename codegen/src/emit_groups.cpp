@@ -312,7 +312,8 @@ std::string parameter_table(const operation& o) {
            (p->required ? "true" : "false") + ",\n     .filter = parameter_filter::" + parameter_filter_name(p->filter) +
            ",\n     .values = " + values + ",\n     .default_value = " + quoted(p->default_value) +
            ",\n     .example = " + quoted(p->example) +
-           ",\n     .description = " + quoted(p->description) + "},\n";
+           ",\n     .description = " + quoted(p->description) +
+           (p->former.empty() ? std::string() : ",\n     .former = " + quoted(p->former)) + "},\n";
   }
   return out + "};\n";
 }
@@ -346,6 +347,11 @@ std::string table_source(const api& a, const group_def& g) {
   for (const operation* o : ops) {
     out += parameter_table(*o);
     out += "\nstd::string " + operation_id(*o) + "_target(argument_list args) {\n";
+    // A renamed path parameter is still taken by the name the command line knew it by.
+    const auto params = all_params(*o);
+    if (std::any_of(params.begin(), params.end(), [](const param* p) { return !p->former.empty(); })) {
+      out += "  const auto current = current_names(args, " + operation_id(*o) + "_parameters);\n  args = current;\n";
+    }
     out += "  check_arguments(args, " + (all_params(*o).empty() ? std::string("{}") : operation_id(*o) + "_parameters") +
            ");\n";
     bool lists = false;

@@ -85,6 +85,7 @@ struct param {
   std::string description;    // the description's whole text, on one line
   std::string default_value;  // the schema's default as text ("" when none)
   std::string example;        // the description's example value as text ("" when none)
+  std::string former;         // a renamed path parameter's name in the map's route ("" when not renamed)
 };
 
 struct operation {

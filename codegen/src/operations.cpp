@@ -291,6 +291,7 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
 param builder::make_param(const operation& op, const json& p, const std::string& wire, const std::string& map_wire) {
   param out;
   out.wire = wire;
+  if (map_wire != wire) out.former = map_wire;
   out.in_path = p.text("in") == "path";
   out.required = out.in_path || p.flag("required");
   out.doc = first_sentence(p.text("description"));

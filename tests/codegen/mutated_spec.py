@@ -323,6 +323,65 @@ def named_like_generated(spec, r):
         spec["paths"]["/" + name + "/v1/" + r.choice(["group", "params", "things"])] = {"get": copy.deepcopy(op)}
 
 
+def alike(name, r):
+    """Another spelling of name that a C++ identifier may fold onto it: case, separators, camel
+    or snake form."""
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+    camel = re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
+    return r.choice([name.upper(), name.lower(), name.capitalize(), snake, camel, name.replace("_", "-"),
+                     name + "_", "_" + name, name.replace("_", ".")])
+
+
+def names_alike(spec, r):
+    """Two members, schemas, operations or parameters whose names differ only in a way a C++ name
+    may not keep (bidPrice and bid_price, T and t, Trade and trade, ListTrades and listTrades)."""
+    what = r.choice(["property", "schema", "operation", "parameter"])
+    if what == "property":
+        s = r.choice([n for n in schemas(spec) if isinstance(n.get("properties"), dict) and n["properties"]])
+        name = r.choice(list(s["properties"]))
+        s["properties"][alike(name, r)] = copy.deepcopy(s["properties"][name])
+    elif what == "schema":
+        components = spec.get("components", {}).get("schemas", {})
+        if components:
+            name = r.choice(list(components))
+            twin = alike(name, r)
+            components[twin] = copy.deepcopy(components[name])
+            refs = [n for n in walk(spec) if n.get("$ref") == "#/components/schemas/" + name]
+            if refs:
+                r.choice(refs)["$ref"] = "#/components/schemas/" + twin
+    elif what == "operation":
+        _, op = r.choice(operations(spec))
+        (_, other) = r.choice(operations(spec))
+        op["operationId"] = alike(str(other.get("operationId", "ListThings")), r)
+    else:
+        _, op = r.choice(operations(spec))
+        params = [p for p in op.get("parameters", []) if isinstance(p, dict) and isinstance(p.get("name"), str)]
+        if params:
+            p = copy.deepcopy(r.choice(params))
+            p["name"] = r.choice([p["name"], alike(p["name"], r)])
+            p["in"] = "query"
+            p.pop("required", None)
+            op["parameters"].append(p)
+
+
+# Text a generator writes into comments and string literals: comment ends and starts, a line
+# ending in a backslash (which splices the next line of C++ into a // comment), raw string
+# delimiters, carriage returns, Unicode line separators, control characters.
+HOSTILE_TEXT = ["ends */ here", "/* opens", "ends in a backslash \\", "line\\\nspliced", "R\"(raw)\"", ")\" x",
+                "cr\rlf\r\n", "sep\u2028para\u2029", "nul\u0000bell\u0007esc\u001b", "tab\there", "??= ??/ ??'",
+                "@param x \\brief", "100% %s %n {}", "\ud83d\ude00 emoji", "<script>&amp;</script>"]
+
+
+def text_hostile(spec, r):
+    nodes = [n for n in walk(spec) if isinstance(n.get("description"), str) or isinstance(n.get("summary"), str)
+             or isinstance(n.get("title"), str)]
+    for n in r.sample(nodes, min(len(nodes), r.choice([1, 10, 100]))):
+        for key in ("description", "summary", "title"):
+            if isinstance(n.get(key), str):
+                n[key] = r.choice([r.choice(HOSTILE_TEXT), n[key] + " " + r.choice(HOSTILE_TEXT),
+                                   r.choice(HOSTILE_TEXT) + "\n" + n[key]])
+
+
 KINDS = [type_removed, type_changed, properties_removed, items_removed, member_of_another_json_type,
          replaced_by_ref, ref_to_nothing, ref_cycle, wrapped_in_composition, enumeration_changed, format_changed,
          properties_of_another_shape, schema_removed, operation_id_removed, operation_id_shared,
@@ -330,7 +389,7 @@ KINDS = [type_removed, type_changed, properties_removed, items_removed, member_o
          path_parameter_renamed, route_parameter_renamed, route_added, method_changed, operation_text_of_another_type,
          parameter_default_or_example_odd, enumeration_of_odd_values, swagger2_style, path_without_slash,
          paths_extension, parameter_declared_twice, path_parameter_unplaced, nullable_as_in_3_1,
-         extension_renamed, named_like_generated, holds_itself]
+         extension_renamed, named_like_generated, holds_itself, names_alike, text_hostile]
 
 
 def stream_schema_removed(spec, r):

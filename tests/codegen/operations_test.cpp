@@ -106,12 +106,40 @@ TEST_CASE("coverage: bad arguments are refused by name") {
   const std::pair<std::string_view, std::string_view> bad_limit_args[] = {{"stockTicker", "AAPL"}, {"limit", "ten"}};
   const massive::reflection::argument_list bad_limit(bad_limit_args);
   CHECK_THROWS_WITH_AS(trades->target(bad_limit), doctest::Contains("'limit'"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(trades->target({}), doctest::Contains("missing required parameter 'stockTicker'"),
-                       std::invalid_argument);
+  // The route's ticker by the description's name (a description may rename it; the former name
+  // is taken too, and used above).
+  REQUIRE(!trades->parameters.empty());
+  const std::string missing = "missing required parameter '" + std::string(trades->parameters[0].wire) + "'";
+  CHECK_THROWS_WITH_AS(trades->target({}), doctest::Contains(missing.c_str()), std::invalid_argument);
   const std::pair<std::string_view, std::string_view> range_args[] = {
       {"stockTicker", "AAPL"}, {"timestamp.gte", "2024-01-02"}, {"timestamp.lt", "1704240000000000000"}};
   const massive::reflection::argument_list range(range_args);
   CHECK(trades->target(range) == "/v3/trades/AAPL?timestamp.gte=2024-01-02&timestamp.lt=1704240000000000000");
+}
+
+TEST_CASE("a path parameter the description renamed is still taken by its former name") {
+  using massive::reflection::parameter_info;
+  using massive::reflection::parameter_type;
+  using massive::reflection::parameter_filter;
+  const parameter_info known[] = {
+      {.wire = "ticker", .type = parameter_type::string, .in_path = true, .required = true,
+       .filter = parameter_filter::none, .former = "stockTicker"},
+      {.wire = "limit", .type = parameter_type::integer, .in_path = false, .required = false,
+       .filter = parameter_filter::none},
+  };
+  const std::pair<std::string_view, std::string_view> given[] = {{"stockTicker", "AAPL"}, {"limit", "5"}};
+  const auto current = massive::reflection::detail::current_names(given, known);
+  REQUIRE(current.size() == 2);
+  CHECK(current[0] == std::pair<std::string_view, std::string_view>{"ticker", "AAPL"});
+  CHECK(current[1] == std::pair<std::string_view, std::string_view>{"limit", "5"});
+  CHECK_NOTHROW(massive::reflection::detail::check_arguments(current, known));
+  // The current name passes as it is; a name no parameter ever had is still refused.
+  const std::pair<std::string_view, std::string_view> now[] = {{"ticker", "AAPL"}};
+  CHECK(massive::reflection::detail::current_names(now, known)[0].first == "ticker");
+  const std::pair<std::string_view, std::string_view> unknown[] = {{"stockticker", "AAPL"}};
+  CHECK_THROWS_WITH_AS(massive::reflection::detail::check_arguments(
+                           massive::reflection::detail::current_names(unknown, known), known),
+                       doctest::Contains("unknown parameter 'stockticker'"), std::invalid_argument);
 }
 
 TEST_CASE("decode only: every operation's rows decode through the model table, in any chunking") {

@@ -87,6 +87,17 @@ void check_arguments(argument_list args, std::span<const parameter_info> known) 
   }
 }
 
+std::vector<std::pair<std::string_view, std::string_view>> current_names(argument_list args,
+                                                                         std::span<const parameter_info> known) {
+  std::vector<std::pair<std::string_view, std::string_view>> out(args.begin(), args.end());
+  for (auto& argument : out) {
+    for (const parameter_info& k : known) {
+      if (!k.former.empty() && k.former == argument.first) argument.first = k.wire;
+    }
+  }
+  return out;
+}
+
 std::optional<std::string_view> find_argument(argument_list args, std::string_view name) {
   std::optional<std::string_view> found;
   for (const auto& [key, value] : args) {

@@ -98,6 +98,10 @@ struct parameter_info {
   std::string_view default_value;  ///< what the API assumes when it is absent ("" when it says nothing)
   std::string_view example;        ///< the description's example value ("" when it gives none)
   std::string_view description;    ///< the description's text, on one line
+  /// The name a path parameter had before the description renamed it (`stockTicker`, now
+  /// `ticker`), still taken as an argument: a script written against the earlier name goes on
+  /// working. Empty when the parameter kept its name.
+  std::string_view former = {};
 };
 
 /// A column of the rows flattened for a table: a field, or a field of a nested object
@@ -152,6 +156,11 @@ using massive::detail::untyped_decoder;
 /// nearest name), a comparator its parameter does not take, or a value outside an
 /// enumeration's (listing them); then every required parameter left out, all at once.
 void check_arguments(argument_list args, std::span<const parameter_info> known);
+
+/// `args` with each renamed path parameter given by its former name under its current one
+/// (parameter_info::former), the others as they are.
+std::vector<std::pair<std::string_view, std::string_view>> current_names(argument_list args,
+                                                                         std::span<const parameter_info> known);
 
 /// The value of argument `name`; throws std::invalid_argument when it is given twice.
 std::optional<std::string_view> find_argument(argument_list args, std::string_view name);
