@@ -1,8 +1,10 @@
-// Routes the map knows under other path parameter names. A map row names a route by its path,
-// parameters included (`op GET /v2/aggs/ticker/{stocksTicker}/range/...`), and the descriptions
-// name one parameter several ways (stocksTicker, stockTicker, fxTicker, forexTicker,
-// options_ticker): a version that renames one ({stockTicker} -> {ticker}) still describes the
-// same route, and its group, method, models and parameter names are the map's.
+// Routes the map knows under another path. A map row names a route by its path, parameters
+// included (`op GET /v2/aggs/ticker/{stocksTicker}/range/...`), and a later description may
+// write the same route otherwise: the descriptions name one parameter several ways
+// (stocksTicker, stockTicker, fxTicker, forexTicker, options_ticker), and a route moves to
+// another version when Massive promotes it (/futures/vX/trades/{ticker} became
+// /futures/v1/trades/{ticker}; /benzinga/v1/news became /benzinga/v2/news). Such a route is still
+// the map's, and its group, method, models and parameter names are the map's.
 #include "builder.hpp"
 
 #include <algorithm>
@@ -13,14 +15,30 @@ namespace massive::codegen::building {
 
 namespace {
 
-/// The path with every parameter's name left out: /v3/trades/{} for /v3/trades/{stockTicker}.
+/// The path with every parameter's name and every version left out: /{}/trades/{} for
+/// /v3/trades/{stockTicker}, /futures/{}/trades/{} for /futures/vX/trades/{ticker}. A version
+/// is a whole segment: v, then digits or X.
 std::string route_shape(const std::string& path) {
   std::string out;
-  bool in_name = false;
-  for (char c : path) {
-    if (c == '}') in_name = false;
-    if (!in_name) out += c;
-    if (c == '{') in_name = true;
+  for (std::size_t start = 0; start < path.size();) {
+    const std::size_t end = std::min(path.find('/', start + 1), path.size());
+    const std::string_view segment = std::string_view(path).substr(start, end - start);  // "/v3", "/{x}"
+    const std::string_view word = segment.substr(1);
+    const bool version = word.size() > 1 && word[0] == 'v' &&
+                         (word == "vX" || std::all_of(word.begin() + 1, word.end(), [](char c) {
+                            return std::isdigit(static_cast<unsigned char>(c));
+                          }));
+    if (version) {
+      out += "/{}";
+    } else {
+      bool in_name = false;
+      for (char c : segment) {
+        if (c == '}') in_name = false;
+        if (!in_name) out += c;
+        if (c == '{') in_name = true;
+      }
+    }
+    start = end;
   }
   return out;
 }
@@ -88,7 +106,7 @@ std::vector<std::string> path_parameter_names(const std::string& path) {
 }
 
 // A path no op row names takes the path of a row that no path of the description has and that
-// differs from it in parameter names alone. In rounds, each path and row taken once: where every
+// differs from it in parameter names and versions alone. In rounds, each path and row taken once: where every
 // name has the same words (the markets' variants of one route, {stocksTicker}, {cryptoTicker},
 // ..., find their own); then where one row has more names alike than any other (a route's
 // {date} renamed {day} beside its ticker); then the one row of the market its ticker's example
@@ -133,7 +151,7 @@ void builder::find_renamed_routes(const json& paths) {
     map_paths_[path] = mapped;
     taken.insert(mapped);
     notices_.warnings.push_back("GET " + path + " is read as the map's GET " + mapped +
-                                " (the same route, its path parameters renamed): its names are the map's; "
+                                " (the same route, its version or path parameters renamed): its names are the map's; "
                                 "the map's rows may name it by its new path");
   };
   const auto free_rows = [&](const std::string& path) {

@@ -123,9 +123,10 @@ TEST_CASE("a path parameter the description renamed is still taken by its former
   using massive::reflection::parameter_filter;
   const parameter_info known[] = {
       {.wire = "ticker", .type = parameter_type::string, .in_path = true, .required = true,
-       .filter = parameter_filter::none, .former = "stockTicker"},
+       .filter = parameter_filter::none, .values = {}, .default_value = "", .example = "", .description = "",
+       .former = "stockTicker"},
       {.wire = "limit", .type = parameter_type::integer, .in_path = false, .required = false,
-       .filter = parameter_filter::none},
+       .filter = parameter_filter::none, .values = {}, .default_value = "", .example = "", .description = ""},
   };
   const std::pair<std::string_view, std::string_view> given[] = {{"stockTicker", "AAPL"}, {"limit", "5"}};
   const auto current = massive::reflection::detail::current_names(given, known);
