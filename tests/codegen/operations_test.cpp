@@ -140,7 +140,10 @@ TEST_CASE("a path parameter the description renamed is still taken by its former
   const std::pair<std::string_view, std::string_view> unknown[] = {{"stockticker", "AAPL"}};
   CHECK_THROWS_WITH_AS(massive::reflection::detail::check_arguments(
                            massive::reflection::detail::current_names(unknown, known), known),
-                       doctest::Contains("unknown parameter 'stockticker'"), std::invalid_argument);
+                       doctest::Contains("unknown parameter 'stockticker' (did you mean 'stockTicker'?)"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(massive::reflection::detail::check_arguments({}, known),
+                       "missing required parameter 'ticker' (formerly stockTicker)", std::invalid_argument);
 }
 
 TEST_CASE("decode only: every operation's rows decode through the model table, in any chunking") {

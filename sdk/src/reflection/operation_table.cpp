@@ -53,7 +53,12 @@ void check_arguments(argument_list args, std::span<const parameter_info> known) 
         for (std::string_view c : comparators(k.filter)) names.push_back(std::string(k.wire) + "." + std::string(c));
       }
       std::string message = "unknown parameter '" + std::string(name) + "'";
-      if (const auto near = nearest_name(name, std::vector<std::string_view>(names.begin(), names.end()))) {
+      // A former name is still taken (current_names), so it may be suggested too.
+      std::vector<std::string_view> near_names(names.begin(), names.end());
+      for (const parameter_info& k : known) {
+        if (!k.former.empty()) near_names.push_back(k.former);
+      }
+      if (const auto near = nearest_name(name, near_names)) {
         message += " (did you mean '" + std::string(*near) + "'?)";
       }
       std::string list;
@@ -80,7 +85,9 @@ void check_arguments(argument_list args, std::span<const parameter_info> known) 
   for (const parameter_info& k : known) {
     if (!k.required) continue;
     const bool given = std::any_of(args.begin(), args.end(), [&](const auto& a) { return a.first == k.wire; });
-    if (!given) missing += std::string(count++ == 0 ? "'" : ", '") + std::string(k.wire) + "'";
+    if (given) continue;
+    missing += std::string(count++ == 0 ? "'" : ", '") + std::string(k.wire) + "'";
+    if (!k.former.empty()) missing += " (formerly " + std::string(k.former) + ")";
   }
   if (count != 0) {
     throw std::invalid_argument((count == 1 ? "missing required parameter " : "missing required parameters ") + missing);
