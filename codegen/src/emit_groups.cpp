@@ -133,6 +133,21 @@ std::string method(const operation& o) {
     out += "  " + attribute + "cursor<" + row + "> " + name + "(" + tag + "const " + params_name(o) +
            "& params, traversal_options opts = {});\n";
   }
+  if (o.graduated) {
+    // The calls written while the route was experimental, forwarded (a warning, not an error).
+    const std::string graduated = "[[deprecated(\"no longer experimental: drop massive::experimental\")]] ";
+    out += text::comment(2, o.name + "() was experimental: massive::experimental is still taken, and deprecated.");
+    if (page) {
+      out += "  template <class Token = default_token>\n  " + graduated + "auto " + o.name + "(experimental_t, const " +
+             params_name(o) + "& params, Token&& token = {}) {\n    return " + o.name +
+             "(params, std::forward<Token>(token));\n  }\n";
+    }
+    if (o.paginated) {
+      const std::string name = o.page_style ? o.name + "_pages" : o.name;
+      out += "  " + graduated + "cursor<" + row + "> " + name + "(experimental_t, const " + params_name(o) +
+             "& params, traversal_options opts = {}) {\n    return " + name + "(params, std::move(opts));\n  }\n";
+    }
+  }
   return out;
 }
 
@@ -168,7 +183,7 @@ std::string group_header(const api& a, const group_def& g) {
   bool experimental = false;
   for (const operation* o : ops) {
     models.insert(o->row->name);
-    experimental = experimental || o->experimental;
+    experimental = experimental || o->experimental || o->graduated;
   }
   std::string out = text::banner() + "#pragma once\n\n";
   out += "#include \"massive/client.hpp\"\n#include \"massive/enums.hpp\"\n";

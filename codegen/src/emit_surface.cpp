@@ -21,6 +21,7 @@ std::string returns(const operation& o) {
 std::string flags(const operation& o) {
   std::string out;
   if (o.experimental) out += " experimental";
+  if (o.graduated) out += " graduated";
   if (o.deprecated) out += " deprecated";
   if (o.ignored) out += " variant";
   return out.empty() ? "-" : out.substr(1);

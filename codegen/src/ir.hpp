@@ -104,6 +104,9 @@ struct operation {
   bool page_style = false;  // paginated, yet the map asks for a one-page method (plus <name>_pages)
   bool ignored = false;     // x-polygon-ignore: a variant of a route another operation shares
   bool experimental = false;
+  // Experimental where the map names the route (a vX or dev path), promoted since: the opt-in is
+  // still taken, deprecated, so that code written while it was experimental still compiles.
+  bool graduated = false;
   std::string deprecated_use;  // the replacement, when deprecated ("" = not deprecated)
   bool deprecated = false;
   std::vector<param> path_params;  // in route order

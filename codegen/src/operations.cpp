@@ -74,8 +74,11 @@ void builder::add_operation(const std::string& path, const json& path_item, cons
   o.summary = first_sentence(op.text("summary").empty() ? op.text("description") : op.text("summary"));
   o.description = one_line(op.text("description"));
   o.ignored = path_item.extension_flag("ignore") || op.extension_flag("ignore");
-  o.experimental = op.extension("experimental") != nullptr || path.find("/vX") != std::string::npos ||
-                   path.find("/dev/") != std::string::npos;
+  const auto experimental_path = [](const std::string& p) {
+    return p.find("/vX") != std::string::npos || p.find("/dev/") != std::string::npos;
+  };
+  o.experimental = op.extension("experimental") != nullptr || experimental_path(path);
+  o.graduated = !o.experimental && experimental_path(map_path(o.path));
   o.deprecated = op.flag("deprecated");  // OpenAPI's own; Massive's extension can name the successor
   if (const json* dep = op.extension("deprecation")) {
     o.deprecated = true;

@@ -77,7 +77,9 @@ void compare_operations(const surface& before, const surface& after, lists& out)
     if (column(c, 1) != column(n, 1)) {
       out.breaking.push_back(call(id) + " now returns `" + column(n, 1) + "`, not `" + column(c, 1) + "`");
     }
-    if (has_flag(c, "experimental") != has_flag(n, "experimental")) {
+    if (has_flag(c, "experimental") && has_flag(n, "graduated")) {
+      out.other.push_back(call(id) + " is no longer experimental (massive::experimental is still taken, deprecated)");
+    } else if (has_flag(c, "experimental") != has_flag(n, "experimental")) {
       out.breaking.push_back(call(id) + (has_flag(n, "experimental") ? " is now experimental (pass massive::experimental)"
                                                                       : " is no longer experimental (drop massive::experimental)"));
     }
