@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -34,6 +35,26 @@ using massive::test::run_cli;
 using massive::test::run_result;
 
 const std::string origin = "https://127.0.0.1:4443";  // where the in-process mock's next_urls point
+
+/// How this build's description names a path parameter that the committed one names `committed`
+/// (another description may spell it otherwise: {stockTicker} as {ticker}). The command line
+/// takes either; what it prints says the current name.
+std::string path_name(std::string_view group, std::string_view name, std::string_view committed) {
+  const massive::reflection::operation_entry* op = massive::reflection::find_operation(group, name);
+  REQUIRE(op != nullptr);
+  for (const massive::reflection::parameter_info& p : op->parameters) {
+    if (p.in_path && (p.wire == committed || p.former == committed)) return std::string(p.wire);
+  }
+  FAIL("no path parameter ", committed, " in ", group, " ", name);
+  return {};
+}
+
+/// The route of `group name` as this build's description writes it.
+std::string route_of(std::string_view group, std::string_view name) {
+  const massive::reflection::operation_entry* op = massive::reflection::find_operation(group, name);
+  REQUIRE(op != nullptr);
+  return std::string(op->path);
+}
 
 /// Rows the CLI's embedded mock serves for `group operation` with `args`: the whole next_url
 /// chain with `all_pages`, else the first page. Computed from the mock API itself (the same
@@ -152,8 +173,9 @@ TEST_CASE("exit 0: --all-pages prints every row of every page, in every format")
 TEST_CASE("exit 2: the caller's mistakes, each named") {
   struct mistake {
     std::vector<std::string> args;
-    std::string_view says;
+    std::string says;
   };
+  const std::string ticker = path_name("stocks", "trades", "stockTicker");
   const mistake mistakes[] = {
       {{}, "name a group and an operation"},
       {{"stonks", "trades"}, "unknown group 'stonks' (did you mean stocks?)"},
@@ -165,7 +187,7 @@ TEST_CASE("exit 2: the caller's mistakes, each named") {
        "--format is one of json, jsonl, csv, table; not 'xml'"},
       {{"stocks", "trades", "--mock", "-p", "stockTicker=AAPL", "-p", "limit=ten"},
        "parameter 'limit': 'ten' is not an integer"},
-      {{"stocks", "trades", "--mock"}, "missing required parameter 'stockTicker'"},
+      {{"stocks", "trades", "--mock"}, "missing required parameter '" + ticker + "'"},
       {{"stocks", "trades", "--mock", "-p", "stockTicker"}, "--param takes KEY=VALUE, not 'stockTicker'"},
       {{"stocks", "trades", "--mock", "-p", "stockTicker=AAPL", "--max-pages", "0"},
        "--max-pages takes a positive count, not '0'"},
@@ -175,7 +197,7 @@ TEST_CASE("exit 2: the caller's mistakes, each named") {
         "-p", "from=2024-01-02", "-p", "to=2024-01-05"},
        "parameter 'timespan': 'weekz' is not one of its values: second, minute, hour, day, week, month, quarter, year"},
       {{"stocks", "trades", "--mock", "-p", "stockticker=AAPL"},
-       "unknown parameter 'stockticker' (did you mean 'stockTicker'?); this operation takes: stockTicker, timestamp,"},
+       "unknown parameter 'stockticker' (did you mean 'stockTicker'?); this operation takes: " + ticker + ", timestamp,"},
       {{"stocks", "trades", "--mock", "-p", "stockTicker=AAPL", "-p", "timestamp.gtee=2024-01-02"},
        "unknown parameter 'timestamp.gtee' (did you mean 'timestamp.gte'?)"},
       {{"stocks", "trades", "--mock", "-p", "stockTicker=AAPL", "-p", "limit.gte=5"}, "unknown parameter 'limit.gte'"},
@@ -324,7 +346,8 @@ TEST_CASE("every missing required parameter is named in one error") {
   const run_result r = run_cli({"stocks", "aggregates", "--mock"});
   CHECK(r.exit_code == 2);
   CAPTURE(r.err);
-  CHECK(contains(r.err, "missing required parameters 'stocksTicker', 'multiplier', 'timespan', 'from', 'to'"));
+  CHECK(contains(r.err, "missing required parameters '" + path_name("stocks", "aggregates", "stocksTicker") + "'"));
+  CHECK(contains(r.err, "'multiplier', 'timespan', 'from', 'to'"));
 }
 
 TEST_CASE("tables right-align numbers") {
@@ -433,7 +456,8 @@ TEST_CASE("completion: bash's completion function on a few prefixes") {
   CHECK(completions("massive stocks trades --format j") == words{"json", "jsonl"});
   CHECK(completions("massive stocks trades --format=c") == words{"csv"});
   CHECK(completions("massive stocks trades -f t") == words{"table"});
-  CHECK(completions("massive stocks trades -p stock") == words{"stockTicker="});
+  const std::string ticker = path_name("stocks", "trades", "stockTicker");
+  CHECK(completions("massive stocks trades -p " + ticker.substr(0, 5)) == words{ticker + "="});
   CHECK(completions("massive stocks trades -p timestamp.g") == words{"timestamp.gt=", "timestamp.gte="});
   CHECK(completions("massive stocks trades --param order=") == words{"asc", "desc"});
   CHECK(completions("massive stocks aggregates -p timespan=m") == words{"minute", "month"});
@@ -456,7 +480,8 @@ std::string zsh_candidates(std::vector<std::string> words) {
 TEST_CASE("completion: zsh loads its script behind compinit and finds the same candidates") {
   CHECK(contains(zsh_candidates({"massive", "st"}), "stocks options crypto"));
   CHECK(zsh_candidates({"massive", "completion", ""}) == "bash zsh\n");
-  CHECK(contains(zsh_candidates({"massive", "stocks", "trades", "-p", ""}), "stockTicker= timestamp= timestamp.gt="));
+  CHECK(contains(zsh_candidates({"massive", "stocks", "trades", "-p", ""}),
+                 path_name("stocks", "trades", "stockTicker") + "= timestamp= timestamp.gt="));
   CHECK(zsh_candidates({"massive", "stocks", "trades", "-p", "order="}) == "asc desc\n");
   CHECK(zsh_candidates({"massive", "stocks", "trades", "--format", "c"}) == "json jsonl csv table\n");
   const run_result fish = run_cli({"completion", "fish"});
@@ -501,9 +526,10 @@ TEST_CASE("help: the overview, a group's operations, an operation's parameters, 
   CHECK(trades.exit_code == 0);
   CHECK(trades.err == "");
   CAPTURE(trades.out);
-  for (std::string_view part :
-       {"GET /v3/trades/{stockTicker}", "Pages: the first page, or every page with --all-pages",
-        "stockTicker  string, required (in the path)", "Specify a case-sensitive ticker symbol.",
+  const std::string route = "GET " + route_of("stocks", "trades");
+  const std::string ticker = path_name("stocks", "trades", "stockTicker") + "  string, required (in the path)";
+  for (std::string_view part : std::initializer_list<std::string_view>{
+           route, "Pages: the first page, or every page with --all-pages", ticker, "Specify a case-sensitive ticker symbol.",
         "timestamp  date (YYYY-MM-DD) or Unix timestamp in nanoseconds", "also timestamp.gt, timestamp.gte, timestamp.lt, timestamp.lte",
         "order  one of asc, desc, default desc", "limit  integer, default 1000", "sip_timestamp (time)"}) {
     CHECK(contains(trades.out, part));
@@ -1248,7 +1274,7 @@ std::string description_example(const std::string& path) {
 // underlying: "THREW exception: The JSON field referenced does not exist in this object." at
 // body["results"]["underlying"]["url"].
 TEST_CASE("--envelope: the page as the API's object, an indicator's underlying decoded") {
-  const std::string sent = description_example("/v1/indicators/sma/{stockTicker}");
+  const std::string sent = description_example(route_of("stocks", "sma"));
   scripted_server api({.headers = {{"Content-Type", "application/json"}}, .body = sent});
   const run_result r = run_cli(
       args_with({"stocks", "sma", "-p", "stockTicker=AAPL", "-p", "expand_underlying=true", "--envelope"}, api.flags()), key);
@@ -1313,7 +1339,8 @@ TEST_CASE("--envelope --all-pages: one object per page, JSON Lines, next_url unt
 TEST_CASE("help: every operation's help names its route, each parameter and its type, and an example with "
           "the description's values") {
   const run_result trades = run_cli({"stocks", "trades", "--help"});
-  CHECK(contains(trades.out, "massive stocks trades -p stockTicker=AAPL --all-pages -f table"));
+  CHECK(contains(trades.out, "massive stocks trades -p " + path_name("stocks", "trades", "stockTicker") +
+                                 "=AAPL --all-pages -f table"));
   for (const massive::reflection::operation_entry& e : massive::reflection::operation_table()) {
     CAPTURE(e.group);
     CAPTURE(e.name);

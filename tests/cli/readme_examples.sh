@@ -69,6 +69,11 @@ grep -q '^{"count":2,"next_url":"https://127.0.0.1:[0-9]*/v1/indicators/sma/AAPL
 # Completion for bash (zsh: massive completion zsh).
 source <(massive completion bash)
 
-COMP_LINE="massive stocks trades -p stockT" COMP_POINT=32 _massive
-[ "${COMPREPLY[*]}" = "stockTicker=" ] || fail "completion offered '${COMPREPLY[*]}' for -p stockT"
+# The trades' path parameter by the name its help gives (stockTicker; another description may
+# spell it otherwise, as ticker), completed from its first letters.
+ticker=$("$cli" stocks trades --help | sed -n 's/^  \([^ ]*\)  string, required (in the path).*/\1/p' | head -n 1)
+[ -n "$ticker" ] || fail "stocks trades --help names no path parameter"
+COMP_LINE="massive stocks trades -p ${ticker:0:5}"
+COMP_POINT=${#COMP_LINE} _massive
+[ "${COMPREPLY[*]}" = "$ticker=" ] || fail "completion offered '${COMPREPLY[*]}' for -p ${ticker:0:5}"
 echo "readme_examples: every example ran and printed what the README says"
