@@ -106,14 +106,14 @@ std::vector<std::string> path_parameter_names(const std::string& path) {
 }
 
 // A path no op row names takes the path of a row that no path of the description has and that
-// differs from it in parameter names and versions alone. In rounds, each path and row taken once: where every
-// name has the same words (the markets' variants of one route, {stocksTicker}, {cryptoTicker},
-// ..., find their own); then where one row has more names alike than any other (a route's
-// {date} renamed {day} beside its ticker); then the one row of the market its ticker's example
-// names (X:BTC-USD crypto, AAPL stocks: a bare {ticker} where the official clients' form keeps
-// one market's variant of a route); then a path with one such row left that no other path left
-// could take. A path with several left takes none: its names are the generator's defaults, as
-// for a new route.
+// differs from it in parameter names and versions alone. In rounds, each path and row taken
+// once: where every name has the same words (the markets' variants of one route,
+// {stocksTicker}, {cryptoTicker}, ..., find their own); then where one row has more names alike
+// than any other (a route's {date} renamed {day} beside its ticker); then the one row of the
+// market its ticker's example names (X:BTC-USD crypto, AAPL stocks: a bare {ticker} where the
+// official clients' form keeps one market's variant of a route); then a path with one such row
+// left that no other path left could take. A path with several left takes none: its names are
+// the generator's defaults, as for a new route.
 void builder::find_renamed_routes(const json& paths) {
   // The routes, and the market each one's path ticker names by its example.
   std::vector<std::string> described;
