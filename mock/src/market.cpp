@@ -42,6 +42,12 @@ std::optional<sys_days> parse_date(std::string_view text) {
   return sys_days{*date};
 }
 
+/// A path segment naming an API version: v, then digits or X (v2, v3, vX).
+bool is_version(std::string_view segment) {
+  return segment.size() > 1 && segment[0] == 'v' &&
+         (segment == "vX" || segment.find_first_not_of("0123456789", 1) == std::string_view::npos);
+}
+
 bool is_weekday(sys_days day) {
   const unsigned wd = weekday{day}.c_encoding();
   return wd != 0 && wd != 6;
@@ -126,7 +132,7 @@ response aggregates(const market_options& options, std::string_view target,
     // As on the wire: the range's near end moves to the next bar's millisecond value ({from}
     // when ascending), so the cursor itself starts again at offset 0.
     const std::string next_bar = std::to_string(starts[last].count());
-    std::string next = options.base_url + "/v2/aggs/ticker/" + ticker + "/range/" + segs[5] +
+    std::string next = options.base_url + "/" + segs[0] + "/aggs/ticker/" + ticker + "/range/" + segs[5] +
                        "/" + timespan + "/" + (descending ? segs[7] : next_bar) + "/" +
                        (descending ? next_bar : segs[8]) + "?cursor=" + q.cursor(0);
     w.raw(",");
@@ -443,11 +449,13 @@ response market::answer(std::string_view target) const {
   std::vector<std::string> segs;
   for (auto seg : url.segments()) segs.push_back(seg);
   try {
-    if (segs.size() == 9 && segs[0] == "v2" && segs[1] == "aggs" && segs[2] == "ticker" &&
+    // Any version of these routes (v2 and v3 today): a description that moves one to another
+    // version (as Massive promotes routes) still finds the market's data.
+    if (segs.size() == 9 && is_version(segs[0]) && segs[1] == "aggs" && segs[2] == "ticker" &&
         segs[4] == "range") {
       return aggregates(options_, target, url, segs);
     }
-    if (segs.size() == 3 && segs[0] == "v3" && (segs[1] == "trades" || segs[1] == "quotes")) {
+    if (segs.size() == 3 && is_version(segs[0]) && (segs[1] == "trades" || segs[1] == "quotes")) {
       return ticks(options_, target, url, segs[2], segs[1] == "trades");
     }
   } catch (const bad_request& e) {
