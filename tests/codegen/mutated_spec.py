@@ -20,7 +20,9 @@ among the paths; a parameter declared twice, a path parameter the path has no pl
 method other than GET; schemas removed from components; OpenAPI 3.1's nullable forms (type
 lists with null, anyOf/oneOf of a schema and null); Massive's extensions under x-massive-;
 members and routes named like what the SDK or the generated code already names (timestamp_ms,
-none, /time/, group). The stream description gets its own:
+none, /time/, group); names that differ only in case, separators or camel/snake form (bidPrice
+and bid_price, T and t, Trade and trade); comment ends, line splices, raw-string delimiters and
+control characters in the texts. The stream description gets its own:
 schemas removed, $refs to nothing, an ev without values, keys of another JSON type, a channel
 gone or moved.
 
