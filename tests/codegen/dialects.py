@@ -565,7 +565,7 @@ def official_form_renamed(s):
 @t
 def versions_moved(s):
     """Every route moved to another version as Massive promotes one (/futures/vX/trades/{ticker}
-    became /futures/v1/trades/{ticker}, /benzinga/v1/news /benzinga/v2/news): vX to v1, vN to
+    became /futures/v1/trades/{ticker}, /benzinga/v1/news became /benzinga/v2/news): vX to v1, vN to
     vN+1, where no other route shares the route's shape in another version. Its map rows stay its
     own, and a route promoted from vX still takes massive::experimental, deprecated (REPORT_LACKS:
     nothing breaks). Seen failing with map rows matched by the exact path (the generator before
