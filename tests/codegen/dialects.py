@@ -565,18 +565,18 @@ def official_form_renamed(s):
 @t
 def versions_moved(s):
     """Every route moved to another version as Massive promotes one (/futures/vX/trades/{ticker}
-    became /futures/v1/trades/{ticker}, /benzinga/v1/news became /benzinga/v2/news): vX to v1, vN to
-    vN+1, where no other route shares the route's shape in another version. Its map rows stay its
+    became /futures/v1/trades/{ticker}, /benzinga/v1/news became /benzinga/v2/news): vX and dev to v1,
+    vN to vN+1, where no other route shares the route's shape in another version. Its map rows stay its
     own, and a route promoted from vX still takes massive::experimental, deprecated (REPORT_LACKS:
     nothing breaks). Seen failing with map rows matched by the exact path (the generator before
     2026-12-07): "the report holds ['## Breaking', 'has no map row', 'has no model row']"; and
     with the promoted routes' opt-in dropped: "the report holds ['## Breaking']"."""
-    version = re.compile(r"/v(\d+|X)(?=/|$)")
+    version = re.compile(r"/(v\d+|vX|dev)(?=/|$)")
     shapes = {}
     for path in s['paths']:
         shapes.setdefault(version.sub('/v', path), []).append(path)
     s['paths'] = {
-        (version.sub(lambda m: '/v1' if m.group(1) == 'X' else '/v%d' % (int(m.group(1)) + 1), path)
+        (version.sub(lambda m: '/v1' if m.group(1) in ('vX', 'dev') else '/v%d' % (int(m.group(1)[1:]) + 1), path)
          if len(shapes[version.sub('/v', path)]) == 1 else path): item
         for path, item in s['paths'].items()}
 
