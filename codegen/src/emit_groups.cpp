@@ -105,6 +105,9 @@ std::string params_definitions(const operation& o) {
   return out;
 }
 
+/// The method that returns a cursor: the operation's, or <name>_pages beside a one-page method.
+std::string cursor_method_name(const operation& o) { return o.page_style ? o.name + "_pages" : o.name; }
+
 std::string method(const operation& o) {
   const std::string row = "massive::" + o.row->name;
   const std::string target = "params.target()";
@@ -127,7 +130,7 @@ std::string method(const operation& o) {
            ", std::forward<Token>(token));\n  }\n";
   }
   if (o.paginated) {
-    const std::string name = o.page_style ? o.name + "_pages" : o.name;
+    const std::string name = cursor_method_name(o);
     out += text::comment(2, (o.page_style ? "Every page of " + o.name + "(), following next_url." : notes) +
                                 " Page by page: a cursor whose next() yields each page.");
     out += "  " + attribute + "cursor<" + row + "> " + name + "(" + tag + "const " + params_name(o) +
@@ -143,7 +146,7 @@ std::string method(const operation& o) {
              "(params, std::forward<Token>(token));\n  }\n";
     }
     if (o.paginated) {
-      const std::string name = o.page_style ? o.name + "_pages" : o.name;
+      const std::string name = cursor_method_name(o);
       out += "  " + graduated + "cursor<" + row + "> " + name + "(experimental_t, const " + params_name(o) +
              "& params, traversal_options opts = {}) {\n    return " + name + "(params, std::move(opts));\n  }\n";
     }
@@ -156,7 +159,7 @@ std::string method(const operation& o) {
 std::string cursor_method_definition(const operation& o) {
   if (!o.paginated) return "";
   const std::string row = "massive::" + o.row->name;
-  const std::string name = o.page_style ? o.name + "_pages" : o.name;
+  const std::string name = cursor_method_name(o);
   return "cursor<" + row + "> " + o.group + "_group::" + name + "(" + (o.experimental ? "experimental_t, " : "") +
          "const " + params_name(o) + "& params, traversal_options opts) {\n  return client_->traverse<" + row +
          ">(params.target(), " + shape_name(o.payload) + ", opts);\n}\n\n";
@@ -362,18 +365,17 @@ std::string table_source(const api& a, const group_def& g) {
   for (const operation* o : ops) {
     out += parameter_table(*o);
     out += "\nstd::string " + operation_id(*o) + "_target(argument_list args) {\n";
+    const std::vector<const param*> params = all_params(*o);
     // A renamed path parameter is still taken by the name the command line knew it by.
-    const auto params = all_params(*o);
     if (std::any_of(params.begin(), params.end(), [](const param* p) { return !p->former.empty(); })) {
       out += "  const auto current = current_names(args, " + operation_id(*o) + "_parameters);\n  args = current;\n";
     }
-    out += "  check_arguments(args, " + (all_params(*o).empty() ? std::string("{}") : operation_id(*o) + "_parameters") +
-           ");\n";
+    out += "  check_arguments(args, " + (params.empty() ? std::string("{}") : operation_id(*o) + "_parameters") + ");\n";
     bool lists = false;
-    for (const param* p : all_params(*o)) lists = lists || p->type.what == param_type::kind::string_list;
+    for (const param* p : params) lists = lists || p->type.what == param_type::kind::string_list;
     if (lists) out += "  std::vector<std::vector<std::string_view>> lists;\n  lists.reserve(4);\n";
     out += "  const " + params_name(*o) + " params{\n";
-    for (const param* p : all_params(*o)) out += "      ." + p->name + " = " + argument_expression(*p) + ",\n";
+    for (const param* p : params) out += "      ." + p->name + " = " + argument_expression(*p) + ",\n";
     out += "  };\n  return params.target();\n}\n";
   }
   out += "\n}  // namespace\n\nextern const operation_entry " + g.name + "_operations[] = {\n";

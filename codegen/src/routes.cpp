@@ -15,21 +15,22 @@ namespace massive::codegen::building {
 
 namespace {
 
+/// A path segment naming a version: v, then digits or X (v3, vX); or dev, a route before its
+/// first version.
+bool is_version(std::string_view word) {
+  if (word == "dev" || word == "vX") return true;
+  return word.size() > 1 && word[0] == 'v' &&
+         std::all_of(word.begin() + 1, word.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 /// The path with every parameter's name and every version left out: /{}/trades/{} for
-/// /v3/trades/{stockTicker}, /futures/{}/trades/{} for /futures/vX/trades/{ticker}. A version
-/// is a whole segment: v, then digits or X; or dev, a route before its first version.
+/// /v3/trades/{stockTicker}, /futures/{}/trades/{} for /futures/vX/trades/{ticker}.
 std::string route_shape(const std::string& path) {
   std::string out;
   for (std::size_t start = 0; start < path.size();) {
     const std::size_t end = std::min(path.find('/', start + 1), path.size());
     const std::string_view segment = std::string_view(path).substr(start, end - start);  // "/v3", "/{x}"
-    const std::string_view word = segment.substr(1);
-    const bool version = word == "dev" ||
-                         (word.size() > 1 && word[0] == 'v' &&
-                          (word == "vX" || std::all_of(word.begin() + 1, word.end(), [](char c) {
-                             return std::isdigit(static_cast<unsigned char>(c));
-                           })));
-    if (version) {
+    if (is_version(segment.substr(1))) {
       out += "/{}";
     } else {
       bool in_name = false;
