@@ -135,6 +135,23 @@ TEST_CASE("wrong types name the field and row") {
          decode_errc::wrong_type, "results[1].t", 1);
   EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1.5})")), decode_errc::wrong_type,
          "results[1].t", 1);
+  // A fraction is judged from its digits, not from the double it rounds to: 2^52 + 1.5 and
+  // 5.00000000000000001 are doubles without a fraction, 2^53 + 1 written as a float is 2^53.
+  // regression: exact_integer over a double, as it was -> fails with "REQUIRE( o.threw )" for
+  // each of the first three (t read as 4503599627370498, n as 5, t as 9007199254740992)
+  for (const char* t : {"4503599627370497.5", "45035996273704975e-1", R"("4503599627370497.5")"}) {
+    CAPTURE(t);
+    EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 1, std::string(R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":)") + t + "}")),
+                        decode_errc::wrong_type, "results[1].t", 1);
+  }
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1,"n":5.00000000000000001})")),
+                      decode_errc::wrong_type, "results[1].n", 1);
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":9007199254740993.0})")),
+                      decode_errc::out_of_range, "results[1].t", 1);
+  // A leading zero is not JSON, whatever std::from_chars makes of it.
+  // regression: integer_fallback without json_number -> fails with "REQUIRE( o.threw )" (n read as 7)
+  EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 1, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1,"n":007})")),
+                      decode_errc::invalid_json, "results[1].n", 1);
   EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 2, R"({"v":1,"o":1,"c":2,"h":3,"l":0.5,"t":1,"otc":1})")),
          decode_errc::wrong_type, "results[2].otc", 2);
   EXPECT_DECODE_ERROR(decode_failure(aggs_with(3, 0, R"([1,2])")), decode_errc::wrong_type, "results[0]", 0);
@@ -158,6 +175,24 @@ TEST_CASE("wrong types name the field and row") {
   EXPECT_DECODE_ERROR(decode_failure<trade>(R"({"results":[{"exchange":1,"id":"1","participant_timestamp":1,"price":1,)"
                                             R"("sequence_number":1,"sip_timestamp":1.651181822461979e18,"size":1}]})"),
          decode_errc::out_of_range, "results[0].sip_timestamp", 0);
+}
+
+TEST_CASE("a key written with escapes is an error under strict, and in the envelope under either policy") {
+  const std::string row = R"("c":2,"h":2,"l":2,"t":2,"v":2.384421e+06,"n":1.0e+03)";
+  EXPECT_DECODE_ERROR(decode_failure(R"({"results":[{"o":1,)" + row + R"(},{"\u006f":9,)" + row + "}]}"),
+                      decode_errc::unknown_key, R"(results[1].\u006f)", 1);
+  // It may spell results, status or next_url: which rows are the page's, whether the API said
+  // ERROR, or which page comes next could not be told.
+  // regression: unknown_envelope_key without the escape test -> fails with "REQUIRE( o.threw )"
+  // under lenient (the key counted unknown, "ERROR" unseen)
+  for (const decode_policy policy : {decode_policy::strict, decode_policy::lenient}) {
+    EXPECT_DECODE_ERROR(decode_failure(R"({"results":[],"\u0072esults":[{"o":1}]})", 5, payload_shape::results_array, {}, policy),
+                        decode_errc::unknown_key, R"(\u0072esults)", std::nullopt);
+    EXPECT_DECODE_ERROR(decode_failure(R"({"\u0073tatus":"ERROR","results":[]})", 5, payload_shape::results_array, {}, policy),
+                        decode_errc::unknown_key, R"(\u0073tatus)", std::nullopt);
+    EXPECT_DECODE_ERROR(decode_failure(R"({"results":[],"next_\u0075rl":"https://x/y"})", 5, payload_shape::results_array, {}, policy),
+                        decode_errc::unknown_key, R"(next_\u0075rl)", std::nullopt);
+  }
 }
 
 TEST_CASE("errors name the field whether the keys come in the server's order or not") {

@@ -79,7 +79,14 @@ TEST_CASE("agg fields: number forms, absent optionals, null as absent, unknown k
                            R"(,{"v":135647456,"vw":null,"o":1,"c":1,"h":1,"l":1,"t":1,"n":null,"otc":null,"T":"X","z":{"o":7}})" +
                            R"(,{"\u006f":99,"o":2,"c":2,"h":2,"l":2,"t":2,"v":2.384421e+06,"n":1.0e+03}]})";
   const page<agg> p = decode<agg>(body);
-  REQUIRE(p.size() == 4);
+  // An escaped key is not read as the key it spells (key_is() compares keys as sent), and it
+  // may spell a declared one ("\u006f" is "o", given twice here): the fourth row is left out,
+  // never shown with one of its two opens.
+  // regression: unknown_key without has_escape -> fails with "REQUIRE( 4 == 3 )" (the row kept, open 2)
+  REQUIRE(p.size() == 3);
+  CHECK(p.leniency().dropped_rows == 1);
+  CHECK(p.leniency().skipped == 1);
+  CHECK(p.leniency().first == "results[3].\\u006f");
   CHECK(p[0].volume == 1'000'000.0);
   CHECK(p[0].vwap == 10.5);
   CHECK(p[0].transactions == 5);
@@ -93,10 +100,21 @@ TEST_CASE("agg fields: number forms, absent optionals, null as absent, unknown k
   CHECK_FALSE(p[2].vwap.has_value());
   CHECK_FALSE(p[2].transactions.has_value());
   CHECK(p[2].open == 1.0);  // the nested "o" belongs to an unknown key
-  // An escaped key matches nothing: the API never escapes its plain ASCII keys.
-  CHECK(p[3].open == 2.0);
-  CHECK(p[3].volume == 2'384'421.0);
-  CHECK(p[3].transactions == 1000);
+}
+
+TEST_CASE("a key written with escapes leaves its row out, whichever key it spells") {
+  const std::string row = R"("o":2,"c":2,"h":2,"l":2,"t":2,"v":2.384421e+06,"n":1.0e+03)";
+  // Alone ("\u0076w" is vw), after a plain twin, or a key the model lacks: what it spells is
+  // not read, so the row is left out either way (errors_test.cpp: strict and the envelope).
+  for (const std::string escaped : {R"("\u0076w":1)", R"("o":3,"\u006f":99)", R"("x\ty":1)"}) {
+    CAPTURE(escaped);
+    const page<agg> p = decode<agg>(R"({"results":[{)" + row + "},{" + escaped + "," + row.substr(6) + "}]}");
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].open == 2.0);
+    CHECK(p[0].transactions == 1000);  // an integral float form is still the integer
+    CHECK(p.leniency().dropped_rows == 1);
+    CHECK(p.leniency().lossy());
+  }
 }
 
 // The server sends a row's keys in one fixed order, but the decoders must not depend on it

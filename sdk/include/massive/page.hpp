@@ -122,8 +122,9 @@ struct page_leniency {
   /// Values left out because the declared type cannot hold them: a fraction or an int64
   /// overflow where an integer is declared, a number beyond a double's range (1e400), a string
   /// that is not a number, an object where a number is declared, an impossible date, an array
-  /// element or a row of the wrong type (null included), a key given twice. The field is then
-  /// absent (nullopt, empty); a required one is also counted in missing.
+  /// element or a row of the wrong type (null included), a key given twice, a key written with
+  /// JSON escapes (its object is left out). The field is then absent (nullopt, empty); a
+  /// required one is also counted in missing.
   std::uint32_t skipped = 0;
   /// Required fields absent, null or skipped, and bools whose absence means false (agg::otc)
   /// given a value of another type: the object holding each was left out.

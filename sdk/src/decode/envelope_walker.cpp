@@ -415,6 +415,12 @@ void envelope_walker::envelope_surprise(decode_errc code, const char* detail, bo
 }
 
 void envelope_walker::unknown_envelope_key() {
+  // classify() reads keys as sent: one written with escapes may spell results, status or
+  // next_url, and which rows are the page's or which page comes next could not be told.
+  if (key_.find('\\') != std::string::npos) {
+    throw decode_error(decode_errc::unknown_key, key_path(), std::nullopt,
+                       "a key written with JSON escapes, which may spell one the envelope declares");
+  }
   if (builder_->strict()) {
     throw decode_error(decode_errc::unknown_key, key_path(), std::nullopt, "a key the page envelope does not declare");
   }
@@ -485,8 +491,10 @@ std::optional<std::int64_t> envelope_walker::envelope_integer(simdjson::ondemand
     envelope_surprise(decode_errc::wrong_type, "expected an integer");
     return std::nullopt;
   }
+  std::string_view number;
+  if (auto e2 = doc.raw_json_token().get(number)) fail(errc_of(e2), simdjson::error_message(e2));
   std::int64_t integer = 0;
-  switch (exact_integer(d, integer)) {
+  switch (exact_integer(number.substr(0, number.find_first_of(" \t\r\n")), integer)) {
     case integral::fraction: envelope_surprise(decode_errc::wrong_type, "expected an integer"); return std::nullopt;
     case integral::beyond_2_53: envelope_surprise(decode_errc::out_of_range, beyond_2_53_detail); return std::nullopt;
     case integral::exact: break;

@@ -54,12 +54,69 @@ std::string field_path(const row_path& path, std::size_t row, std::string_view k
   return out;
 }
 
-integral exact_integer(double d, std::int64_t& out) noexcept {
-  constexpr double exact_limit = 9007199254740992.0;  // 2^53
-  if (std::trunc(d) != d) return integral::fraction;             // NaN too
-  if (std::fabs(d) > exact_limit) return integral::beyond_2_53;  // and the infinities
-  out = static_cast<std::int64_t>(d);
+integral exact_integer(std::string_view number, std::int64_t& out) noexcept {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t at = number.starts_with('-') ? 1 : 0;
+  const bool negative = at == 1;
+  const std::size_t whole_begin = at;
+  while (at < number.size() && is_digit(number[at])) ++at;
+  const std::string_view whole = number.substr(whole_begin, at - whole_begin);
+  std::string_view fraction;
+  if (at < number.size() && number[at] == '.') {
+    const std::size_t begin = ++at;
+    while (at < number.size() && is_digit(number[at])) ++at;
+    fraction = number.substr(begin, at - begin);
+  }
+  long long exponent = 0;  // saturated: 1e999999999999 is beyond whatever its digits
+  if (at < number.size() && (number[at] == 'e' || number[at] == 'E')) {
+    const bool minus = ++at < number.size() && number[at] == '-';
+    if (at < number.size() && (number[at] == '+' || number[at] == '-')) ++at;
+    for (; at < number.size() && is_digit(number[at]); ++at) {
+      exponent = std::min(exponent * 10 + (number[at] - '0'), 1'000'000LL);
+    }
+    if (minus) exponent = -exponent;
+  }
+  // The digits as one run, the whole part's then the fraction's, scaled by a power of ten;
+  // zeros at either end carry no information.
+  const auto digit = [&](std::size_t i) { return i < whole.size() ? whole[i] : fraction[i - whole.size()]; };
+  std::size_t first = 0;
+  std::size_t last = whole.size() + fraction.size();
+  long long scale = exponent - static_cast<long long>(fraction.size());
+  while (first < last && digit(first) == '0') ++first;
+  while (last > first && digit(last - 1) == '0') --last, ++scale;
+  if (first == last) {
+    out = 0;
+    return integral::exact;
+  }
+  if (scale < 0) return integral::fraction;
+  // 2^53 has 16 digits: more is beyond it, fewer fits a uint64 whatever they are.
+  if (static_cast<long long>(last - first) + scale > 16) return integral::beyond_2_53;
+  std::uint64_t value = 0;
+  for (std::size_t i = first; i < last; ++i) value = value * 10 + static_cast<std::uint64_t>(digit(i) - '0');
+  for (long long i = 0; i < scale; ++i) value *= 10;
+  if (value > (std::uint64_t{1} << 53)) return integral::beyond_2_53;
+  out = negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
   return integral::exact;
+}
+
+bool json_number(std::string_view text) noexcept {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t at = text.starts_with('-') ? 1 : 0;
+  const auto digits = [&] {
+    const std::size_t begin = at;
+    while (at < text.size() && is_digit(text[at])) ++at;
+    return at - begin;
+  };
+  const std::size_t whole_begin = at;
+  const std::size_t whole = digits();
+  if (whole == 0 || (whole > 1 && text[whole_begin] == '0')) return false;
+  if (at < text.size() && text[at] == '.' && (++at, digits() == 0)) return false;
+  if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    ++at;
+    if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
+    if (digits() == 0) return false;
+  }
+  return at == text.size();
 }
 
 decode_errc errc_of(simdjson::error_code e) noexcept {
@@ -104,13 +161,27 @@ void row_context::missing(std::uint64_t seen, std::uint64_t required,
   builder_.mark_incomplete();
 }
 
-void row_context::first_unknown_key(const char* raw) const {
-  // The key as sent, up to its closing quote (an escaped quote does not close it).
+namespace {
+
+// The key as sent, up to its closing quote (an escaped quote does not close it).
+std::string_view raw_key(const char* raw) noexcept {
   std::size_t length = 0;
   while (raw[length] != '"') length += raw[length] == '\\' ? 2 : 1;
-  const std::string_view key(raw, length);
+  return {raw, length};
+}
+
+}  // namespace
+
+void row_context::first_unknown_key(const char* raw) const {
+  const std::string_view key = raw_key(raw);
   if (builder_.strict()) fail(decode_errc::unknown_key, key, "a key the model does not declare");
   path_into(builder_.first_unknown_key_path(), key);
+}
+
+void row_context::escaped_key(const char* raw) const {
+  surprise(surprise_kind::skipped, decode_errc::unknown_key, raw_key(raw),
+           "a key written with JSON escapes, which may spell a declared one: its object is left out");
+  builder_.mark_incomplete();
 }
 
 void fail_field_iteration(const row_context& ctx, simdjson::error_code e) {
@@ -226,11 +297,14 @@ bool row_context::integer_fallback(std::string_view token, std::string_view key,
   if (atom == "null") return false;
   bool from_string = false;
   if (const std::optional<std::string_view> text = plain_string(token)) {
-    if (!looks_numeric(*text)) return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, "expected an integer");
+    if (!json_number(*text)) return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, "expected an integer");
     atom = *text;
     from_string = true;
   } else if (!looks_numeric(atom)) {
     return absent_or_fail(token, key, expected::number);
+  } else if (!json_number(atom)) {
+    // std::from_chars would read 007 or .5; JSON has neither.
+    fail(decode_errc::invalid_json, key, "malformed number");
   }
   std::int64_t exact = 0;
   const auto [int_end, int_ec] = std::from_chars(atom.data(), atom.data() + atom.size(), exact);
@@ -241,15 +315,9 @@ bool row_context::integer_fallback(std::string_view token, std::string_view key,
     out = exact;
     return true;
   }
-  double d = 0;
-  const auto [end, ec] = std::from_chars(atom.data(), atom.data() + atom.size(), d);
-  if (ec == std::errc::result_out_of_range) return surprise(surprise_kind::skipped, decode_errc::out_of_range, key, "number out of range");
-  if (ec != std::errc{} || end != atom.data() + atom.size()) {
-    if (from_string) return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, "expected an integer");
-    fail(decode_errc::invalid_json, key, "malformed number");
-  }
+  // A float form, or an integer beyond int64: judged from its digits, never through a double.
   std::int64_t integer = 0;
-  switch (exact_integer(d, integer)) {
+  switch (exact_integer(atom, integer)) {
     case integral::fraction:
       return surprise(surprise_kind::skipped, decode_errc::wrong_type, key, "expected an integer, got a fraction");
     case integral::beyond_2_53:

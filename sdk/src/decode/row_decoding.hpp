@@ -69,12 +69,25 @@ std::string field_path(const row_path& path, std::size_t row, std::string_view k
 void field_path_into(std::string& out, const row_path& path, std::size_t row, std::string_view key);
 decode_errc errc_of(simdjson::error_code e) noexcept;
 
+/// The raw key (as sent, just past its opening quote) holds an escape before its closing
+/// quote. Keys are short: a plain loop.
+inline bool has_escape(const char* raw) noexcept {
+  for (; *raw != '"'; ++raw) {
+    if (*raw == '\\') return true;
+  }
+  return false;
+}
+
 /// What an integer field makes of a number sent in float form (1.0e+03, 3.0), row or
-/// envelope alike: the integer only while a double holds it exactly (|x| <= 2^53), so that a
-/// nanosecond timestamp or a count is never rounded through a double.
+/// envelope alike, judged from its decimal text (`number`, a JSON number): the integer when
+/// the text's value is one and within 2^53. Never through a double, which makes
+/// 4503599627370497.5 an integer and 9007199254740993.0 its neighbour; and a float form beyond
+/// 2^53 was written from a double, whose last digits a nanosecond timestamp cannot trust.
 enum class integral : std::uint8_t { exact, fraction, beyond_2_53 };
 inline constexpr const char* beyond_2_53_detail = "integer beyond int64, or a float form beyond 2^53";
-integral exact_integer(double d, std::int64_t& out) noexcept;
+integral exact_integer(std::string_view number, std::int64_t& out) noexcept;
+/// The whole text is a JSON number (no leading zero, no bare '.', no '+').
+bool json_number(std::string_view text) noexcept;
 
 /// A blank row, array element or map entry at `out`, in the page's row region or arena.
 /// Copied rather than value-initialised in place: for a 160-byte row g++ emitted `rep stos`,
@@ -137,8 +150,8 @@ class row_context {
     }
     return true;
   }
-  /// Exact int64. An integral float form (1.0e+03) is accepted only while a double holds
-  /// it exactly (|x| <= 2^53), so nanosecond timestamps never pass through a double.
+  /// Exact int64. An integral float form (1.0e+03) is accepted within 2^53, judged from its
+  /// text (exact_integer), so nanosecond timestamps never pass through a double.
   [[gnu::always_inline]] bool read_int64(od::value v, std::string_view key, std::int64_t& out) {
     if (v.get_int64().get(out) != simdjson::SUCCESS) [[unlikely]] {
       return integer_fallback(v.raw_json_token(), key, out);
@@ -403,8 +416,11 @@ class row_context {
   }
 
   /// A key the model does not declare, at `raw` (just past its opening quote): counted, the
-  /// first one's path kept; under decode_policy::strict, decode_error unknown_key.
+  /// first one's path kept; under decode_policy::strict, decode_error unknown_key. A key
+  /// written with escapes (`"\u006f"`) lands here too, as key_is() reads keys as sent; it may
+  /// spell a declared key, so its object is left out (escaped_key).
   [[gnu::always_inline]] void unknown_key(const char* raw) const {
+    if (has_escape(raw)) [[unlikely]] return escaped_key(raw);
     if (++builder_.leniency().unknown_keys == 1) [[unlikely]] first_unknown_key(raw);
   }
 
@@ -591,6 +607,9 @@ class row_context {
   /// simdjson failed inside the value at key (broken JSON).
   [[noreturn, gnu::cold]] void fail_at(simdjson::error_code e, std::string_view key) const;
   [[gnu::cold, gnu::noinline]] void first_unknown_key(const char* raw) const;
+  /// A key written with escapes: a skipped surprise, and the object marked incomplete (left
+  /// out, as for a missing required field); under decode_policy::strict, unknown_key.
+  [[gnu::cold, gnu::noinline]] void escaped_key(const char* raw) const;
   /// get_bool failed on an absent=false bool: null is false (true: read); another type a surprise.
   [[gnu::cold]] bool flag_fallback(std::string_view token, std::string_view key) const;
   /// The text of one JSON value without trailing whitespace, or empty for null; throws
