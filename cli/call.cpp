@@ -132,7 +132,12 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
                       [&](const row_page& page) {
                         refuse_error_status(page.envelope.status, pages + 1);
                         if (settings.envelope) {
-                          print_envelope(rows_out, page, operation.shape);
+                          // The underlying's aggregates have leniency of their own, reported and
+                          // counted as the page's.
+                          reflection::underlying_leniency underlying = print_envelope(rows_out, page, operation.shape);
+                          underlying.counts.first = underlying.first;
+                          report_leniency(pages + 1, underlying.counts, api_key);
+                          lossy_pages += underlying.counts.lossy() ? 1 : 0;
                         } else {
                           for (std::size_t i = 0; i < page.rows; ++i) printer->row({page.data(), i, &page.functions(), {}, {}});
                           printer->end_page();

@@ -88,7 +88,10 @@ std::vector<std::string> columns_of(const reflection::row_functions& functions, 
 
 /// --envelope: each page as the API's object, one per line: the envelope's fields, then the
 /// rows where the body has them (`results`, `results.values`, the body itself), and the
-/// indicators' `results.underlying` decoded.
-void print_envelope(std::ostream& out, const reflection::row_page& page, payload_shape shape);
+/// indicators' `results.underlying` decoded. Returns what decoding the underlying's aggregates
+/// left out (nothing when the page carries none), for the caller to report as it reports the
+/// page's own.
+reflection::underlying_leniency print_envelope(std::ostream& out, const reflection::row_page& page,
+                                               payload_shape shape);
 
 }  // namespace massive::cli

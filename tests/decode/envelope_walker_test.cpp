@@ -301,6 +301,16 @@ TEST_CASE("wrong types: the rows refused, envelope values coerced or skipped (le
         "decode error: out of range at queryCount: integer beyond int64, or a float form beyond 2^53");
   // regression: exact_integer's `> exact_limit` made `>=` -> fails with "document_end: skipped=1 first=count"
   CHECK(walk_every_split(results_array, R"({"count":9007199254740992.0})") == "document_end: count=9007199254740992");
+  // A next_url of another type is an error under either policy: coerced or left out, it ended
+  // a traversal as if the page were the last (a hostile server's number or object).
+  // regression: next_url read by envelope_string, as it was -> fails with "document_end:
+  // next_url=12345 coerced=1 first=next_url" (an object: "document_end: skipped=1 first=next_url")
+  for (const std::string next : {"12345", "true", R"({"a":"b"})", "[]"}) {
+    CAPTURE(next);
+    CHECK(walk_every_split(results_array, std::string(R"({"next_url":)") + next + "}") ==
+          "decode error: wrong type at next_url: expected a string: which page comes next cannot be told");
+  }
+  CHECK(walk_every_split(results_array, R"({"next_url":null})") == "document_end:");
   CHECK(walk_every_split(results_array, R"({"status":[]})", {}, strict) ==
         "decode error: wrong type at status: expected a scalar");
   CHECK(walk_every_split(results_array, R"({"request_id":7})", {}, strict) ==

@@ -7,6 +7,10 @@
 namespace massive::detail {
 namespace {
 
+// A next_url that is not a string fails the page under either policy: which page comes next,
+// if any, cannot be told (as for a next_url written twice).
+constexpr const char* next_url_unreadable = "expected a string: which page comes next cannot be told";
+
 bool is_space(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 bool is_atom_char(char c) noexcept {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
@@ -249,6 +253,7 @@ envelope_walker::opened envelope_walker::start_value(char c) {
       return opened::envelope;
     default:
       if (c == '{' || c == '[') {
+        if (tgt_ == target::next_url) fail(decode_errc::wrong_type, next_url_unreadable);
         envelope_surprise(decode_errc::wrong_type, "expected a scalar");
         start_any(c, sink::discard);
       } else {
@@ -440,7 +445,13 @@ void envelope_walker::store_envelope() {
   switch (tgt_) {
     case target::status: env.status = envelope_string(doc); break;
     case target::request_id: env.request_id = envelope_string(doc); break;
-    case target::next_url: env.next_url = envelope_string(doc); break;
+    case target::next_url: {
+      // Coerced or left out, it would end a traversal as if this page were the last.
+      std::string_view text;
+      if (auto e = doc.get_string().get(text)) fail(errc_of(e), next_url_unreadable);
+      env.next_url = builder_->store(text);
+      break;
+    }
     case target::ticker: env.ticker = envelope_string(doc); break;
     case target::count: env.count = envelope_integer(doc); break;
     case target::query_count: env.query_count = envelope_integer(doc); break;

@@ -19,6 +19,14 @@
 
 namespace massive::reflection {
 
+/// What decoding a page's results.underlying.aggregates coerced, left out or dropped: the
+/// aggregates' own page_leniency, whose `first` is kept in `first` (a path from the body's root,
+/// "results.underlying.aggregates[3].c") and not in `counts`, since their page is gone.
+struct underlying_leniency {
+  page_leniency counts;
+  std::string first;
+};
+
 class field_visitor;
 
 /// What a tool needs of a row type it knows only at run time: the generated functions of the
@@ -29,10 +37,10 @@ struct row_functions {
   /// Hands each field of row `index` of `rows` to `v` (field_visitor.hpp).
   void (*visit)(field_visitor& v, const void* rows, std::size_t index);
   /// Writes the page's results.underlying, decoded into its typed rows, as the JSON object
-  /// `{"url":...,"aggregates":[...]}`; false (nothing written) when the page has none. Null for
-  /// models whose pages never carry one. Throws decode_error for an underlying that does not
-  /// decode.
-  bool (*write_underlying)(json_writer& w, const page_envelope& envelope);
+  /// `{"url":...,"aggregates":[...]}`, and what decoding them left out into `leniency`; false
+  /// (nothing written) when the page has none. Null for models whose pages never carry one.
+  /// Throws decode_error for an underlying that does not decode.
+  bool (*write_underlying)(json_writer& w, const page_envelope& envelope, underlying_leniency& leniency);
 };
 
 /// One page as handed over by model_entry::decode and operation_entry::run: its rows, still
@@ -61,8 +69,8 @@ class row_page {
   /// The model's row functions.
   const row_functions& functions() const noexcept { return *functions_; }
   /// results.underlying decoded, as row_functions::write_underlying; false when there is none.
-  bool write_underlying(json_writer& w) const {
-    return functions_->write_underlying != nullptr && functions_->write_underlying(w, envelope);
+  bool write_underlying(json_writer& w, underlying_leniency& leniency) const {
+    return functions_->write_underlying != nullptr && functions_->write_underlying(w, envelope, leniency);
   }
 
  private:
@@ -118,11 +126,16 @@ void visit_row(field_visitor& v, const void* rows, std::size_t index) {
 }
 
 template <class Row>
-bool write_underlying_json(json_writer& w, const page_envelope& envelope) {
+bool write_underlying_json(json_writer& w, const page_envelope& envelope, underlying_leniency& leniency) {
   const std::optional<massive::detail::underlying_json> sent =
       massive::detail::split_underlying(envelope.results_extra_json);
   if (!sent) return false;
   const auto part = underlying_of<typename underlying_rows_of<Row>::type>(envelope);
+  leniency.counts = part->aggregates.leniency();
+  leniency.first = "results.underlying.aggregates";
+  leniency.first += leniency.counts.first;
+  leniency.counts.first = {};
+  leniency.counts.first_unknown_key = {};
   w.begin_object();
   if (!part->url.empty()) w.field("url", std::string_view(part->url));
   if (!sent->aggregates.empty()) {  // sent, if only as []
@@ -136,7 +149,7 @@ bool write_underlying_json(json_writer& w, const page_envelope& envelope) {
 }
 
 template <class Row>
-constexpr bool (*underlying_writer())(json_writer&, const page_envelope&) {
+constexpr bool (*underlying_writer())(json_writer&, const page_envelope&, underlying_leniency&) {
   if constexpr (requires { typename underlying_rows_of<Row>::type; }) {
     return &write_underlying_json<Row>;
   } else {
