@@ -191,7 +191,7 @@ void prepare_request(const client_state& st, call_control& ctl, std::string_view
     // Only traces show the target; without a hook, no copy is made.
     ctl.redacted_target.clear();
     if (opts.trace) {
-      ctl.redacted_target = redact_target(std::string(target.prefix).append(target.rest));
+      ctl.redacted_target = redact_target(std::string(target.prefix).append(target.rest), opts.api_key);
     }
   } catch (...) {
     ctl.rejected = std::current_exception();
