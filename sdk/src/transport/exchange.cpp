@@ -282,8 +282,10 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
       r.wire_bytes += piece.size();
       if (!gzip) {
         deliver(piece);
-      } else if (conn.gzip->feed(piece, deliver) != inflater::status::ok) {
-        fail(errc::bad_response, "gzip body is corrupt");
+      } else if (const auto status = conn.gzip->feed(piece, deliver); status != inflater::status::ok) {
+        fail(errc::bad_response, status == inflater::status::trailing_garbage
+                                     ? "gzip body has bytes after the end of the gzip stream"
+                                     : "gzip body is corrupt");
       }
     });
     std::size_t leftover = 0;  // bytes after the body: the connection is not reused with them
