@@ -198,6 +198,23 @@ void prepare_request(const client_state& st, call_control& ctl, std::string_view
   }
 }
 
+// "8 s", or "8500 ms" when not whole seconds.
+std::string seconds_or_millis(std::chrono::milliseconds d) {
+  if (d.count() % 1000 != 0) return millis(d);
+  return std::to_string(d.count() / 1000) + " s";
+}
+
+// The last answer is final, and its api_error says why when the status alone does not: a
+// Retry-After the policy does not wait for would otherwise read as a retry that never came.
+void explain_final(const call_action& action, const call_control& ctl, exchange_result& r) {
+  if (action.step != call_step::done || action.result != call_result::api_error || !r.error) return;
+  if (action.decision == retry_decision::outcome::retry_after_too_long && r.retry_after) {
+    add_reason(*r.error, "Retry-After " + std::to_string(r.retry_after->count()) +
+                             " s exceeds retry_policy.max_backoff (" + seconds_or_millis(ctl.retry.max_backoff) +
+                             "): not retried");
+  }
+}
+
 // The attempt that just ended, as the state machine says to trace it.
 void trace_attempt(const client_state& st, const call_control& ctl, unsigned attempt,
                    const attempt_record& rec, const call_action& action,
@@ -257,6 +274,7 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
     action = fsm.resume(event, clock_type::now());
     // Given back before the trace: not reusable unless the exchange said so.
     if (action.step == call_step::done || action.step == call_step::sleep_before_retry) held.reset();
+    explain_final(action, ctl, r);
     trace_attempt(st, ctl, info.attempts, rec, action, r, failure);
     if (action.step == call_step::done) break;
     event = call_event{};
