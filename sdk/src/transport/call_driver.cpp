@@ -132,7 +132,7 @@ void require_plain_bytes(std::string_view target) {
        "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header + std::string(written_as));
 }
 
-origin_form resolve_target(const config& cfg, std::string_view target) {
+origin_form resolve_target(const config& cfg, std::string_view target, detail::target_kind kind) {
   if (target.starts_with("//")) {
     // A network-path reference (RFC 3986, 4.2: "//host/path", the base's scheme implied), as a
     // next_url means it: another authority, not a path of this origin starting with an empty
@@ -163,6 +163,10 @@ origin_form resolve_target(const config& cfg, std::string_view target) {
   }
   if (target.empty()) throw std::invalid_argument("request target is empty");
   require_plain_bytes(target);
+  // The base URL's path prefix is where the SDK's paths live; a path the server wrote replaces
+  // the base's path, as RFC 3986 (5.2.2) resolves an absolute-path reference, and as an absolute
+  // next_url's path does: the server names its own paths whole.
+  if (kind == detail::target_kind::next_url) return {std::string_view(), target};
   return {cfg.path_prefix, target};
 }
 
@@ -170,7 +174,7 @@ origin_form resolve_target(const config& cfg, std::string_view target) {
 // the call's options are refused (delivered by the call, so that the handler never runs
 // inside the initiation).
 void prepare_request(const client_state& st, call_control& ctl, std::string_view raw_target,
-                     const call_options* call) {
+                     detail::target_kind kind, const call_options* call) {
   const auto& opts = st.cfg.opts;
   try {
     ctl.timeout = opts.request_timeout;
@@ -182,7 +186,7 @@ void prepare_request(const client_state& st, call_control& ctl, std::string_view
       if (call->retry) ctl.retry = *call->retry;
       render_call_headers(ctl.call_headers, *call);
     }
-    const origin_form target = resolve_target(st.cfg, raw_target);
+    const origin_form target = resolve_target(st.cfg, raw_target, kind);
     build_request_head(ctl.head, {.host = st.cfg.host_header, .target = target.rest,
                                              .target_prefix = target.prefix, .api_key = opts.api_key,
                                              .auth = opts.auth, .user_agent = opts.user_agent,
@@ -370,10 +374,11 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
 
 }  // namespace
 
-void start_call(const std::shared_ptr<client_state>& state, std::string_view target, detail::body_sink& sink,
-                const call_options* call, detail::get_handler handler, asio::any_io_executor work) {
+void start_call(const std::shared_ptr<client_state>& state, std::string_view target, detail::target_kind kind,
+                detail::body_sink& sink, const call_options* call, detail::get_handler handler,
+                asio::any_io_executor work) {
   control_ref control = state->take_control(state);
-  prepare_request(*state, *control, target, call);
+  prepare_request(*state, *control, target, kind, call);
   const call_executor strand = control->strand;
   auto slot = asio::get_associated_cancellation_slot(handler);
   // co_spawn's own forwarding of the handler's slot dispatches a raw pointer to the signal
