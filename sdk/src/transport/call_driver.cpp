@@ -118,13 +118,28 @@ struct origin_form {
   std::string_view rest;
 };
 
-// What an origin-form target may hold: printable ASCII, no space and no fragment.
-void require_plain_bytes(std::string_view target) {
+// The first byte of `target` that no request target may hold, in words: a control (CR and LF
+// named: they would end the request line and start a header), a space, non-ASCII, a backslash
+// (which some parsers read as '/', so that "/\\host" names another authority to them) or a '#'
+// (a fragment is the client's own, never sent). Empty when there is none.
+std::string_view byte_fault(std::string_view target) {
   for (unsigned char c : target) {
-    if (c <= 0x20 || c >= 0x7f || c == '#') {
-      throw std::invalid_argument("request target contains a space, a control, non-ASCII or '#' byte");
-    }
+    if (c == '\r' || c == '\n') return "a CR or LF byte";
+    if (c == ' ') return "a space";
+    if (c < 0x20 || c == 0x7f) return "a control byte";
+    if (c >= 0x80) return "a non-ASCII byte";
+    if (c == '\\') return "a backslash";
+    if (c == '#') return "a fragment ('#')";
   }
+  return {};
+}
+
+// A target refused for what is wrong with it, never quoted (a next_url may carry the key). A
+// next_url is the server's text: a transport_error, as one of another origin is; the caller's
+// own target is the caller's mistake, std::invalid_argument like any invalid request value.
+[[noreturn]] void refuse_target(detail::target_kind kind, std::string_view why) {
+  if (kind == detail::target_kind::next_url) fail(errc::bad_response, "refusing a next_url that " + std::string(why));
+  throw std::invalid_argument("request target " + std::string(why));
 }
 
 [[noreturn]] void refuse_foreign(const config& cfg, std::string_view written_as = {}) {
@@ -133,24 +148,27 @@ void require_plain_bytes(std::string_view target) {
 }
 
 origin_form resolve_target(const config& cfg, std::string_view target, detail::target_kind kind) {
+  if (target.empty()) refuse_target(kind, "is empty");
+  if (const std::string_view fault = byte_fault(target); !fault.empty()) {
+    refuse_target(kind, "contains " + std::string(fault));
+  }
   if (target.starts_with("//")) {
     // A network-path reference (RFC 3986, 4.2: "//host/path", the base's scheme implied), as a
     // next_url means it: another authority, not a path of this origin starting with an empty
     // segment. Checked as the absolute URL it stands for.
-    const std::size_t path_at = std::min(target.find_first_of("/?#", 2), target.size());
+    const std::size_t path_at = std::min(target.find_first_of("/?", 2), target.size());
     if (!same_origin(cfg.base.scheme + ":" + std::string(target.substr(0, path_at)), cfg.base)) {
       refuse_foreign(cfg, " (a network-path reference, \"//host/...\")");
     }
     target.remove_prefix(path_at);
     if (target.empty()) return {std::string_view("/"), std::string_view()};
-    if (target.front() != '/') throw std::invalid_argument("request target: an authority not followed by '/'");
-    require_plain_bytes(target);
+    if (target.front() != '/') refuse_target(kind, "has an authority not followed by '/'");
     return {std::string_view(), target};
   }
-  if (!target.empty() && target.front() != '/') {
+  if (target.front() != '/') {
     // Any absolute URL (whatever its scheme) is a next_url: it must have the base's origin.
     const auto parsed = boost::urls::parse_absolute_uri(target);
-    if (!parsed) throw std::invalid_argument("request target must start with '/' or be an absolute URL");
+    if (!parsed) refuse_target(kind, "is not a URL (neither an absolute URL nor a path starting with '/')");
     if (!same_origin(target, cfg.base)) refuse_foreign(cfg);
     const std::string_view path = parsed->encoded_path();
     std::string_view rest = path;
@@ -161,8 +179,6 @@ origin_form resolve_target(const config& cfg, std::string_view target, detail::t
     }
     return {path.empty() ? std::string_view("/") : std::string_view(), rest};
   }
-  if (target.empty()) throw std::invalid_argument("request target is empty");
-  require_plain_bytes(target);
   // The base URL's path prefix is where the SDK's paths live; a path the server wrote replaces
   // the base's path, as RFC 3986 (5.2.2) resolves an absolute-path reference, and as an absolute
   // next_url's path does: the server names its own paths whole.

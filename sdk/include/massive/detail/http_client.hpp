@@ -43,7 +43,8 @@ enum class target_kind {
   /// is the caller's mistake: std::invalid_argument.
   api_path,
   /// A next_url as the server sent it, a reference resolved against the base URL as RFC 3986
-  /// (5.2) resolves one: a path starting with '/' replaces the base URL's path.
+  /// (5.2) resolves one: a path starting with '/' replaces the base URL's path. One that is
+  /// not a URL, or holds bytes a URL cannot, is refused with transport_error(errc::bad_response).
   next_url,
 };
 
