@@ -70,10 +70,10 @@ void hashing_sink::feed(std::span<const char> chunk) {
 }
 
 outcome get(massive::detail::http_client& client, boost::asio::io_context& io, std::string_view target, massive::detail::body_sink& sink,
-            const call_options* call) {
+            const call_options* call, massive::detail::target_kind kind) {
   outcome result;
   bool done = false;
-  client.initiate_get(target, sink, call, [&](std::exception_ptr e, response_info info) {
+  client.initiate_get(kind, target, sink, call, [&](std::exception_ptr e, response_info info) {
     result.error = e;
     result.info = std::move(info);
     done = true;

@@ -81,9 +81,10 @@ struct outcome {
 };
 
 /// Runs one call to completion on `io` (restarting it), with a plain callback and `call`'s
-/// options when given. Records any error's what() in the message log.
+/// options when given, `target` written by `kind`. Records any error's what() in the message log.
 outcome get(massive::detail::http_client& client, boost::asio::io_context& io, std::string_view target, massive::detail::body_sink& sink,
-            const call_options* call = nullptr);
+            const call_options* call = nullptr,
+            massive::detail::target_kind kind = massive::detail::target_kind::api_path);
 
 /// The exception of a failed outcome as E; fails the test when it is something else.
 template <class E>

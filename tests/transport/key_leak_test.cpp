@@ -76,3 +76,35 @@ TEST_CASE("the API key appears in no message the transport produces") {
   CHECK(std::any_of(messages.begin(), messages.end(),
                     [](const std::string& m) { return m.find("apiKey=REDACTED") != std::string::npos; }));
 }
+
+// A next_url is the server's text: a hostile one carries the key where the server likes (a
+// cursor, a path segment), not only as apiKey. Its trace shows it replaced wherever it is, under
+// either scheme. Seen failing with redact_target() masking only the apiKey parameter: "the API
+// key appears in: GET 127.0.0.1:41771/v3/trades?cursor=mk_TESTKEY_9f2c41d07be3 -> 200 (...)",
+// the same for the path, and "CHECK( traced[0] == "/v3/trades?cursor=REDACTED" ) is NOT
+// correct! values: CHECK( /v3/trades?cursor=mk_TESTKEY_9f2c41d07be3 ==
+// /v3/trades?cursor=REDACTED )", under both schemes.
+TEST_CASE("a next_url that carries the key is traced with the key replaced wherever it is") {
+  const std::string key(test_api_key);
+  for (auto scheme : {massive::auth_scheme::bearer_header, massive::auth_scheme::query_parameter}) {
+    CAPTURE(static_cast<int>(scheme));
+    trusted_server s;
+    asio::io_context io;
+    auto opts = client_options(s);
+    opts.auth = scheme;
+    std::vector<std::string> traced;
+    opts.trace = [&traced](const massive::trace_event& e) {
+      message_log::instance().record(to_string(e));
+      traced.emplace_back(e.target);
+    };
+    massive::detail::http_client client(io.get_executor(), opts);
+    for (const std::string& next_url : {s.server.base_url() + "/v3/trades?cursor=" + key,
+                                        "/v3/" + key + "/trades?limit=1&cursor=x" + key + "x"}) {
+      collecting_sink sink;
+      REQUIRE(get(client, io, next_url, sink).ok());
+    }
+    REQUIRE(traced.size() == 2);
+    CHECK(traced[0] == "/v3/trades?cursor=REDACTED");
+    CHECK(traced[1] == "/v3/REDACTED/trades?limit=1&cursor=xREDACTEDx");
+  }
+}

@@ -174,8 +174,12 @@ TEST_CASE("request head: apiKey query parameter appended exactly once") {
                                                 .auth = massive::auth_scheme::query_parameter});
   CHECK(head.starts_with("GET /x?cursor=c&apiKey=KEY HTTP/1.1\r\n"));
   CHECK(head.find("Authorization") == std::string::npos);
-  CHECK(massive::transport::redact_target("/x?a=1&apiKey=KEY&b=2") == "/x?a=1&apiKey=REDACTED&b=2");
-  CHECK(massive::transport::redact_target("/x") == "/x");
+  CHECK(massive::transport::redact_target("/x?a=1&apiKey=KEY&b=2", "KEY") == "/x?a=1&apiKey=REDACTED&b=2");
+  CHECK(massive::transport::redact_target("/x?a=1&apiKey=stale", "KEY") == "/x?a=1&apiKey=REDACTED");
+  CHECK(massive::transport::redact_target("/x", "KEY") == "/x");
+  // The key anywhere a server may have put it: a cursor, a path segment.
+  CHECK(massive::transport::redact_target("/x?cursor=KEY", "KEY") == "/x?cursor=REDACTED");
+  CHECK(massive::transport::redact_target("/v3/KEY/x?limit=1", "KEY") == "/v3/REDACTED/x?limit=1");
 }
 
 TEST_CASE("ranges: the range a request asks for, and a 206's Content-Range held to it") {

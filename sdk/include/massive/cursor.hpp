@@ -57,12 +57,14 @@ struct traversal_options {
 /// (two with prefetch).
 ///
 /// Rules, checked before anything is sent: a next_url of another scheme, host or port than the
-/// base URL fails with errc::foreign_next_url (the key never leaves for another host); a
-/// next_url equal to the URL of the page that carried it, or to any page fetched before it (a
-/// cycle: found in constant memory, at the latest when the cycle has been gone round twice),
-/// fails with errc::repeated_cursor; max_empty_pages pages in a row without rows fail with
-/// errc::empty_pages. An empty page in the middle does not end the traversal; a missing or
-/// empty next_url does.
+/// base URL fails with errc::foreign_next_url (the key never leaves for another host); one that
+/// is not a URL, or holds a byte no URL holds, with errc::bad_response; a next_url written as a
+/// path replaces the base URL's path (RFC 3986, 5.2), as an absolute one's does, the base's
+/// path prefix going before the SDK's own paths only; a next_url equal to the URL of the page
+/// that carried it, or to any page fetched before it (a cycle: found in constant memory, at the
+/// latest when the cycle has been gone round twice), fails with errc::repeated_cursor;
+/// max_empty_pages pages in a row without rows fail with errc::empty_pages. An empty page in
+/// the middle does not end the traversal; a missing or empty next_url does.
 ///
 /// Stopping: without prefetch, not calling next() again (or destroying the cursor) sends
 /// nothing further. With prefetch, the one request already sent for the next page is

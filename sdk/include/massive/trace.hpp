@@ -1,5 +1,6 @@
 // The trace hook's event: one per attempt, after it ends. Safe to log: the API key never
-// appears in it (the apiKey query parameter is shown as REDACTED, headers are not shown).
+// appears in it (REDACTED stands for it wherever the target holds it, in the apiKey query
+// parameter or anywhere a server put it in a next_url; headers are not shown).
 #pragma once
 
 #include <chrono>

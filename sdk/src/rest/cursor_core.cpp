@@ -277,7 +277,8 @@ void cursor_core::drive_ahead(const std::shared_ptr<prefetch_state>& state, curs
 void cursor_core::carry_out(const std::shared_ptr<prefetch_state>& state, deferred& after) {
   if (after.send) {
     std::pair associations(state->cancel.slot(), state->executor);
-    state->http->initiate_get(state->fsm.rules().target(), *state->decoder.owner, state->call.get(),
+    state->http->initiate_get(kind_of_target(state->fsm.rules()), state->fsm.rules().target(),
+                              *state->decoder.owner, state->call.get(),
                               continuation(associations, [state](std::exception_ptr failure, response_info response) {
                                 on_fetched(state, failure, std::move(response));
                               }));

@@ -118,13 +118,28 @@ struct origin_form {
   std::string_view rest;
 };
 
-// What an origin-form target may hold: printable ASCII, no space and no fragment.
-void require_plain_bytes(std::string_view target) {
+// The first byte of `target` that no request target may hold, in words: a control (CR and LF
+// named: they would end the request line and start a header), a space, non-ASCII, a backslash
+// (which some parsers read as '/', so that "/\\host" names another authority to them) or a '#'
+// (a fragment is the client's own, never sent). Empty when there is none.
+std::string_view byte_fault(std::string_view target) {
   for (unsigned char c : target) {
-    if (c <= 0x20 || c >= 0x7f || c == '#') {
-      throw std::invalid_argument("request target contains a space, a control, non-ASCII or '#' byte");
-    }
+    if (c == '\r' || c == '\n') return "a CR or LF byte";
+    if (c == ' ') return "a space";
+    if (c < 0x20 || c == 0x7f) return "a control byte";
+    if (c >= 0x80) return "a non-ASCII byte";
+    if (c == '\\') return "a backslash";
+    if (c == '#') return "a fragment ('#')";
   }
+  return {};
+}
+
+// A target refused for what is wrong with it, never quoted (a next_url may carry the key). A
+// next_url is the server's text: a transport_error, as one of another origin is; the caller's
+// own target is the caller's mistake, std::invalid_argument like any invalid request value.
+[[noreturn]] void refuse_target(detail::target_kind kind, std::string_view why) {
+  if (kind == detail::target_kind::next_url) fail(errc::bad_response, "refusing a next_url that " + std::string(why));
+  throw std::invalid_argument("request target " + std::string(why));
 }
 
 [[noreturn]] void refuse_foreign(const config& cfg, std::string_view written_as = {}) {
@@ -132,25 +147,28 @@ void require_plain_bytes(std::string_view target) {
        "refusing a URL outside " + cfg.base.scheme + "://" + cfg.host_header + std::string(written_as));
 }
 
-origin_form resolve_target(const config& cfg, std::string_view target) {
+origin_form resolve_target(const config& cfg, std::string_view target, detail::target_kind kind) {
+  if (target.empty()) refuse_target(kind, "is empty");
+  if (const std::string_view fault = byte_fault(target); !fault.empty()) {
+    refuse_target(kind, "contains " + std::string(fault));
+  }
   if (target.starts_with("//")) {
     // A network-path reference (RFC 3986, 4.2: "//host/path", the base's scheme implied), as a
     // next_url means it: another authority, not a path of this origin starting with an empty
     // segment. Checked as the absolute URL it stands for.
-    const std::size_t path_at = std::min(target.find_first_of("/?#", 2), target.size());
+    const std::size_t path_at = std::min(target.find_first_of("/?", 2), target.size());
     if (!same_origin(cfg.base.scheme + ":" + std::string(target.substr(0, path_at)), cfg.base)) {
       refuse_foreign(cfg, " (a network-path reference, \"//host/...\")");
     }
     target.remove_prefix(path_at);
     if (target.empty()) return {std::string_view("/"), std::string_view()};
-    if (target.front() != '/') throw std::invalid_argument("request target: an authority not followed by '/'");
-    require_plain_bytes(target);
+    if (target.front() != '/') refuse_target(kind, "has an authority not followed by '/'");
     return {std::string_view(), target};
   }
-  if (!target.empty() && target.front() != '/') {
+  if (target.front() != '/') {
     // Any absolute URL (whatever its scheme) is a next_url: it must have the base's origin.
     const auto parsed = boost::urls::parse_absolute_uri(target);
-    if (!parsed) throw std::invalid_argument("request target must start with '/' or be an absolute URL");
+    if (!parsed) refuse_target(kind, "is not a URL (neither an absolute URL nor a path starting with '/')");
     if (!same_origin(target, cfg.base)) refuse_foreign(cfg);
     const std::string_view path = parsed->encoded_path();
     std::string_view rest = path;
@@ -161,8 +179,10 @@ origin_form resolve_target(const config& cfg, std::string_view target) {
     }
     return {path.empty() ? std::string_view("/") : std::string_view(), rest};
   }
-  if (target.empty()) throw std::invalid_argument("request target is empty");
-  require_plain_bytes(target);
+  // The base URL's path prefix is where the SDK's paths live; a path the server wrote replaces
+  // the base's path, as RFC 3986 (5.2.2) resolves an absolute-path reference, and as an absolute
+  // next_url's path does: the server names its own paths whole.
+  if (kind == detail::target_kind::next_url) return {std::string_view(), target};
   return {cfg.path_prefix, target};
 }
 
@@ -170,7 +190,7 @@ origin_form resolve_target(const config& cfg, std::string_view target) {
 // the call's options are refused (delivered by the call, so that the handler never runs
 // inside the initiation).
 void prepare_request(const client_state& st, call_control& ctl, std::string_view raw_target,
-                     const call_options* call) {
+                     detail::target_kind kind, const call_options* call) {
   const auto& opts = st.cfg.opts;
   try {
     ctl.timeout = opts.request_timeout;
@@ -182,7 +202,7 @@ void prepare_request(const client_state& st, call_control& ctl, std::string_view
       if (call->retry) ctl.retry = *call->retry;
       render_call_headers(ctl.call_headers, *call);
     }
-    const origin_form target = resolve_target(st.cfg, raw_target);
+    const origin_form target = resolve_target(st.cfg, raw_target, kind);
     build_request_head(ctl.head, {.host = st.cfg.host_header, .target = target.rest,
                                              .target_prefix = target.prefix, .api_key = opts.api_key,
                                              .auth = opts.auth, .user_agent = opts.user_agent,
@@ -191,10 +211,27 @@ void prepare_request(const client_state& st, call_control& ctl, std::string_view
     // Only traces show the target; without a hook, no copy is made.
     ctl.redacted_target.clear();
     if (opts.trace) {
-      ctl.redacted_target = redact_target(std::string(target.prefix).append(target.rest));
+      ctl.redacted_target = redact_target(std::string(target.prefix).append(target.rest), opts.api_key);
     }
   } catch (...) {
     ctl.rejected = std::current_exception();
+  }
+}
+
+// "8 s", or "8500 ms" when not whole seconds.
+std::string seconds_or_millis(std::chrono::milliseconds d) {
+  if (d.count() % 1000 != 0) return millis(d);
+  return std::to_string(d.count() / 1000) + " s";
+}
+
+// The last answer is final, and its api_error says why when the status alone does not: a
+// Retry-After the policy does not wait for would otherwise read as a retry that never came.
+void explain_final(const call_action& action, const call_control& ctl, exchange_result& r) {
+  if (action.step != call_step::done || action.result != call_result::api_error || !r.error) return;
+  if (action.decision == retry_decision::outcome::retry_after_too_long && r.retry_after) {
+    add_reason(*r.error, "Retry-After " + std::to_string(r.retry_after->count()) +
+                             " s exceeds retry_policy.max_backoff (" + seconds_or_millis(ctl.retry.max_backoff) +
+                             "): not retried");
   }
 }
 
@@ -257,6 +294,7 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
     action = fsm.resume(event, clock_type::now());
     // Given back before the trace: not reusable unless the exchange said so.
     if (action.step == call_step::done || action.step == call_step::sleep_before_retry) held.reset();
+    explain_final(action, ctl, r);
     trace_attempt(st, ctl, info.attempts, rec, action, r, failure);
     if (action.step == call_step::done) break;
     event = call_event{};
@@ -352,10 +390,11 @@ call_awaitable<response_info> run_call(std::shared_ptr<client_state> state, cont
 
 }  // namespace
 
-void start_call(const std::shared_ptr<client_state>& state, std::string_view target, detail::body_sink& sink,
-                const call_options* call, detail::get_handler handler, asio::any_io_executor work) {
+void start_call(const std::shared_ptr<client_state>& state, std::string_view target, detail::target_kind kind,
+                detail::body_sink& sink, const call_options* call, detail::get_handler handler,
+                asio::any_io_executor work) {
   control_ref control = state->take_control(state);
-  prepare_request(*state, *control, target, call);
+  prepare_request(*state, *control, target, kind, call);
   const call_executor strand = control->strand;
   auto slot = asio::get_associated_cancellation_slot(handler);
   // co_spawn's own forwarding of the handler's slot dispatches a raw pointer to the signal

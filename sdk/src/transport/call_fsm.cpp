@@ -115,7 +115,9 @@ call_action call_fsm::after_exchange(const call_event& event, clock_type::time_p
     return retry(call_step::sleep_before_retry, attempt_trace::api_failure, decision.delay);
   }
   state_ = state::finished;
-  return finish(call_result::api_error, attempt_trace::api_failure);
+  call_action a = finish(call_result::api_error, attempt_trace::api_failure);
+  a.decision = decision.what;
+  return a;
 }
 
 }  // namespace massive::transport

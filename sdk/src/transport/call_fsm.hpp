@@ -41,6 +41,10 @@ struct call_action {
   attempt_trace trace = attempt_trace::none;
   /// The trace's retry_in: when the next attempt starts, if there is one.
   std::optional<std::chrono::milliseconds> retry_in;
+  /// With call_result::api_error: the retry policy's answer to the last attempt, which the
+  /// driver's error tells when it is not the status's own (outcome::retry: the deadline left
+  /// no room for the wait).
+  retry_decision::outcome decision = retry_decision::outcome::not_retryable;
 };
 
 /// What came of the last action.

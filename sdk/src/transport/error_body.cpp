@@ -65,6 +65,13 @@ std::string sanitize(std::string_view text, std::size_t cap) {
   return out;
 }
 
+void add_reason(api_error& e, std::string_view reason) {
+  // api_error's constructor makes what() of the server's parts alone. The reason goes into the
+  // std::runtime_error that holds what(), so that server_message() keeps the server's text and
+  // a copy of the error (one caught by value) keeps the reason.
+  static_cast<std::runtime_error&>(e) = std::runtime_error(std::string(e.what()) + "; " + std::string(reason));
+}
+
 api_error make_api_error(int status, std::string_view body, std::string_view x_request_id,
                          std::optional<std::chrono::seconds> retry_after,
                          std::string_view api_key) {

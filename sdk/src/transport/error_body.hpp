@@ -25,6 +25,10 @@ std::string sanitize(std::string_view text, std::size_t cap);
 /// `text` with every occurrence of `key` replaced by REDACTED.
 std::string redact(std::string_view text, std::string_view key);
 
+/// Adds `reason` (why the client made no further attempt) to what() of `e`; server_message()
+/// stays the server's own text.
+void add_reason(api_error& e, std::string_view reason);
+
 /// Builds the api_error of an answer: message from the JSON `error` field, else `message`;
 /// request_id from the JSON `request_id`, else the X-Request-Id header. A body that is not
 /// a JSON object with one of those fields gives its first bytes, sanitised. Every occurrence

@@ -225,8 +225,11 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
     // Server-supplied text that ends up in traces and errors: sanitised, key redacted.
     r.request_id = sanitize(redact(it->value(), st.cfg.opts.api_key), 128);
   }
-  if (auto it = head_fields.find(http::field::content_encoding); it != head_fields.end()) {
-    r.content_encoding = std::string(it->value());
+  // Every Content-Encoding field, as the one comma-joined list they mean (RFC 9110, 5.3): a
+  // second field is a second coding, refused as "gzip, br" in one field is, not left unread.
+  for (auto [it, end] = head_fields.equal_range(http::field::content_encoding); it != end; ++it) {
+    if (!r.content_encoding.empty()) r.content_encoding += ", ";
+    r.content_encoding += it->value();
   }
   for (const auto& field : head_fields) {
     if (is_rate_limit_header(field.name_string())) {
@@ -282,8 +285,10 @@ call_awaitable<exchange_result> exchange_over(Stream& stream, connection& conn, 
       r.wire_bytes += piece.size();
       if (!gzip) {
         deliver(piece);
-      } else if (conn.gzip->feed(piece, deliver) != inflater::status::ok) {
-        fail(errc::bad_response, "gzip body is corrupt");
+      } else if (const auto status = conn.gzip->feed(piece, deliver); status != inflater::status::ok) {
+        fail(errc::bad_response, status == inflater::status::trailing_garbage
+                                     ? "gzip body has bytes after the end of the gzip stream"
+                                     : "gzip body is corrupt");
       }
     });
     std::size_t leftover = 0;  // bytes after the body: the connection is not reused with them

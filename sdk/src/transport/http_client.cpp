@@ -14,9 +14,10 @@ http_client::~http_client() { state_->pool.close_idle(); }
 
 http_client::executor_type http_client::get_executor() const noexcept { return state_->executor; }
 
-void start_get(const std::shared_ptr<client_state>& state, std::string_view target, body_sink& sink,
-               const call_options* call, get_handler handler, boost::asio::any_io_executor work) {
-  transport::start_call(state, target, sink, call, std::move(handler), std::move(work));
+void start_get(const std::shared_ptr<client_state>& state, std::string_view target, target_kind kind,
+               body_sink& sink, const call_options* call, get_handler handler,
+               boost::asio::any_io_executor work) {
+  transport::start_call(state, target, kind, sink, call, std::move(handler), std::move(work));
 }
 
 }  // namespace massive::detail

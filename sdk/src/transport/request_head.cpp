@@ -211,9 +211,11 @@ std::string with_api_key_parameter(std::string_view target, std::string_view key
   return out;
 }
 
-std::string redact_target(std::string_view target) {
+std::string redact_target(std::string_view target, std::string_view key) {
   const auto q = target.find('?');
-  if (q == std::string_view::npos) return std::string(target);
+  // A next_url is the server's text: it may carry the key anywhere (a cursor, a path segment),
+  // not only as apiKey. Replaced as error messages replace it.
+  if (q == std::string_view::npos) return redact(target, key);
   std::string out(target.substr(0, q + 1));
   bool first = true;
   for_each_parameter(target.substr(q + 1), [&](std::string_view pair) {
@@ -226,7 +228,7 @@ std::string redact_target(std::string_view target) {
       out += pair;
     }
   });
-  return out;
+  return redact(out, key);
 }
 
 void build_request_head(std::string& out, const request_head_input& in) {

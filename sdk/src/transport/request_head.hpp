@@ -56,8 +56,9 @@ std::optional<std::uint64_t> requested_range_start(std::string_view head);
 /// or past a given size); otherwise the problem in words, the server's text sanitised.
 std::string content_range_problem(std::string_view content_range, std::uint64_t first);
 
-/// The target with the value of every apiKey query parameter replaced by REDACTED.
-std::string redact_target(std::string_view target);
+/// The target with the value of every apiKey query parameter, and every occurrence of `key`
+/// (redact()), replaced by REDACTED.
+std::string redact_target(std::string_view target, std::string_view key);
 
 /// `target` without its apiKey query parameters, then with apiKey=<key> appended.
 std::string with_api_key_parameter(std::string_view target, std::string_view key);

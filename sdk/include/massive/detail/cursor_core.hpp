@@ -34,6 +34,12 @@ struct untyped_page {
 /// is over).
 using page_handler = boost::asio::any_completion_handler<void(std::exception_ptr, std::optional<untyped_page>)>;
 
+/// Who wrote the traversal's target(): the caller for the first page, the server (a next_url)
+/// for every page after it.
+inline target_kind kind_of_target(const traversal& rules) noexcept {
+  return rules.pages() > 0 ? target_kind::next_url : target_kind::api_path;
+}
+
 /// One traversal without its row type. Its threading and lifetime rules are cursor<T>'s.
 class cursor_core {
  public:
@@ -61,7 +67,8 @@ class cursor_core {
   /// Requests the current page into the decoder; `handler` then calls take_fetched().
   template <class Handler>
   void fetch(Handler&& handler) {
-    http_->initiate_get(fsm_->rules().target(), *decoder_.owner, call_.get(), std::forward<Handler>(handler));
+    http_->initiate_get(kind_of_target(fsm_->rules()), fsm_->rules().target(), *decoder_.owner, call_.get(),
+                        std::forward<Handler>(handler));
   }
   /// The fetched page, the traversal moved past it; nullopt after a failure (the cursor stays
   /// on the same URL).

@@ -35,15 +35,30 @@ namespace massive::detail {
 
 using transport::client_state;
 using get_handler = boost::asio::any_completion_handler<void(std::exception_ptr, response_info)>;
+
+/// Who wrote a request target, which says what a path starting with '/' is relative to.
+enum class target_kind {
+  /// The SDK's or its caller's: a path ("/v3/trades/AAPL?limit=10") is appended to the base
+  /// URL's path prefix; an absolute URL must have the base's origin. A target that is neither
+  /// is the caller's mistake: std::invalid_argument.
+  api_path,
+  /// A next_url as the server sent it, a reference resolved against the base URL as RFC 3986
+  /// (5.2) resolves one: a path starting with '/' replaces the base URL's path. One that is
+  /// not a URL, or holds bytes a URL cannot, is refused with transport_error(errc::bad_response).
+  next_url,
+};
+
 /// `target` and `call` (null: none) are read before this returns. The handler runs on `work`
 /// (the handler's own executor, kept busy meanwhile), or on the call's strand when `work` is
 /// empty.
-void start_get(const std::shared_ptr<client_state>& state, std::string_view target, body_sink& sink,
-               const call_options* call, get_handler handler, boost::asio::any_io_executor work);
+void start_get(const std::shared_ptr<client_state>& state, std::string_view target, target_kind kind,
+               body_sink& sink, const call_options* call, get_handler handler,
+               boost::asio::any_io_executor work);
 
 template <class Handler>
 void launch_get(const std::shared_ptr<client_state>& state, std::string_view target,
-                body_sink& sink, const call_options* call, Handler&& handler) {
+                body_sink& sink, const call_options* call, Handler&& handler,
+                target_kind kind = target_kind::api_path) {
   // The handler's executor, kept busy, taken while the handler's type is known: through the
   // type-erased handler, Asio wrapped it in an any_completion_executor too big for its
   // small-object buffer, two operator new calls per call. Empty when the handler has no
@@ -54,7 +69,7 @@ void launch_get(const std::shared_ptr<client_state>& state, std::string_view tar
     work = boost::asio::prefer(boost::asio::any_io_executor(boost::asio::get_associated_executor(handler)),
                                boost::asio::execution::outstanding_work.tracked);
   }
-  start_get(state, target, sink, call, get_handler(std::forward<Handler>(handler)), std::move(work));
+  start_get(state, target, kind, sink, call, get_handler(std::forward<Handler>(handler)), std::move(work));
 }
 
 /// Thread-safety: an http_client may be used from any number of threads at once (its pool
@@ -81,7 +96,7 @@ class http_client {
 
   /// GET `target`, an origin-form target ("/v3/trades/AAPL?limit=10", appended to the base
   /// URL's path) or an absolute URL with the base URL's origin (a next_url, followed
-  /// verbatim). A 2xx body is fed to `sink` chunk by chunk, inflated when gzip, then
+  /// verbatim): target_kind::api_path. A 2xx body is fed to `sink` chunk by chunk, inflated when gzip, then
   /// sink.finish() is called; `sink` must stay alive until completion.
   ///
   /// Completion: void(std::exception_ptr, response_info). Failures: api_error for a non-2xx
@@ -129,6 +144,13 @@ class http_client {
   template <class Handler>
   void initiate_get(std::string_view target, body_sink& sink, const call_options* call, Handler&& handler) {
     launch_get(state_, target, sink, call, std::forward<Handler>(handler));
+  }
+
+  /// As initiate_get above, for a target written by `kind` (a cursor's next_url).
+  template <class Handler>
+  void initiate_get(target_kind kind, std::string_view target, body_sink& sink, const call_options* call,
+                    Handler&& handler) {
+    launch_get(state_, target, sink, call, std::forward<Handler>(handler), kind);
   }
 
  private:
