@@ -69,7 +69,7 @@ TEST_CASE("deferred: nothing is sent until the operation is started") {
   CHECK(s.server.requests()[0].target == "/deferred?x=1");
 }
 
-TEST_CASE("use_future with the io_context on another thread") {
+TEST_CASE("use_future with the io_context on another thread" * doctest::test_suite("threads")) {
   trusted_server s;
   s.server.enqueue({.body = "[1,2,3]"});
   s.server.enqueue({.status = 500, .body = "oops"});
@@ -171,7 +171,7 @@ TEST_CASE("cancellation through awaitable operators: a timer beats a stalled cal
   CHECK_FALSE(o.info.reused_connection);
 }
 
-TEST_CASE("a thread_pool with several threads: concurrent calls from several threads") {
+TEST_CASE("a thread_pool with several threads: concurrent calls from several threads" * doctest::test_suite("threads")) {
   trusted_server s;
   s.server.respond_with([](const recorded_request& r) {
     return reply{.body = "{\"target\":\"" + r.target + "\"}", .chunks = {7}};

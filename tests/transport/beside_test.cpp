@@ -81,6 +81,9 @@ class watched_sink : public massive::detail::body_sink {
 
 }  // namespace
 
+// Every case runs the client on two threads: the ThreadSanitizer build runs these (tests/transport).
+TEST_SUITE("threads") {
+
 TEST_CASE(
     "beside the receive: every framing and size reaches the sink byte for byte, on two threads") {
   trusted_server s;
@@ -234,3 +237,5 @@ TEST_CASE("gate: beside the receive, a warm call allocates a fixed amount whatev
   CHECK(large_calls <= small_calls + 8);
   CHECK(large_bytes <= small_bytes + 2048);
 }
+
+}  // TEST_SUITE("threads")
