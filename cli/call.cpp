@@ -139,8 +139,7 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
                           report_leniency(pages + 1, underlying.counts, api_key);
                           lossy_pages += underlying.counts.lossy() ? 1 : 0;
                         } else {
-                          for (std::size_t i = 0; i < page.rows; ++i) printer->row({page.data(), i, &page.functions(), {}, {}});
-                          printer->end_page();
+                          printer->page(page.data(), page.rows, page.functions());
                           if (!page.envelope.results_extra_json.empty() && !told_of_extra) {
                             told_of_extra = true;
                             std::cerr << "massive: the pages carry more than their rows (results.underlying); "

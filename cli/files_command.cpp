@@ -128,8 +128,7 @@ asio::awaitable<void> print_rows(files::client& client, market m, dataset d,
   auto reader = client.read_days<Row>(days, std::move(options));
   while (auto page = co_await reader.next()) {
     const Row* rows = page->begin();
-    for (std::size_t i = 0; i < page->size(); ++i) printer->row({rows, i, &functions, {}, {}});
-    printer->end_page();
+    printer->page(rows, page->size(), functions);
   }
   printer->finish();
 }

@@ -71,6 +71,12 @@ class row_printer {
   virtual void row(const printable_row& r) = 0;
   /// The end of a page (or a stream's batch): what it printed is written out.
   virtual void end_page() = 0;
+  /// A page of `count` rows of the model `functions` describes, at `rows`: each row, then
+  /// end_page(). The table reads it twice rather than keep its text.
+  virtual void page(const void* rows, std::size_t count, const reflection::row_functions& functions) {
+    for (std::size_t i = 0; i < count; ++i) row({rows, i, &functions, {}, {}});
+    end_page();
+  }
   /// After the last page.
   virtual void finish() = 0;
 };
