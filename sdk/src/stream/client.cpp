@@ -293,7 +293,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       std::optional<batch> b = co_await read_frame();
       if (!b) continue;
       for (const status_event& s : b->events<status_event>()) {
-        trace("status", std::string(s.status) + ": " + std::string(s.message.value_or("")));
+        trace("status", protocol.without_key(std::string(s.status) + ": " + std::string(s.message.value_or(""))));
         apply(protocol.resume(happened::status{s.status, s.message.value_or("")}));
       }
       if (failure) std::rethrow_exception(failure);

@@ -1,5 +1,7 @@
 #include "massive/stream/session.hpp"
 
+#include "transport/error_body.hpp"
+
 #include <algorithm>
 
 namespace massive::stream {
@@ -200,8 +202,10 @@ session_action session::fail(stream_errc code, std::string_view detail) {
   state_ = state::failed;
   session_action a;
   a.what = session_action::kind::fail;
-  a.error = stream_error(code, std::string(detail));
+  a.error = stream_error(code, without_key(detail));
   return a;
 }
+
+std::string session::without_key(std::string_view text) const { return transport::redact(text, api_key_); }
 
 }  // namespace massive::stream

@@ -135,6 +135,10 @@ class session {
   std::size_t unexpected_statuses() const noexcept { return unexpected_; }
   /// True once after each reconnect: events may be missing; the next batch says so.
   bool take_gap() noexcept { return std::exchange(gap_, false); }
+  /// `text` with every occurrence of the key replaced by REDACTED: what the server says goes
+  /// through it before it is traced or put in an error, since a server may echo the key
+  /// ("authentication failed for key ...").
+  std::string without_key(std::string_view text) const;
 
  private:
   session_action on_status(std::string_view status, std::string_view message);
