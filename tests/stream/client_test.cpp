@@ -377,6 +377,33 @@ TEST_CASE("a key the server echoes is in no trace line and no error") {
   for (const std::string& line : traces) CHECK_MESSAGE(line.find(key) == std::string::npos, line);
 }
 
+// connect_timeout covers the opening up to auth's answer, not only TCP, TLS and the upgrade: a
+// server that upgrades and then says nothing, or never answers auth, ends the attempt at the
+// deadline, named by the stage it did not pass. The idle timeout, longer here, does not get to
+// end it first. Seen failing with the tcp_stream's deadline lifted after TLS (client.cpp,
+// connect(), as before): both ended by the idle check 2 s later, "... last: stalled: no frame or
+// pong in time".
+TEST_CASE("a server that never sends connected, or never answers auth, is left at connect_timeout, naming the stage") {
+  const std::string connected =
+      text_frame(R"([{"ev":"status","status":"connected","message":"Connected Successfully"}])");
+  for (const auto& stage : {std::pair{std::string(), "no 'connected' status within 300 ms"},
+                             std::pair{connected, "no answer to auth within 300 ms"}}) {
+    const std::string named = stage.second;
+    CAPTURE(named);
+    massive::test::rogue_server server(stage.first, massive::test::rogue_ending::wait_for_close);
+    ms::stream_config o;
+    o.api_key = key;
+    o.url = server.url();
+    o.ca_pem = server.certificate_pem();
+    o.reconnect.max_attempts = 0;
+    o.connect_timeout = std::chrono::milliseconds(300);
+    o.idle_timeout = std::chrono::milliseconds(2000);
+    const ending end = first_error(o, true);
+    CHECK(end.code == ms::stream_errc::reconnects_exhausted);
+    CHECK(end.what == "stream: reconnects_exhausted: 0 reconnect attempts failed; last: " + named);
+  }
+}
+
 // A server that breaks the WebSocket protocol is named for the rule it broke, whether it then
 // waits for the close handshake, closes its socket or resets it once the client answered.
 // Beast reports the violation only when the close handshake's teardown succeeds; the client's

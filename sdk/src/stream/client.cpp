@@ -131,15 +131,17 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       asio::ip::tcp::resolver resolver(executor);
       const auto found = co_await resolver.async_resolve(proxy ? proxy->connect_host : where.host,
                                                          proxy ? proxy->port_text : where.port, use_awaitable);
-      // One deadline for TCP, the tunnel and TLS: the tcp_stream closes the socket when it passes.
+      // One deadline for the whole opening: TCP, the tunnel, TLS, the upgrade, then `connected`
+      // and auth's answer (read_next() lifts it once the session has the answer). The tcp_stream
+      // closes the socket when it passes; its timer is armed per read only until then.
       tcp.expires_after(options.connect_timeout);
+      opening_deadline = true;
       co_await tcp.async_connect(found, use_awaitable);
       if (proxy) co_await open_tunnel(tcp);
       if (!transport::expect_peer(socket->next_layer().native_handle(), where.host, options.verify_peer)) {
         throw stream_error(stream_errc::protocol_violation, "cannot set the expected host name " + where.host);
       }
       co_await socket->next_layer().async_handshake(asio::ssl::stream_base::client, use_awaitable);
-      tcp.expires_never();
       // No idle timeout of Beast's: it re-arms a timer on every read (a timerfd_settime and a
       // cancelled handler each, about 6 % of a saturated stream's samples); watch() checks the
       // connection on a coarse tick instead.
@@ -226,6 +228,14 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     }
   }
 
+  /// Why the connection was lost, from the error its read or write ended with.
+  std::string cause(const error_code& ec) const {
+    if (stalled) return "stalled: no frame or pong in time";
+    if (ec == beast::error::timeout && opening_deadline) return protocol.overdue(options.connect_timeout);
+    if (ec == websocket::condition::protocol_violation) return "protocol violation by the server: " + ec.message();
+    return ec.message();
+  }
+
   /// Reads one whole message into the decoder.
   asio::awaitable<std::optional<batch>> read_frame() {
     const ws_pointer socket = ws;
@@ -241,13 +251,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       co_return decoder.finish();
     } catch (const boost::system::system_error& e) {
       buffer.consume(buffer.size());
-      if (stalled) {
-        lost("stalled: no frame or pong in time");
-      } else if (e.code() == websocket::condition::protocol_violation) {
-        lost("protocol violation by the server: " + e.code().message());
-      } else {
-        lost(e.code().message());
-      }
+      lost(cause(e.code()));
       co_return std::nullopt;
     } catch (...) {
       // A refused frame (decode_error, frame_too_large): the rest of the connection cannot be
@@ -287,7 +291,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
           co_await socket->async_write(asio::buffer(text), use_awaitable);
         }
       } catch (const boost::system::system_error& e) {
-        lost(e.code().message());
+        lost(cause(e.code()));
         continue;
       }
       std::optional<batch> b = co_await read_frame();
@@ -297,6 +301,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
         apply(protocol.resume(happened::status{s.status, s.message.value_or("")}));
       }
       if (failure) std::rethrow_exception(failure);
+      if (opening_deadline && ws && !protocol.opening()) {
+        beast::get_lowest_layer(*ws).expires_never();  // auth answered: the connection is open
+        opening_deadline = false;
+      }
       // A frame of status events alone is the protocol's; one of skipped events alone is still
       // the user's to see (batch::skipped()).
       if (b->size() > b->events<status_event>().size() || b->skipped() != 0) {
@@ -369,6 +377,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   asio::steady_timer watchdog;  // watch()'s tick
   std::uint64_t activity = 0;   // reads and control frames so far: what watch() looks at
   bool stalled = false;         // watch() closed the connection
+  bool opening_deadline = false;  // connect_timeout runs on the tcp_stream (until auth's answer)
   std::minstd_rand random;
   std::optional<std::chrono::steady_clock::time_point> connected_at;  // while a connection is up
   ws_pointer ws;

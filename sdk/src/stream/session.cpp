@@ -206,6 +206,16 @@ session_action session::fail(stream_errc code, std::string_view detail) {
   return a;
 }
 
+std::string session::overdue(std::chrono::milliseconds limit) const {
+  const std::string within = " within " + std::to_string(limit.count()) + " ms";
+  switch (state_) {
+    case state::connecting: return "no WebSocket connection" + within;
+    case state::awaiting_connected: return "no 'connected' status" + within;
+    case state::authenticating: return "no answer to auth" + within;
+    default: return {};
+  }
+}
+
 std::string session::without_key(std::string_view text) const { return transport::redact(text, api_key_); }
 
 }  // namespace massive::stream

@@ -81,7 +81,8 @@ struct stream_config {
   stream::channel_set channels = stream::channel_set::market;
   /// Any wss:// URL instead of the feed's (tests, the mock): wss://127.0.0.1:port/stocks.
   std::string url{};
-  /// TCP connect + TLS + WebSocket handshake, and the wait for `connected` and auth's answer.
+  /// TCP connect + TLS + WebSocket handshake, and the wait for `connected` and auth's answer:
+  /// one deadline for all of it. A connection that passes it is lost and replaced.
   std::chrono::milliseconds connect_timeout{10'000};
   /// Without a frame (or pong) for this long, the connection is stalled: Beast pings at half of
   /// it and closes it when nothing came back; the session reconnects.

@@ -120,6 +120,14 @@ class session {
 
   /// The protocol state now.
   state current() const noexcept { return state_; }
+  /// From the connection attempt to auth's answer: one deadline covers it all
+  /// (stream_config::connect_timeout), the wait for `connected` and for the answer included.
+  bool opening() const noexcept {
+    return state_ == state::connecting || state_ == state::awaiting_connected || state_ == state::authenticating;
+  }
+  /// Why a connection still opening when its deadline (`limit`) passed is lost: the stage it
+  /// did not get past, e.g. "no 'connected' status within 10000 ms". Empty when not opening.
+  std::string overdue(std::chrono::milliseconds limit) const;
   /// Authenticated, every subscription acknowledged.
   bool ready() const noexcept { return state_ == state::streaming && pending_.empty(); }
   /// The topics subscribed, in the order first subscribed (what a reconnect replays).
