@@ -129,9 +129,9 @@ TEST_CASE("a stalled connection (no frame, no pong) is replaced, with every topi
   // before issue 35, with Beast's `t.idle_timeout` removed): the connection ended only when the
   // server dropped it after 60 s,
   // "CHECK( lost.front() == "stalled: no frame or pong in time" ) is NOT correct! values:
-  // CHECK( stream truncated == stalled: no frame or pong in time )".
+  // CHECK( stream truncated == stalled: no frame or pong in time )" (the stall's words then).
   REQUIRE(lost.size() == 1);
-  CHECK(lost.front() == "stalled: no frame or pong in time");
+  CHECK(lost.front() == "stalled: no message or pong in 300 ms (idle_timeout)");
   const auto received = server.received();
   REQUIRE(received.size() == 2);
   CHECK(received[1][1] == R"({"action":"subscribe","params":"T.AAPL"})");
@@ -156,8 +156,9 @@ TEST_CASE("a quiet connection that answers pings is kept: its pongs count as act
   });
   // Eight ticks of silence but for the pongs; the one loss is the cancelled next() at the end.
   // Seen failing with the control callback not counting them (client.cpp's `++activity` in
-  // control_callback removed): the connection replaced after 300 ms, next() won with the new
-  // connection's frame and lost.front() was "stalled: no frame or pong in time".
+  // control_callback removed, before the idle rule counted whole messages): the connection
+  // replaced after 300 ms, next() won with the new connection's frame and lost.front() was
+  // "stalled: no frame or pong in time".
   REQUIRE(lost.size() == 1);
   CHECK(lost.front() == "Operation canceled");
 }
@@ -401,6 +402,48 @@ TEST_CASE("a server that never sends connected, or never answers auth, is left a
     const ending end = first_error(o, true);
     CHECK(end.code == ms::stream_errc::reconnects_exhausted);
     CHECK(end.what == "stream: reconnects_exhausted: 0 reconnect attempts failed; last: " + named);
+  }
+}
+
+// Idle is no whole message (or pong) within idle_timeout, not no byte: a frame trickled a byte
+// at a time, or a message of empty continuation frames without end, is cut at idle_timeout,
+// named as a message that does not complete. Both servers trickle for 3 s, then close. Seen
+// failing with the idle check counting reads (client.cpp before the idle rule): the trickled
+// frame held the connection until the server closed it, "... last: Connection reset by peer";
+// the empty fragments, which Beast's read takes without returning, were called silence, "...
+// last: stalled: no frame or pong in time".
+TEST_CASE("a message that never completes is cut at idle_timeout, trickled or of empty fragments") {
+  const std::string opened =
+      text_frame(R"([{"ev":"status","status":"connected","message":"Connected Successfully"}])") +
+      text_frame(R"([{"ev":"status","status":"auth_success","message":"authenticated"}])");
+  struct trickle {
+    const char* what;
+    std::string begun;  // the message's start, after the opening
+    std::string drip;   // every 20 ms
+  };
+  using namespace std::string_literals;
+  const trickle trickles[] = {
+      // A text frame of 100000 bytes announced, its `[` sent, then a space every 20 ms.
+      {"a byte at a time", "\x81\x7F\x00\x00\x00\x00\x00\x01\x86\xA0["s, " "},
+      // A text frame `[` without FIN, then empty continuation frames without FIN.
+      {"empty continuation frames", "\x01\x01["s, std::string(400, '\0')},
+  };
+  for (const trickle& t : trickles) {
+    const std::string what = t.what;
+    CAPTURE(what);
+    const auto server = massive::test::rogue_server::dripping(opened + t.begun, t.drip, std::chrono::milliseconds(20),
+                                                              std::chrono::seconds(3));
+    ms::stream_config o;
+    o.api_key = key;
+    o.url = server.url();
+    o.ca_pem = server.certificate_pem();
+    o.reconnect.max_attempts = 0;
+    o.idle_timeout = std::chrono::milliseconds(400);
+    const ending end = first_error(o, false);
+    CHECK(end.code == ms::stream_errc::reconnects_exhausted);
+    CHECK(end.what ==
+          "stream: reconnects_exhausted: 0 reconnect attempts failed; last: stalled: no complete message in 400 ms "
+          "(idle_timeout), one begun still incomplete");
   }
 }
 

@@ -4,6 +4,7 @@
 // from; under back_pressure next() reads itself.
 #include "massive/stream/client.hpp"
 
+#include "idle_check.hpp"
 #include "route.hpp"
 #include "tls_layer.hpp"
 
@@ -150,7 +151,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       t.idle_timeout = websocket::stream_base::none();
       t.keep_alive_pings = false;
       socket->set_option(t);
-      socket->control_callback([this](websocket::frame_type, beast::string_view) { ++activity; });
+      // A pong is progress: the answer to watch()'s ping. The server's own pings are not.
+      socket->control_callback([this](websocket::frame_type kind, beast::string_view) {
+        if (kind == websocket::frame_type::pong) ++progress;
+      });
       socket->set_option(websocket::stream_base::decorator([headers = &where.headers](websocket::request_type& request) {
         for (const auto& [name, value] : *headers) request.insert(name, value);
       }));
@@ -161,7 +165,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       socket->read_message_max(0);
       co_await socket->async_handshake(answer, where.host_header, where.path, use_awaitable);
       socket->text(true);
-      stalled = false;
+      stall.clear();
       if (options.idle_timeout.count() > 0) asio::co_spawn(executor, watch(shared_from_this(), socket), asio::detached);
       trace("connected", where.host);
       connected_at = std::chrono::steady_clock::now();
@@ -201,36 +205,33 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
                           std::to_string(options.connect_timeout.count()) + " ms");
   }
 
-  /// The idle check of one connection, every idle_timeout / 2: a connection nothing was read
-  /// from since the last tick (no frame, no pong) is pinged, and one still silent at the next
-  /// tick is stalled: closed, which ends the read in progress. Ends with its connection.
+  /// The idle check of one connection, on idle_check's tick: a connection without a whole
+  /// message or a pong for half of idle_timeout is pinged, and one without for all of it is
+  /// stalled: closed, which ends the read in progress. Ends with its connection.
   static asio::awaitable<void> watch(std::shared_ptr<impl> self, ws_pointer socket) {
-    std::uint64_t seen = self->activity;
-    bool pinged = false;
+    detail::idle_check idle(self->options.idle_timeout, std::chrono::steady_clock::now(), self->progress);
     for (;;) {
-      self->watchdog.expires_after(self->options.idle_timeout / 2);
+      self->watchdog.expires_after(idle.tick());
       co_await self->watchdog.async_wait(asio::as_tuple(use_awaitable));  // drop() cancels it
       if (self->ws != socket) co_return;  // dropped or replaced (a new watch() took the timer)
-      if (self->activity != seen) {
-        seen = self->activity;
-        pinged = false;
-        continue;
-      }
-      if (pinged) {
-        self->stalled = true;
+      const auto verdict = idle.at(std::chrono::steady_clock::now(), self->progress);
+      if (verdict == detail::idle_check::verdict::stalled) {
+        // Beast's read is between the frames of a message, or waits for one to begin.
+        self->stall = idle.stalled(!socket->is_message_done());
         error_code ignored;
         beast::get_lowest_layer(*socket).socket().close(ignored);
         co_return;
       }
-      pinged = true;
-      const auto [ec] = co_await socket->async_ping({}, asio::as_tuple(use_awaitable));
-      if (ec) co_return;  // the read in progress reports what happened to the connection
+      if (verdict == detail::idle_check::verdict::ping) {
+        const auto [ec] = co_await socket->async_ping({}, asio::as_tuple(use_awaitable));
+        if (ec) co_return;  // the read in progress reports what happened to the connection
+      }
     }
   }
 
   /// Why the connection was lost, from the error its read or write ended with.
   std::string cause(const error_code& ec) const {
-    if (stalled) return "stalled: no frame or pong in time";
+    if (!stall.empty()) return stall;
     if (ec == beast::error::timeout && opening_deadline) return protocol.overdue(options.connect_timeout);
     if (ec == websocket::condition::protocol_violation) return "protocol violation by the server: " + ec.message();
     return ec.message();
@@ -242,12 +243,12 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     try {
       do {
         const std::size_t n = co_await socket->async_read_some(buffer.prepare(64 * 1024), use_awaitable);
-        ++activity;
         buffer.commit(n);
         const auto bytes = buffer.data();  // a flat_buffer: one contiguous piece
         decoder.feed({static_cast<const char*>(bytes.data()), bytes.size()});
         buffer.consume(buffer.size());
       } while (!socket->is_message_done());
+      ++progress;
       co_return decoder.finish();
     } catch (const boost::system::system_error& e) {
       buffer.consume(buffer.size());
@@ -375,8 +376,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   asio::steady_timer timer;
   asio::steady_timer arrived;  // drop_oldest: next() waits on it for the pump's next batch
   asio::steady_timer watchdog;  // watch()'s tick
-  std::uint64_t activity = 0;   // reads and control frames so far: what watch() looks at
-  bool stalled = false;         // watch() closed the connection
+  std::uint64_t progress = 0;   // whole messages and pongs so far: what watch() looks at
+  std::string stall;            // why watch() closed the connection; empty: it did not
   bool opening_deadline = false;  // connect_timeout runs on the tcp_stream (until auth's answer)
   std::minstd_rand random;
   std::optional<std::chrono::steady_clock::time_point> connected_at;  // while a connection is up
