@@ -234,7 +234,9 @@ void print_stream_help(std::ostream& out) {
          "connecting), 3 the\n"
          "  server refused (key, plan, another connection) or did not acknowledge a topic, 4 "
          "transport\n"
-         "  failure, 5 a frame that does not decode\n"
+         "  failure (three failed connections before the first authentication; after it, "
+         "reconnects\n"
+         "  without end), 5 a frame that does not decode\n"
          "\nexamples:\n"
          "  massive stream stocks T.AAPL,Q.AAPL --count 10 -f table\n"
          "  massive stream crypto XT.BTC-USD -f csv -o trades.csv\n"
@@ -405,9 +407,27 @@ int stream_command(std::span<const std::string_view> words) {
     const char* key = std::getenv("MASSIVE_API_KEY");
     if (key == nullptr || *key == '\0') return stream_usage("set MASSIVE_API_KEY (or use --mock)");
   }
+  asio::io_context io;
+  int status = exit_done;
+  const auto end_with = [&](int code, std::string_view message) {
+    if (!message.empty())
+      std::cerr << "massive stream: " << terminal_safe(message, max_message_bytes) << "\n";
+    status = code;
+    io.stop();
+  };
+
   // Lost connections and their causes on stderr, as they happen; everything with --verbose.
   const bool verbose = static_cast<bool>(settings.call.client.trace);
   std::string last_loss;  // why the connection was lost last: the cause of the next gap
+  // A stream not yet authenticated once gives up after start_attempts failed connections, exit
+  // 4 naming the last failure. At the start a failure that repeats is the URL, the trust (an
+  // untrusted certificate), a server that is not one (HTTP 200 or a 4xx to the upgrade, a wrong
+  // Sec-WebSocket-Accept) or none listening: waiting heals none of them, and the user is there
+  // to see it. Once authenticated, a lost connection is retried without end (the SDK's default):
+  // the key, the URL and the trust are known good, and drops heal.
+  constexpr int start_attempts = 3;
+  bool authenticated = false;
+  int failed_starts = 0;
   options.trace = [&](const stream::stream_trace& t) {
     const bool routine_status = t.what == "status" && (t.detail.starts_with("connected") ||
                                                        t.detail.starts_with("auth_success") ||
@@ -418,6 +438,11 @@ int stream_command(std::span<const std::string_view> words) {
         (t.what == "connect" && !last_loss.empty())) {
       std::cerr << "massive stream: " << t.what << " " << terminal_safe(t.detail, max_message_bytes)
                 << "\n";
+    }
+    if (t.what == "status" && t.detail.starts_with("auth_success")) authenticated = true;
+    if (t.what == "disconnected" && !authenticated && ++failed_starts == start_attempts) {
+      end_with(exit_transport, "no stream after " + std::to_string(start_attempts) +
+                                   " attempts, none authenticated; the last: " + std::string(t.detail));
     }
   };
 
@@ -438,15 +463,7 @@ int stream_command(std::span<const std::string_view> words) {
     if (kinds.size() > 1) p.column_prefix = p.ev + ".";
   }
 
-  asio::io_context io;
-  int status = exit_done;
   std::optional<stream::client> client;
-  const auto end_with = [&](int code, std::string_view message) {
-    if (!message.empty())
-      std::cerr << "massive stream: " << terminal_safe(message, max_message_bytes) << "\n";
-    status = code;
-    io.stop();
-  };
   try {
     client.emplace(io.get_executor(), options);
   } catch (const transport_error& e) {

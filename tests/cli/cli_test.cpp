@@ -1172,6 +1172,30 @@ TEST_CASE("stream: a topic the server does not acknowledge is exit 3, not a sile
   CHECK(r.out == "");
 }
 
+// A stream that cannot start ends rather than retrying for ever: a server whose certificate is
+// not the one trusted (the SDK reconnects without end; the CLI, never authenticated, gives up
+// after three attempts), and a port nothing listens on. Seen failing with the CLI's count of
+// failed starts not ending it (stream_command.cpp's end_with in the trace hook): the CLI
+// reconnected, naming the certificate each time, until the test was killed ("test case
+// CRASHED: SIGTERM", timeout 20).
+TEST_CASE("stream: a stream that fails three times before authenticating is exit 4, naming the failure") {
+  stream_target target;
+  const pem_file other(massive::mock::make_self_signed(massive::mock::loopback_names()).certificate);
+  const run_result untrusted = run_cli(
+      {"stream", "stocks", "T.AAPL", "--count", "1", "--url", target.server.url("stocks"), "--ca-file", other.path},
+      stream_key);
+  CAPTURE(untrusted.err);
+  CHECK(untrusted.exit_code == 4);
+  CHECK(contains(untrusted.err, "massive stream: no stream after 3 attempts, none authenticated; the last: connecting to "
+                                "127.0.0.1: "));
+  CHECK(contains(untrusted.err, "(certificate: "));
+  CHECK(target.server.connections() == 0);
+  const run_result nowhere = run_cli({"stream", "stocks", "T.AAPL", "--url", "wss://127.0.0.1:1/stocks"}, stream_key);
+  CAPTURE(nowhere.err);
+  CHECK(nowhere.exit_code == 4);
+  CHECK(contains(nowhere.err, "massive stream: no stream after 3 attempts, none authenticated; the last: "));
+}
+
 // Seen failing with --url ignored (options.url not set from it): the CLI connected to the real
 // feed's host instead (none reachable here) and reconnected until the test was killed (SIGTERM);
 // with the headers not copied into stream_config: "CHECK( openings[0].upgrade.header("X-Tenant")
