@@ -428,7 +428,13 @@ int stream_command(std::span<const std::string_view> words) {
   constexpr int start_attempts = 3;
   bool authenticated = false;
   int failed_starts = 0;
+  std::optional<stream::client> client;
   options.trace = [&](const stream::stream_trace& t) {
+    // The session's word, not a status traced: a server may send auth_success unasked.
+    if (client && (client->state().current() == stream::session::state::subscribing ||
+                   client->state().current() == stream::session::state::streaming)) {
+      authenticated = true;
+    }
     const bool routine_status = t.what == "status" && (t.detail.starts_with("connected") ||
                                                        t.detail.starts_with("auth_success") ||
                                                        t.detail.starts_with("success"));
@@ -439,7 +445,6 @@ int stream_command(std::span<const std::string_view> words) {
       std::cerr << "massive stream: " << t.what << " " << terminal_safe(t.detail, max_message_bytes)
                 << "\n";
     }
-    if (t.what == "status" && t.detail.starts_with("auth_success")) authenticated = true;
     if (t.what == "disconnected" && !authenticated && ++failed_starts == start_attempts) {
       end_with(exit_transport, "no stream after " + std::to_string(start_attempts) +
                                    " attempts, none authenticated; the last: " + std::string(t.detail));
@@ -463,7 +468,6 @@ int stream_command(std::span<const std::string_view> words) {
     if (kinds.size() > 1) p.column_prefix = p.ev + ".";
   }
 
-  std::optional<stream::client> client;
   try {
     client.emplace(io.get_executor(), options);
   } catch (const transport_error& e) {
