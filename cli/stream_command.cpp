@@ -226,9 +226,9 @@ void print_stream_help(std::ostream& out) {
   }
   out << "\ncolumns of -f csv and -f table:\n"
          "  ev, then the event's keys; with several event types, each type's keys prefixed by its\n"
-         "  prefix (T.p, Q.bp), so that no column holds two meanings. Times as ISO 8601 "
-         "(--raw-times:\n"
-         "  the wire's integers).\n"
+         "  prefix (T.p, Q.bp), so that no column holds two meanings, as are those of a type not\n"
+         "  subscribed that the server sends. Times as ISO 8601 (--raw-times: the wire's "
+         "integers).\n"
          "\nexit codes:\n"
          "  0 done (--count reached), 2 bad usage (an unknown market or prefix: before "
          "connecting), 3 the\n"
@@ -459,13 +459,18 @@ int stream_command(std::span<const std::string_view> words) {
   std::ostream& rows_out = settings.call.output_path.empty() ? std::cout : file;
   const std::unique_ptr<row_printer> printer =
       make_printer(settings.call.format, rows_out, stream_columns(kinds), settings.call.raw_times);
-  // How each kind of event prints: its ev and (with several types) its columns' prefix.
+  // How each kind of event prints: its ev and (with several types) its columns' prefix. A type
+  // not subscribed, which a server may send all the same, is prefixed even beside one type: its
+  // keys (a quote's c, its condition) would otherwise share a column with the type's (a trade's
+  // c, its conditions).
   std::vector<event_print> prints(stream::event_kind_count);
   for (const stream::channel_info* c : known) {
     if (!carries(set, c->channels)) continue;
     event_print& p = prints[static_cast<std::size_t>(c->kind)];
     p.ev = std::string(c->prefix);
-    if (kinds.size() > 1) p.column_prefix = p.ev + ".";
+    const bool asked = std::any_of(kinds.begin(), kinds.end(),
+                                   [&](const stream::channel_info* k) { return k->kind == c->kind; });
+    if (kinds.size() > 1 || !asked) p.column_prefix = p.ev + ".";
   }
 
   try {
