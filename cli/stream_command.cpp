@@ -226,15 +226,17 @@ void print_stream_help(std::ostream& out) {
   }
   out << "\ncolumns of -f csv and -f table:\n"
          "  ev, then the event's keys; with several event types, each type's keys prefixed by its\n"
-         "  prefix (T.p, Q.bp), so that no column holds two meanings. Times as ISO 8601 "
-         "(--raw-times:\n"
-         "  the wire's integers).\n"
+         "  prefix (T.p, Q.bp), so that no column holds two meanings, as are those of a type not\n"
+         "  subscribed that the server sends. Times as ISO 8601 (--raw-times: the wire's "
+         "integers).\n"
          "\nexit codes:\n"
          "  0 done (--count reached), 2 bad usage (an unknown market or prefix: before "
          "connecting), 3 the\n"
          "  server refused (key, plan, another connection) or did not acknowledge a topic, 4 "
          "transport\n"
-         "  failure, 5 a frame that does not decode\n"
+         "  failure (three failed connections before the first authentication; after it, "
+         "reconnects\n"
+         "  without end), 5 a frame that does not decode\n"
          "\nexamples:\n"
          "  massive stream stocks T.AAPL,Q.AAPL --count 10 -f table\n"
          "  massive stream crypto XT.BTC-USD -f csv -o trades.csv\n"
@@ -405,10 +407,34 @@ int stream_command(std::span<const std::string_view> words) {
     const char* key = std::getenv("MASSIVE_API_KEY");
     if (key == nullptr || *key == '\0') return stream_usage("set MASSIVE_API_KEY (or use --mock)");
   }
+  asio::io_context io;
+  int status = exit_done;
+  const auto end_with = [&](int code, std::string_view message) {
+    if (!message.empty())
+      std::cerr << "massive stream: " << terminal_safe(message, max_message_bytes) << "\n";
+    status = code;
+    io.stop();
+  };
+
   // Lost connections and their causes on stderr, as they happen; everything with --verbose.
   const bool verbose = static_cast<bool>(settings.call.client.trace);
   std::string last_loss;  // why the connection was lost last: the cause of the next gap
+  // A stream not yet authenticated once gives up after start_attempts failed connections, exit
+  // 4 naming the last failure. At the start a failure that repeats is the URL, the trust (an
+  // untrusted certificate), a server that is not one (HTTP 200 or a 4xx to the upgrade, a wrong
+  // Sec-WebSocket-Accept) or none listening: waiting heals none of them, and the user is there
+  // to see it. Once authenticated, a lost connection is retried without end (the SDK's default):
+  // the key, the URL and the trust are known good, and drops heal.
+  constexpr int start_attempts = 3;
+  bool authenticated = false;
+  int failed_starts = 0;
+  std::optional<stream::client> client;
   options.trace = [&](const stream::stream_trace& t) {
+    // The session's word, not a status traced: a server may send auth_success unasked.
+    if (client && (client->state().current() == stream::session::state::subscribing ||
+                   client->state().current() == stream::session::state::streaming)) {
+      authenticated = true;
+    }
     const bool routine_status = t.what == "status" && (t.detail.starts_with("connected") ||
                                                        t.detail.starts_with("auth_success") ||
                                                        t.detail.starts_with("success"));
@@ -418,6 +444,10 @@ int stream_command(std::span<const std::string_view> words) {
         (t.what == "connect" && !last_loss.empty())) {
       std::cerr << "massive stream: " << t.what << " " << terminal_safe(t.detail, max_message_bytes)
                 << "\n";
+    }
+    if (t.what == "disconnected" && !authenticated && ++failed_starts == start_attempts) {
+      end_with(exit_transport, "no stream after " + std::to_string(start_attempts) +
+                                   " attempts, none authenticated; the last: " + std::string(t.detail));
     }
   };
 
@@ -429,24 +459,20 @@ int stream_command(std::span<const std::string_view> words) {
   std::ostream& rows_out = settings.call.output_path.empty() ? std::cout : file;
   const std::unique_ptr<row_printer> printer =
       make_printer(settings.call.format, rows_out, stream_columns(kinds), settings.call.raw_times);
-  // How each kind of event prints: its ev and (with several types) its columns' prefix.
+  // How each kind of event prints: its ev and (with several types) its columns' prefix. A type
+  // not subscribed, which a server may send all the same, is prefixed even beside one type: its
+  // keys (a quote's c, its condition) would otherwise share a column with the type's (a trade's
+  // c, its conditions).
   std::vector<event_print> prints(stream::event_kind_count);
   for (const stream::channel_info* c : known) {
     if (!carries(set, c->channels)) continue;
     event_print& p = prints[static_cast<std::size_t>(c->kind)];
     p.ev = std::string(c->prefix);
-    if (kinds.size() > 1) p.column_prefix = p.ev + ".";
+    const bool asked = std::any_of(kinds.begin(), kinds.end(),
+                                   [&](const stream::channel_info* k) { return k->kind == c->kind; });
+    if (kinds.size() > 1 || !asked) p.column_prefix = p.ev + ".";
   }
 
-  asio::io_context io;
-  int status = exit_done;
-  std::optional<stream::client> client;
-  const auto end_with = [&](int code, std::string_view message) {
-    if (!message.empty())
-      std::cerr << "massive stream: " << terminal_safe(message, max_message_bytes) << "\n";
-    status = code;
-    io.stop();
-  };
   try {
     client.emplace(io.get_executor(), options);
   } catch (const transport_error& e) {

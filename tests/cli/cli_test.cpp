@@ -1153,6 +1153,37 @@ TEST_CASE("stream: CSV with several event types never puts two meanings under on
   CHECK_FALSE(contains(raw.out, "Z,"));
 }
 
+// A server may send a type not subscribed: its keys go under its prefix, never into the columns
+// of the type subscribed (a quote's c, its condition, under a trade's c, its conditions). Seen
+// failing with column_prefix given with several types only (stream_command.cpp, as before): the
+// quote's 604 and 999 under the trade's c and i, "CHECK_FALSE( contains(row, " bp ") ) is NOT
+// correct!" for the header it added, and "REQUIRE( header != rows.end() ) is NOT correct!".
+TEST_CASE("stream: a type not subscribed that the server sends has columns of its own in the table") {
+  stream_target target({.max_frames = 2});
+  target.server.script({{.fault = massive::mock::stream_fault::frame,
+                         .after_frames = 1,
+                         .frame = R"([{"ev":"Q","sym":"AAPL","bx":1,"bp":9.75,"bs":3,"ax":2,"ap":9.99,"as":4,)"
+                                  R"("c":604,"i":[999],"t":1651684192463,"z":1}])"}});
+  const run_result r =
+      run_cli(args_with({"stream", "stocks", "T.AAPL", "--count", "9", "-f", "table"}, target.flags()), stream_key);
+  CAPTURE(r.err);
+  CAPTURE(r.out);
+  CHECK(r.exit_code == 0);
+  // The table prints its header again when a row brings columns: here the quote's.
+  const auto rows = lines_of(r.out);
+  CHECK(rows.size() == 11);
+  for (const std::string& row : rows) CHECK_FALSE(contains(row, " bp "));
+  const auto header = std::find_if(rows.begin(), rows.end(), [](const std::string& row) {
+    return row.starts_with("ev  ") && contains(row, " Q.c ") && contains(row, " Q.bp ");
+  });
+  REQUIRE(header != rows.end());
+  // The quote follows, its condition under Q.c.
+  REQUIRE(std::next(header) != rows.end());
+  const std::string& quote = *std::next(header);
+  REQUIRE(quote.starts_with("Q "));
+  CHECK(quote.substr(header->find(" Q.c ") + 1, 3) == "604");
+}
+
 // Seen failing with the prefix check bypassed (an unknown prefix taken as the market's first
 // channel, stream_command.cpp): the CLI went on to connect to port 1, reconnecting until the test
 // was killed (SIGTERM after 60 s), instead of exit 2.
@@ -1200,6 +1231,30 @@ TEST_CASE("stream: a topic the server does not acknowledge is exit 3, not a sile
   CHECK(r.exit_code == 3);
   CHECK(contains(r.err, "did not acknowledge Q.AAPL within 1000 ms"));
   CHECK(r.out == "");
+}
+
+// A stream that cannot start ends rather than retrying for ever: a server whose certificate is
+// not the one trusted (the SDK reconnects without end; the CLI, never authenticated, gives up
+// after three attempts), and a port nothing listens on. Seen failing with the CLI's count of
+// failed starts not ending it (stream_command.cpp's end_with in the trace hook): the CLI
+// reconnected, naming the certificate each time, until the test was killed ("test case
+// CRASHED: SIGTERM", timeout 20).
+TEST_CASE("stream: a stream that fails three times before authenticating is exit 4, naming the failure") {
+  stream_target target;
+  const pem_file other(massive::mock::make_self_signed(massive::mock::loopback_names()).certificate);
+  const run_result untrusted = run_cli(
+      {"stream", "stocks", "T.AAPL", "--count", "1", "--url", target.server.url("stocks"), "--ca-file", other.path},
+      stream_key);
+  CAPTURE(untrusted.err);
+  CHECK(untrusted.exit_code == 4);
+  CHECK(contains(untrusted.err, "massive stream: no stream after 3 attempts, none authenticated; the last: connecting to "
+                                "127.0.0.1: "));
+  CHECK(contains(untrusted.err, "(certificate: "));
+  CHECK(target.server.connections() == 0);
+  const run_result nowhere = run_cli({"stream", "stocks", "T.AAPL", "--url", "wss://127.0.0.1:1/stocks"}, stream_key);
+  CAPTURE(nowhere.err);
+  CHECK(nowhere.exit_code == 4);
+  CHECK(contains(nowhere.err, "massive stream: no stream after 3 attempts, none authenticated; the last: "));
 }
 
 // Seen failing with --url ignored (options.url not set from it): the CLI connected to the real

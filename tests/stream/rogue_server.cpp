@@ -32,17 +32,23 @@ std::string accept_value(std::string_view key) {
 
 }  // namespace
 
+struct rogue_server::drip {
+  std::string bytes;
+  std::chrono::milliseconds every;
+  std::chrono::milliseconds during;
+};
+
 struct rogue_server::impl {
-  impl(std::optional<std::string> answer, std::string bytes, rogue_ending ending)
+  impl(std::optional<std::string> answer, std::string bytes, rogue_ending ending,
+       std::optional<rogue_server::drip> trickle = std::nullopt)
       : identity(mock::make_self_signed(mock::loopback_names())),
         acceptor(io, {asio::ip::make_address("127.0.0.1"), 0}),
-        thread([this, answer = std::move(answer), bytes = std::move(bytes), ending] {
-          serve(answer, bytes, ending);
-        }) {}
+        thread([this, answer = std::move(answer), bytes = std::move(bytes), ending,
+                trickle = std::move(trickle)] { serve(answer, bytes, ending, trickle); }) {}
 
   // Errors end the connection: the client's side of the test says what it saw.
   void serve(const std::optional<std::string>& answer, const std::string& bytes,
-             rogue_ending ending) {
+             rogue_ending ending, const std::optional<rogue_server::drip>& trickle) {
     boost::system::error_code ec;
     asio::ssl::context tls(asio::ssl::context::tls_server);
     tls.use_certificate_chain(asio::buffer(identity.certificate));
@@ -60,6 +66,14 @@ struct rogue_server::impl {
         "Sec-WebSocket-Accept: {accept}\r\n\r\n");
     if (const auto at = head.find("{accept}"); at != std::string::npos) head.replace(at, 8, accept);
     asio::write(stream, asio::buffer(head + bytes), ec);
+    if (trickle) {
+      // Until the client leaves (the write fails) or `during` is over.
+      const auto end = std::chrono::steady_clock::now() + trickle->during;
+      while (!ec && std::chrono::steady_clock::now() < end) {
+        std::this_thread::sleep_for(trickle->every);
+        asio::write(stream, asio::buffer(trickle->bytes), ec);
+      }
+    }
     std::array<char, 4096> sink{};
     if (ending == rogue_ending::wait_for_close) {
       while (!ec) stream.read_some(asio::buffer(sink), ec);
@@ -83,6 +97,12 @@ rogue_server::rogue_server(std::string answer, std::string bytes, rogue_ending e
 rogue_server rogue_server::answering(std::string answer, rogue_ending ending) {
   return rogue_server(std::move(answer), "", ending);
 }
+rogue_server rogue_server::dripping(std::string bytes, std::string drip, std::chrono::milliseconds every,
+                                    std::chrono::milliseconds during) {
+  return rogue_server(std::make_unique<impl>(std::nullopt, std::move(bytes), rogue_ending::close_tcp,
+                                             rogue_server::drip{std::move(drip), every, during}));
+}
+rogue_server::rogue_server(std::unique_ptr<impl> impl) : impl_(std::move(impl)) {}
 // A client that never came leaves accept() blocked: shutting the listening socket down wakes it.
 rogue_server::~rogue_server() {
   ::shutdown(impl_->acceptor.native_handle(), SHUT_RDWR);

@@ -6,6 +6,7 @@
 
 #include <massive/mock/certificates.hpp>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,11 @@ class rogue_server {
   /// Answers the upgrade request with `answer` (raw HTTP; "{accept}" in it becomes the right
   /// Sec-WebSocket-Accept value), then ends as `ending` says.
   static rogue_server answering(std::string answer, rogue_ending ending);
+  /// Upgrades the connection, sends `bytes`, then `drip` every `every` for `during` (reading
+  /// nothing, answering no ping), then closes the socket as close_tcp does: a server that
+  /// trickles.
+  static rogue_server dripping(std::string bytes, std::string drip, std::chrono::milliseconds every,
+                               std::chrono::milliseconds during);
   ~rogue_server();
   rogue_server(const rogue_server&) = delete;
   rogue_server& operator=(const rogue_server&) = delete;
@@ -41,7 +47,9 @@ class rogue_server {
 
  private:
   rogue_server(std::string answer, std::string bytes, rogue_ending ending);
+  struct drip;
   struct impl;
+  explicit rogue_server(std::unique_ptr<impl> impl);
   std::unique_ptr<impl> impl_;
 };
 

@@ -1,10 +1,13 @@
 // The stream protocol without sockets: handshake, subscription replay with acknowledgement
-// counting, the fatal and the retried ends, backoff.
+// counting, the fatal and the retried ends, backoff; the idle rule of a connection.
+#include "stream/idle_check.hpp"
+
 #include <massive/stream/events.hpp>
 #include <massive/stream/session.hpp>
 
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <vector>
 
 namespace ms = massive::stream;
@@ -116,6 +119,47 @@ TEST_CASE("authentication failure and a plan without stream access are fatal, na
   }
 }
 
+// A server may echo the key it was sent; the error shows the message without it. Seen failing
+// with session::fail's detail kept as it came: "CHECK( std::string(a.error->what()) == "stream:
+// auth_failed: authentication failed for key REDACTED" ) is NOT correct! values: CHECK( stream:
+// auth_failed: authentication failed for key k3y-SECRET == stream: auth_failed: authentication
+// failed for key REDACTED )".
+TEST_CASE("a key the server echoes in auth_failed's message is not in the error") {
+  ms::session s = make();
+  s.resume(hp::start{});
+  s.resume(hp::connected{});
+  s.resume(hp::status{"connected", "Connected Successfully"});
+  const ms::session_action a = s.resume(hp::status{"auth_failed", "authentication failed for key k3y-SECRET"});
+  REQUIRE(a.error);
+  CHECK(std::string(a.error->what()) == "stream: auth_failed: authentication failed for key REDACTED");
+  CHECK(s.without_key("k3y-SECRET,k3y-SECRET.") == "REDACTED,REDACTED.");
+}
+
+// The client keeps connect_timeout on the connection while opening() and, when it passes, reports
+// the loss as overdue() names it. Seen failing with opening() false once `connected` came:
+// "CHECK( s.opening() ) is NOT correct!" and "CHECK( s.overdue(limit) == "no answer to auth within
+// 10000 ms" ) is NOT correct! values: CHECK(  == no answer to auth within 10000 ms )".
+TEST_CASE("the opening lasts until auth is answered; a deadline passed names the stage") {
+  const std::chrono::milliseconds limit(10'000);
+  ms::session s = make();
+  CHECK(!s.opening());
+  s.resume(hp::start{});
+  CHECK(s.overdue(limit) == "no WebSocket connection within 10000 ms");
+  s.resume(hp::connected{});
+  CHECK(s.opening());
+  CHECK(s.overdue(limit) == "no 'connected' status within 10000 ms");
+  s.resume(hp::status{"connected", "Connected Successfully"});
+  CHECK(s.opening());
+  CHECK(s.overdue(limit) == "no answer to auth within 10000 ms");
+  s.resume(hp::status{"auth_success", "authenticated"});
+  CHECK(!s.opening());
+  CHECK(s.overdue(limit).empty());
+  // A reconnect opens again.
+  s.resume(hp::disconnected{"closed", 0.0});
+  s.resume(hp::backoff_elapsed{});
+  CHECK(s.opening());
+}
+
 TEST_CASE("max_connections ends the stream instead of evicting the other connection") {
   ms::session s = make();
   s.resume(hp::start{});
@@ -202,4 +246,40 @@ TEST_CASE("a refusal for good (the proxy's 4xx) ends the session: no backoff, no
   CHECK(s.resume(hp::disconnected{"closed", 0.5}).what == kind::none);
   CHECK(s.resume(hp::backoff_elapsed{}).what == kind::none);
   CHECK(s.reconnects() == 0);
+}
+
+// A stall is seen within idle_timeout and a small part of it (two ticks: an eighth), never
+// before; a ping goes at half of it; a pong or a message (progress) starts the count again.
+// Regression: the rule before it (a tick of idle_timeout / 2, stalled at the second tick
+// without progress: within 1.5 x idle_timeout) -> fails with "CHECK( after(*stalled_at) <=
+// 33'750 ) is NOT correct! values: CHECK( 45000 <= 33750 )" (44999, 44000, 43126 for the
+// later messages).
+TEST_CASE("the idle rule: a ping at half of idle_timeout, stalled at most an eighth after it") {
+  using namespace std::chrono;
+  using massive::stream::detail::idle_check;
+  const milliseconds idle(30'000);
+  for (const milliseconds progress_after : {milliseconds(0), milliseconds(1), milliseconds(1000), milliseconds(1874)}) {
+    CAPTURE(progress_after.count());
+    const idle_check::clock::time_point opened{};
+    idle_check check(idle, opened, 0);
+    const auto progress_at = opened + progress_after;  // the one message, between two ticks
+    std::optional<idle_check::clock::time_point> pinged_at, stalled_at;
+    for (auto now = opened + check.tick(); !stalled_at; now += check.tick()) {
+      REQUIRE(now - opened < minutes(5));
+      switch (check.at(now, now >= progress_at ? 1 : 0)) {
+        case idle_check::verdict::wait: break;
+        case idle_check::verdict::ping: pinged_at = now; break;
+        case idle_check::verdict::stalled: stalled_at = now; break;
+      }
+    }
+    // In milliseconds after the message.
+    const auto after = [&](idle_check::clock::time_point t) { return duration_cast<milliseconds>(t - progress_at).count(); };
+    REQUIRE(pinged_at);
+    CHECK(after(*pinged_at) >= 15'000);
+    CHECK(after(*stalled_at) >= 30'000);
+    CHECK(after(*stalled_at) <= 33'750);
+  }
+  idle_check check(idle, {}, 0);
+  CHECK(check.stalled(false) == "stalled: no message or pong in 30000 ms (idle_timeout)");
+  CHECK(check.stalled(true) == "stalled: no complete message in 30000 ms (idle_timeout), one begun still incomplete");
 }

@@ -4,6 +4,7 @@
 // from; under back_pressure next() reads itself.
 #include "massive/stream/client.hpp"
 
+#include "idle_check.hpp"
 #include "route.hpp"
 #include "tls_layer.hpp"
 
@@ -131,15 +132,17 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       asio::ip::tcp::resolver resolver(executor);
       const auto found = co_await resolver.async_resolve(proxy ? proxy->connect_host : where.host,
                                                          proxy ? proxy->port_text : where.port, use_awaitable);
-      // One deadline for TCP, the tunnel and TLS: the tcp_stream closes the socket when it passes.
+      // One deadline for the whole opening: TCP, the tunnel, TLS, the upgrade, then `connected`
+      // and auth's answer (read_next() lifts it once the session has the answer). The tcp_stream
+      // closes the socket when it passes; its timer is armed per read only until then.
       tcp.expires_after(options.connect_timeout);
+      opening_deadline = true;
       co_await tcp.async_connect(found, use_awaitable);
       if (proxy) co_await open_tunnel(tcp);
       if (!transport::expect_peer(socket->next_layer().native_handle(), where.host, options.verify_peer)) {
         throw stream_error(stream_errc::protocol_violation, "cannot set the expected host name " + where.host);
       }
       co_await socket->next_layer().async_handshake(asio::ssl::stream_base::client, use_awaitable);
-      tcp.expires_never();
       // No idle timeout of Beast's: it re-arms a timer on every read (a timerfd_settime and a
       // cancelled handler each, about 6 % of a saturated stream's samples); watch() checks the
       // connection on a coarse tick instead.
@@ -148,7 +151,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       t.idle_timeout = websocket::stream_base::none();
       t.keep_alive_pings = false;
       socket->set_option(t);
-      socket->control_callback([this](websocket::frame_type, beast::string_view) { ++activity; });
+      // A pong is progress: the answer to watch()'s ping. The server's own pings are not.
+      socket->control_callback([this](websocket::frame_type kind, beast::string_view) {
+        if (kind == websocket::frame_type::pong) ++progress;
+      });
       socket->set_option(websocket::stream_base::decorator([headers = &where.headers](websocket::request_type& request) {
         for (const auto& [name, value] : *headers) request.insert(name, value);
       }));
@@ -159,7 +165,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       socket->read_message_max(0);
       co_await socket->async_handshake(answer, where.host_header, where.path, use_awaitable);
       socket->text(true);
-      stalled = false;
+      stall.clear();
       if (options.idle_timeout.count() > 0) asio::co_spawn(executor, watch(shared_from_this(), socket), asio::detached);
       trace("connected", where.host);
       connected_at = std::chrono::steady_clock::now();
@@ -199,31 +205,36 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
                           std::to_string(options.connect_timeout.count()) + " ms");
   }
 
-  /// The idle check of one connection, every idle_timeout / 2: a connection nothing was read
-  /// from since the last tick (no frame, no pong) is pinged, and one still silent at the next
-  /// tick is stalled: closed, which ends the read in progress. Ends with its connection.
+  /// The idle check of one connection, on idle_check's tick: a connection without a whole
+  /// message or a pong for half of idle_timeout is pinged, and one without for all of it is
+  /// stalled: closed, which ends the read in progress. Ends with its connection.
   static asio::awaitable<void> watch(std::shared_ptr<impl> self, ws_pointer socket) {
-    std::uint64_t seen = self->activity;
-    bool pinged = false;
+    detail::idle_check idle(self->options.idle_timeout, std::chrono::steady_clock::now(), self->progress);
     for (;;) {
-      self->watchdog.expires_after(self->options.idle_timeout / 2);
+      self->watchdog.expires_after(idle.tick());
       co_await self->watchdog.async_wait(asio::as_tuple(use_awaitable));  // drop() cancels it
       if (self->ws != socket) co_return;  // dropped or replaced (a new watch() took the timer)
-      if (self->activity != seen) {
-        seen = self->activity;
-        pinged = false;
-        continue;
-      }
-      if (pinged) {
-        self->stalled = true;
+      const auto verdict = idle.at(std::chrono::steady_clock::now(), self->progress);
+      if (verdict == detail::idle_check::verdict::stalled) {
+        // Beast's read is between the frames of a message, or waits for one to begin.
+        self->stall = idle.stalled(!socket->is_message_done());
         error_code ignored;
         beast::get_lowest_layer(*socket).socket().close(ignored);
         co_return;
       }
-      pinged = true;
-      const auto [ec] = co_await socket->async_ping({}, asio::as_tuple(use_awaitable));
-      if (ec) co_return;  // the read in progress reports what happened to the connection
+      if (verdict == detail::idle_check::verdict::ping) {
+        const auto [ec] = co_await socket->async_ping({}, asio::as_tuple(use_awaitable));
+        if (ec) co_return;  // the read in progress reports what happened to the connection
+      }
     }
+  }
+
+  /// Why the connection was lost, from the error its read or write ended with.
+  std::string cause(const error_code& ec) const {
+    if (!stall.empty()) return stall;
+    if (ec == beast::error::timeout && opening_deadline) return protocol.overdue(options.connect_timeout);
+    if (ec == websocket::condition::protocol_violation) return "protocol violation by the server: " + ec.message();
+    return ec.message();
   }
 
   /// Reads one whole message into the decoder.
@@ -232,22 +243,16 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     try {
       do {
         const std::size_t n = co_await socket->async_read_some(buffer.prepare(64 * 1024), use_awaitable);
-        ++activity;
         buffer.commit(n);
         const auto bytes = buffer.data();  // a flat_buffer: one contiguous piece
         decoder.feed({static_cast<const char*>(bytes.data()), bytes.size()});
         buffer.consume(buffer.size());
       } while (!socket->is_message_done());
+      ++progress;
       co_return decoder.finish();
     } catch (const boost::system::system_error& e) {
       buffer.consume(buffer.size());
-      if (stalled) {
-        lost("stalled: no frame or pong in time");
-      } else if (e.code() == websocket::condition::protocol_violation) {
-        lost("protocol violation by the server: " + e.code().message());
-      } else {
-        lost(e.code().message());
-      }
+      lost(cause(e.code()));
       co_return std::nullopt;
     } catch (...) {
       // A refused frame (decode_error, frame_too_large): the rest of the connection cannot be
@@ -287,16 +292,20 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
           co_await socket->async_write(asio::buffer(text), use_awaitable);
         }
       } catch (const boost::system::system_error& e) {
-        lost(e.code().message());
+        lost(cause(e.code()));
         continue;
       }
       std::optional<batch> b = co_await read_frame();
       if (!b) continue;
       for (const status_event& s : b->events<status_event>()) {
-        trace("status", std::string(s.status) + ": " + std::string(s.message.value_or("")));
+        trace("status", protocol.without_key(std::string(s.status) + ": " + std::string(s.message.value_or(""))));
         apply(protocol.resume(happened::status{s.status, s.message.value_or("")}));
       }
       if (failure) std::rethrow_exception(failure);
+      if (opening_deadline && ws && !protocol.opening()) {
+        beast::get_lowest_layer(*ws).expires_never();  // auth answered: the connection is open
+        opening_deadline = false;
+      }
       // A frame of status events alone is the protocol's; one of skipped events alone is still
       // the user's to see (batch::skipped()).
       if (b->size() > b->events<status_event>().size() || b->skipped() != 0) {
@@ -367,8 +376,9 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   asio::steady_timer timer;
   asio::steady_timer arrived;  // drop_oldest: next() waits on it for the pump's next batch
   asio::steady_timer watchdog;  // watch()'s tick
-  std::uint64_t activity = 0;   // reads and control frames so far: what watch() looks at
-  bool stalled = false;         // watch() closed the connection
+  std::uint64_t progress = 0;   // whole messages and pongs so far: what watch() looks at
+  std::string stall;            // why watch() closed the connection; empty: it did not
+  bool opening_deadline = false;  // connect_timeout runs on the tcp_stream (until auth's answer)
   std::minstd_rand random;
   std::optional<std::chrono::steady_clock::time_point> connected_at;  // while a connection is up
   ws_pointer ws;

@@ -1,5 +1,7 @@
 #include "massive/stream/session.hpp"
 
+#include "transport/error_body.hpp"
+
 #include <algorithm>
 
 namespace massive::stream {
@@ -200,8 +202,20 @@ session_action session::fail(stream_errc code, std::string_view detail) {
   state_ = state::failed;
   session_action a;
   a.what = session_action::kind::fail;
-  a.error = stream_error(code, std::string(detail));
+  a.error = stream_error(code, without_key(detail));
   return a;
 }
+
+std::string session::overdue(std::chrono::milliseconds limit) const {
+  const std::string within = " within " + std::to_string(limit.count()) + " ms";
+  switch (state_) {
+    case state::connecting: return "no WebSocket connection" + within;
+    case state::awaiting_connected: return "no 'connected' status" + within;
+    case state::authenticating: return "no answer to auth" + within;
+    default: return {};
+  }
+}
+
+std::string session::without_key(std::string_view text) const { return transport::redact(text, api_key_); }
 
 }  // namespace massive::stream

@@ -81,10 +81,12 @@ struct stream_config {
   stream::channel_set channels = stream::channel_set::market;
   /// Any wss:// URL instead of the feed's (tests, the mock): wss://127.0.0.1:port/stocks.
   std::string url{};
-  /// TCP connect + TLS + WebSocket handshake, and the wait for `connected` and auth's answer.
+  /// TCP connect + TLS + WebSocket handshake, and the wait for `connected` and auth's answer:
+  /// one deadline for all of it. A connection that passes it is lost and replaced.
   std::chrono::milliseconds connect_timeout{10'000};
-  /// Without a frame (or pong) for this long, the connection is stalled: Beast pings at half of
-  /// it and closes it when nothing came back; the session reconnects.
+  /// Without a whole message (or pong) for this long, the connection is stalled: the client
+  /// pings at half of it and closes it when none came back (at most an eighth of it late); the
+  /// session reconnects. A message still arriving is none: it must complete within this too.
   std::chrono::milliseconds idle_timeout{30'000};
   /// A PEM file of certificates to trust instead of the system's (massive::client_config::ca_file).
   std::string ca_file{};

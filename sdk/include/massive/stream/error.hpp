@@ -27,7 +27,7 @@ const char* to_string(stream_errc code) noexcept;
 class stream_error : public massive::coded_error<stream_errc> {
  public:
   /// what() is "stream: <code>: <detail>" (the detail: the server's message where it sent one,
-  /// which must hold no secret: it is shown as is).
+  /// the key taken out of it by session::without_key: it is shown as is).
   stream_error(stream_errc code, const std::string& detail) : coded_error("stream", code, detail) {}
 };
 

@@ -120,6 +120,14 @@ class session {
 
   /// The protocol state now.
   state current() const noexcept { return state_; }
+  /// From the connection attempt to auth's answer: one deadline covers it all
+  /// (stream_config::connect_timeout), the wait for `connected` and for the answer included.
+  bool opening() const noexcept {
+    return state_ == state::connecting || state_ == state::awaiting_connected || state_ == state::authenticating;
+  }
+  /// Why a connection still opening when its deadline (`limit`) passed is lost: the stage it
+  /// did not get past, e.g. "no 'connected' status within 10000 ms". Empty when not opening.
+  std::string overdue(std::chrono::milliseconds limit) const;
   /// Authenticated, every subscription acknowledged.
   bool ready() const noexcept { return state_ == state::streaming && pending_.empty(); }
   /// The topics subscribed, in the order first subscribed (what a reconnect replays).
@@ -135,6 +143,10 @@ class session {
   std::size_t unexpected_statuses() const noexcept { return unexpected_; }
   /// True once after each reconnect: events may be missing; the next batch says so.
   bool take_gap() noexcept { return std::exchange(gap_, false); }
+  /// `text` with every occurrence of the key replaced by REDACTED: what the server says goes
+  /// through it before it is traced or put in an error, since a server may echo the key
+  /// ("authentication failed for key ...").
+  std::string without_key(std::string_view text) const;
 
  private:
   session_action on_status(std::string_view status, std::string_view message);
