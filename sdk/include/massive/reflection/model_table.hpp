@@ -23,8 +23,8 @@ namespace massive::reflection {
 /// aggregates' own page_leniency, whose `first` is kept in `first` (a path from the body's root,
 /// "results.underlying.aggregates[3].c") and not in `counts`, since their page is gone.
 struct underlying_leniency {
-  page_leniency counts;
-  std::string first;
+  page_leniency counts;  ///< the aggregates' counts; its `first` and `first_unknown_key` empty
+  std::string first;     ///< where the first coerced, skipped or missing value was
 };
 
 class field_visitor;
