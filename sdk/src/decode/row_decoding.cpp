@@ -163,6 +163,15 @@ void row_context::missing(std::uint64_t seen, std::uint64_t required,
 
 namespace {
 
+/// The raw key (as sent, just past its opening quote) holds an escape before its closing
+/// quote. Keys are short: a plain loop.
+bool has_escape(const char* raw) noexcept {
+  for (; *raw != '"'; ++raw) {
+    if (*raw == '\\') return true;
+  }
+  return false;
+}
+
 // The key as sent, up to its closing quote (an escaped quote does not close it).
 std::string_view raw_key(const char* raw) noexcept {
   std::size_t length = 0;
@@ -171,6 +180,11 @@ std::string_view raw_key(const char* raw) noexcept {
 }
 
 }  // namespace
+
+void row_context::unknown_key(const char* raw) const {
+  if (has_escape(raw)) return escaped_key(raw);
+  if (++builder_.leniency().unknown_keys == 1) first_unknown_key(raw);
+}
 
 void row_context::first_unknown_key(const char* raw) const {
   const std::string_view key = raw_key(raw);

@@ -69,15 +69,6 @@ std::string field_path(const row_path& path, std::size_t row, std::string_view k
 void field_path_into(std::string& out, const row_path& path, std::size_t row, std::string_view key);
 decode_errc errc_of(simdjson::error_code e) noexcept;
 
-/// The raw key (as sent, just past its opening quote) holds an escape before its closing
-/// quote. Keys are short: a plain loop.
-inline bool has_escape(const char* raw) noexcept {
-  for (; *raw != '"'; ++raw) {
-    if (*raw == '\\') return true;
-  }
-  return false;
-}
-
 /// What an integer field makes of a number sent in float form (1.0e+03, 3.0), row or
 /// envelope alike, judged from its decimal text (`number`, a JSON number): the integer when
 /// the text's value is one and within 2^53. Never through a double, which makes
@@ -418,11 +409,10 @@ class row_context {
   /// A key the model does not declare, at `raw` (just past its opening quote): counted, the
   /// first one's path kept; under decode_policy::strict, decode_error unknown_key. A key
   /// written with escapes (`"\u006f"`) lands here too, as key_is() reads keys as sent; it may
-  /// spell a declared key, so its object is left out (escaped_key).
-  [[gnu::always_inline]] void unknown_key(const char* raw) const {
-    if (has_escape(raw)) [[unlikely]] return escaped_key(raw);
-    if (++builder_.leniency().unknown_keys == 1) [[unlikely]] first_unknown_key(raw);
-  }
+  /// spell a declared key, so its object is left out (escaped_key). Out of line: the generated
+  /// switch calls it from every key test's `else`, and the rows the API sends have no unknown
+  /// key (a few a row cost a call each).
+  [[gnu::cold, gnu::noinline]] void unknown_key(const char* raw) const;
 
   /// `key` given a second time in one object: the generated decoder keeps neither value (JSON
   /// parsers disagree on which one counts: simdjson's lookup the first, most clients the
