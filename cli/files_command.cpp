@@ -8,6 +8,7 @@
 
 #include <boost/asio.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <massive/files/client.hpp>
@@ -126,11 +127,26 @@ asio::awaitable<void> print_rows(files::client& client, market m, dataset d,
   const std::unique_ptr<row_printer> printer =
       make_printer(format, std::cout, columns_of(functions, &blank), false);
   auto reader = client.read_days<Row>(days, std::move(options));
+  std::uint64_t dropped = 0;
+  std::string first_dropped;  // "line L of <key>"
   while (auto page = co_await reader.next()) {
     const Row* rows = page->begin();
     printer->page(rows, page->size(), functions);
+    if (page->stats().dropped_rows == 0) continue;
+    if (dropped == 0 && page->stats().first_dropped_line) {
+      // The page came from the file being read: those before it are done.
+      first_dropped = "line " + std::to_string(*page->stats().first_dropped_line) + " of " +
+                      terminal_safe(reader.files()[reader.files_done()].key, 256);
+    }
+    dropped += page->stats().dropped_rows;
   }
   printer->finish();
+  // As a call's lossy pages are: said on stderr, the rows that could be read printed.
+  if (dropped != 0) {
+    std::cerr << "massive files: " << dropped << (dropped == 1 ? " row" : " rows")
+              << " left out (a needed field empty or not a value of its column)"
+              << (first_dropped.empty() ? std::string() : ", the first at " + first_dropped) << "\n";
+  }
 }
 
 template <class Row>
@@ -287,8 +303,11 @@ int files_command(std::span<const std::string_view> words) {
     if (verb == "get") {
       const files::object_info file = co_await client.stat(files::file_key(*m, *d, *first));
       if (output_path.empty()) output_path = file.key.substr(file.key.rfind('/') + 1);
-      std::ofstream out(output_path, std::ios::binary);
-      if (!out) throw std::runtime_error("cannot write " + output_path);
+      // Written as <name>.part and renamed once whole: a failed transfer leaves no file that
+      // looks complete.
+      const std::string partial = output_path + ".part";
+      std::ofstream out(partial, std::ios::binary);
+      if (!out) throw std::runtime_error("cannot write " + partial);
       progress_line progress(progress_line::shown_for(true));
       const std::uint64_t got =
           co_await client.fetch(file, 0, file.size, [&](std::span<const char> piece) {
@@ -297,7 +316,11 @@ int files_command(std::span<const std::string_view> words) {
             progress.page(0);
           });
       progress.finish();
-      if (!out.flush()) throw std::runtime_error("cannot write " + output_path);
+      if (!out.flush()) throw std::runtime_error("cannot write " + partial);
+      out.close();
+      std::error_code renamed;
+      std::filesystem::rename(partial, output_path, renamed);
+      if (renamed) throw std::runtime_error("cannot rename " + partial + " to " + output_path);
       std::cerr << output_path << ": " << got << " bytes\n";
       co_return;
     }

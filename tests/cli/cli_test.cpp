@@ -5,6 +5,8 @@
 #include "run_cli.hpp"
 
 #include <massive/mock/api.hpp>
+#include <massive/mock/gzip.hpp>
+#include <massive/mock/s3.hpp>
 #include <massive/mock/server.hpp>
 #include <massive/mock/stream_server.hpp>
 #include <massive/reflection/operation_table.hpp>
@@ -1502,6 +1504,28 @@ TEST_CASE("csv from the typed rows: nested objects as dotted columns, as the JSO
     }
   }
   CHECK(compared >= 5);
+}
+
+// A flat file's row whose values do not parse is left out, as a call's are, and said on stderr.
+// Seen failing with print_rows printing the pages alone, as before: nothing on stderr, exit 0,
+// a row gone without a word (a probe's hostile S3 server).
+TEST_CASE("files rows: rows left out of a file are said on stderr, naming the first one's line") {
+  massive::mock::s3_bucket bucket;
+  massive::mock::server server{{.tls = false}};
+  server.respond_with(bucket.responder());
+  const std::string key = "us_stocks_sip/day_aggs_v1/2024/01/2024-01-12.csv.gz";
+  bucket.put(key, massive::mock::gzip_compress("ticker,volume,open,close,high,low,window_start,transactions\n"
+                                               "AAPL,100,1.5,2.5,3.5,0.5,1705035600000000000,7\n"
+                                               "MSFT,1e999,abc,2.5,3.5,0.5,notatime,7\n"));
+  const run_result r = run_cli(
+      {"files", "rows", "stocks", "day_aggs", "2024-01-12", "-f", "jsonl", "--endpoint", server.base_url()},
+      {"MASSIVE_S3_ACCESS_KEY=" + bucket.options().access_key, "MASSIVE_S3_SECRET_KEY=" + bucket.options().secret_key});
+  CAPTURE(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(lines_of(r.out).size() == 1);
+  CHECK(contains(r.out, "AAPL"));
+  CHECK(contains(r.err, "massive files: 1 row left out"));
+  CHECK(contains(r.err, "the first at line 3 of " + key));
 }
 
 TEST_CASE("files ls: a key's control characters do not reach the terminal") {

@@ -322,6 +322,36 @@ TEST_CASE("s3 client: a transfer reset mid-file resumes from its last byte") {
   CHECK(requests[2].header("If-Match") == f.bucket.etag(std::string(day_key)));
 }
 
+// A file fetched whole (`massive files get`) was one GET of its every byte, past the
+// transport's max_body_size for any file larger than 128 MiB (a day of stock trades is 1.35
+// GB): found by a probe's 2 GiB answer, refused at once. Seen failing with fetch_range's single
+// range, as before: "response body exceeds client_config.max_body_size as received".
+TEST_CASE("s3 client: fetch asks a file range_bytes at a time, whatever its size against the body cap") {
+  files_config config;
+  config.range_bytes = 1000;
+  config.transport.max_body_size = 1500;
+  fixture f({}, std::move(config));
+  const std::string whole = f.bucket.object(std::string(day_key));
+  REQUIRE(whole.size() > 3000);
+  const std::string got = f.run([&]() -> asio::awaitable<std::string> {
+    const object_info file = co_await f.files->stat(std::string(day_key));
+    std::string bytes;
+    co_await f.files->fetch(file, 0, file.size, [&](std::span<const char> piece) { bytes.append(piece.data(), piece.size()); });
+    co_return bytes;
+  }());
+  CHECK(got == whole);
+  std::size_t ranges = 0;
+  for (const auto& r : f.server.requests()) {
+    if (r.method != "GET" || r.header("Range").empty()) continue;
+    ++ranges;
+    const std::string range = r.header("Range");  // bytes=<first>-<last>
+    const std::uint64_t first = std::stoull(range.substr(6));
+    const std::uint64_t last = std::stoull(range.substr(range.find('-') + 1));
+    CHECK(last - first + 1 <= 1000);
+  }
+  CHECK(ranges == (whole.size() + 999) / 1000);
+}
+
 TEST_CASE("s3 client: a slow body arrives whole") {
   fixture f;
   f.bucket.inject({.kind = s3_fault::slow_body, .delay = std::chrono::milliseconds(1)});

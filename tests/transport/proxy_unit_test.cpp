@@ -246,8 +246,17 @@ TEST_CASE("a tunnel that was not established is a proxy_error naming the refusal
   CHECK(closed.status() == 0);
   CHECK(std::string(closed.what()).find("closed the connection before the tunnel") != std::string::npos);
   CHECK(failure("garbage\r\n", without).code() == massive::proxy_errc::failed);
+  // A hostile proxy that echoes the credentials in its reason phrase or status line: what it
+  // wrote is withheld. Seen failing with the reason phrase shown as sent (a probe's proxy,
+  // "refused the tunnel ... (403 alice:s3cret)").
+  const auto echoed = failure("HTTP/1.1 403 alice:s3cret\r\n\r\n", with_credentials);
+  CHECK(echoed.status() == 403);
+  CHECK(std::string(echoed.what()).find("(403 what it wrote is not shown: it holds the proxy URL's credentials)") !=
+        std::string::npos);
+  const auto echoed_token = failure("HTTP/1.1 502 Denied YWxpY2U6czNjcmV0\r\n\r\n", with_credentials);
+  const auto echoed_line = failure("s3cret\r\n", with_credentials);
   // Seen failing with the Proxy-Authorization value appended to tunnel_failure()'s messages.
-  for (const auto& e : {required, wrong, forbidden, closed}) {
+  for (const auto& e : {required, wrong, forbidden, closed, echoed, echoed_token, echoed_line}) {
     CHECK(std::string(e.what()).find("s3cret") == std::string::npos);
     CHECK(std::string(e.what()).find("YWxpY2U6czNjcmV0") == std::string::npos);
   }

@@ -157,11 +157,13 @@ asio::awaitable<std::uint64_t> fetch_range(std::shared_ptr<client_impl> c, objec
   std::uint64_t done = 0;
   unsigned resumes = 0;
   while (done < length) {
+    // At most range_bytes a request: request_timeout bounds one range, and the transport's
+    // max_body_size one body (a whole file of several GB in one GET was refused at once).
+    const std::uint64_t asked = std::min(length - done, std::max<std::uint64_t>(c->config.range_bytes, 1));
     call_options call;
     call.headers.push_back({"Range", "bytes=" + std::to_string(from + done) + "-" +
-                                         std::to_string(from + length - 1)});
+                                         std::to_string(from + done + asked - 1)});
     if (!file.etag.empty()) call.headers.push_back({"If-Match", file.etag});
-    const std::uint64_t asked = length - done;
     range_sink counted(asked, sink);
     try {
       const response_info answer = co_await get(*c, target, counted, call, file.key);

@@ -115,7 +115,10 @@ proxy_endpoint parse_proxy_url(std::string_view url, std::string_view source) {
     if (user.find(':') != std::string::npos || has_control(user) || has_control(password)) {
       invalid(source, "the proxy user name holds a ':' or a control character, or the password a control character");
     }
-    p.authorization = "Basic " + base64(user + ":" + password);
+    const std::string token = base64(user + ":" + password);
+    p.authorization = "Basic " + token;
+    p.secrets = {token};
+    if (!password.empty()) p.secrets.push_back(password);
   }
   return p;
 }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace massive::transport {
@@ -16,6 +17,8 @@ struct proxy_endpoint {
   std::string port_text;      ///< port, as digits
   std::string name;           ///< host:port, for messages; never the credentials
   std::string authorization;  ///< "Basic <base64>" when the URL has user information, else empty
+  /// The password and the Basic token: texts no message may hold, whatever a proxy echoes.
+  std::vector<std::string> secrets;
 };
 
 /// Parses "http://[user[:password]@]host[:port][/]" (no scheme means http, no port means

@@ -7,9 +7,18 @@
 namespace massive::transport {
 namespace {
 
-std::string_view status_text(const tunnel_response& r, std::string& storage) {
+// What the proxy wrote (a reason phrase, a status line), unless it holds the proxy URL's
+// password or Basic token: a hostile proxy may echo them, and they go into errors and logs.
+std::string shown(const std::string& text, const proxy_endpoint& proxy) {
+  for (const std::string& secret : proxy.secrets) {
+    if (text.find(secret) != std::string::npos) return "what it wrote is not shown: it holds the proxy URL's credentials";
+  }
+  return text;
+}
+
+std::string_view status_text(const tunnel_response& r, const proxy_endpoint& proxy, std::string& storage) {
   storage = std::to_string(r.status);
-  if (!r.reason.empty()) storage += " " + r.reason;
+  if (!r.reason.empty()) storage += " " + shown(r.reason, proxy);
   return storage;
 }
 
@@ -77,15 +86,15 @@ proxy_error tunnel_failure(const tunnel_response& response, const proxy_endpoint
       if (response.status == 407 || (response.status == 401 && sent_credentials)) {
         if (sent_credentials) {
           return {proxy_errc::auth_failed, response.status, proxy.name,
-                  who + " rejected the credentials of the proxy URL (" + std::string(status_text(response, status)) + ")"};
+                  who + " rejected the credentials of the proxy URL (" + std::string(status_text(response, proxy, status)) + ")"};
         }
         return {proxy_errc::auth_required, 407, proxy.name,
-                who + " requires credentials: give them in the proxy URL (" + std::string(status_text(response, status)) + ")"};
+                who + " requires credentials: give them in the proxy URL (" + std::string(status_text(response, proxy, status)) + ")"};
       }
       return {proxy_errc::refused, response.status, proxy.name,
-              who + " refused the tunnel to " + std::string(authority) + " (" + std::string(status_text(response, status)) + ")"};
+              who + " refused the tunnel to " + std::string(authority) + " (" + std::string(status_text(response, proxy, status)) + ")"};
     case tunnel_response::kind::malformed:
-      return {proxy_errc::failed, 0, proxy.name, who + " answered CONNECT malformed: " + response.reason};
+      return {proxy_errc::failed, 0, proxy.name, who + " answered CONNECT malformed: " + shown(response.reason, proxy)};
     case tunnel_response::kind::incomplete:
     case tunnel_response::kind::established:
       break;

@@ -175,8 +175,9 @@ class client {
   /// The file `key` as its listing shows it. Throws files_error(not_found) when there is none.
   boost::asio::awaitable<object_info> stat(std::string key);
 
-  /// Bytes [from, from + length) of `file` (length clipped to its size), each piece handed to
-  /// `sink` as it arrives; a transfer dropped mid-body resumes from its last byte. Sends If-Match
+  /// Bytes [from, from + length) of `file` (length clipped to its size), in ranged GETs of at
+  /// most files_config::range_bytes, each piece handed to `sink` as it arrives; a transfer
+  /// dropped mid-body resumes from its last byte. Sends If-Match
   /// with the file's ETag: a file changed meanwhile is files_error(changed_file).
   boost::asio::awaitable<std::uint64_t> fetch(const object_info& file, std::uint64_t from,
                                               std::uint64_t length,
