@@ -18,7 +18,10 @@ std::string shown(const std::string& text, const proxy_endpoint& proxy) {
 
 std::string_view status_text(const tunnel_response& r, const proxy_endpoint& proxy, std::string& storage) {
   storage = std::to_string(r.status);
-  if (!r.reason.empty()) storage += " " + shown(r.reason, proxy);
+  if (!r.reason.empty()) {
+    storage += ' ';
+    storage += shown(r.reason, proxy);
+  }
   return storage;
 }
 
