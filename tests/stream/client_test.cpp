@@ -325,14 +325,19 @@ TEST_CASE("an untrusted certificate and a host name mismatch are refused") {
 }
 
 namespace {
-/// How a stream to `server`, with no reconnect allowed, ended: the error of its one connection.
-ending stream_to(const massive::test::rogue_server& server) {
+/// A stream to `server`, with no reconnect allowed: one connection.
+ms::stream_config one_connection_to(const massive::test::rogue_server& server) {
   ms::stream_config o;
   o.api_key = key;
   o.url = server.url();
   o.ca_pem = server.certificate_pem();
   o.reconnect.max_attempts = 0;
-  const ending end = first_error(o, false);
+  return o;
+}
+
+/// How a stream to `server`, with no reconnect allowed, ended: the error of its one connection.
+ending stream_to(const massive::test::rogue_server& server) {
+  const ending end = first_error(one_connection_to(server), false);
   CHECK(end.code == ms::stream_errc::reconnects_exhausted);
   return end;
 }
@@ -392,11 +397,7 @@ TEST_CASE("a server that never sends connected, or never answers auth, is left a
     const std::string named = stage.second;
     CAPTURE(named);
     massive::test::rogue_server server(stage.first, massive::test::rogue_ending::wait_for_close);
-    ms::stream_config o;
-    o.api_key = key;
-    o.url = server.url();
-    o.ca_pem = server.certificate_pem();
-    o.reconnect.max_attempts = 0;
+    ms::stream_config o = one_connection_to(server);
     o.connect_timeout = std::chrono::milliseconds(300);
     o.idle_timeout = std::chrono::milliseconds(2000);
     const ending end = first_error(o, true);
@@ -433,11 +434,7 @@ TEST_CASE("a message that never completes is cut at idle_timeout, trickled or of
     CAPTURE(what);
     const auto server = massive::test::rogue_server::dripping(opened + t.begun, t.drip, std::chrono::milliseconds(20),
                                                               std::chrono::seconds(3));
-    ms::stream_config o;
-    o.api_key = key;
-    o.url = server.url();
-    o.ca_pem = server.certificate_pem();
-    o.reconnect.max_attempts = 0;
+    ms::stream_config o = one_connection_to(server);
     o.idle_timeout = std::chrono::milliseconds(400);
     const ending end = first_error(o, false);
     CHECK(end.code == ms::stream_errc::reconnects_exhausted);
