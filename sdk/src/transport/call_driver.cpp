@@ -225,9 +225,13 @@ std::string seconds_or_millis(std::chrono::milliseconds d) {
 }
 
 // The last answer is final, and its api_error says why when the status alone does not: a
-// Retry-After the policy does not wait for would otherwise read as a retry that never came.
+// Retry-After the policy does not wait for would otherwise read as a retry that never came,
+// and a 3xx as a refusal.
 void explain_final(const call_action& action, const call_control& ctl, exchange_result& r) {
   if (action.step != call_step::done || action.result != call_result::api_error || !r.error) return;
+  if (r.error->status() >= 300 && r.error->status() < 400) {
+    add_reason(*r.error, "a redirect, which the client does not follow (the key stays with the base URL's origin)");
+  }
   if (action.decision == retry_decision::outcome::retry_after_too_long && r.retry_after) {
     add_reason(*r.error, "Retry-After " + std::to_string(r.retry_after->count()) +
                              " s exceeds retry_policy.max_backoff (" + seconds_or_millis(ctl.retry.max_backoff) +
