@@ -54,8 +54,13 @@ std::string field_path(const row_path& path, std::size_t row, std::string_view k
   return out;
 }
 
+namespace {
+
+bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
 integral exact_integer(std::string_view number, std::int64_t& out) noexcept {
-  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   std::size_t at = number.starts_with('-') ? 1 : 0;
   const bool negative = at == 1;
   const std::size_t whole_begin = at;
@@ -100,7 +105,6 @@ integral exact_integer(std::string_view number, std::int64_t& out) noexcept {
 }
 
 bool json_number(std::string_view text) noexcept {
-  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   std::size_t at = text.starts_with('-') ? 1 : 0;
   const auto digits = [&] {
     const std::size_t begin = at;
