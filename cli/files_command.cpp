@@ -153,44 +153,15 @@ template <class Row>
 using row_tag = std::type_identity<Row>;
 
 /// Calls `run` with the row type of `d` in `m`, or returns false when the market has no such
-/// dataset.
+/// dataset here (indices have no ticks; a dataset whose REST model the description lacks has no
+/// row type: massive/files/rows.hpp).
 template <class Run>
 bool with_row_type(market m, dataset d, Run&& run) {
-  const bool aggs = d == dataset::minute_aggs || d == dataset::day_aggs;
-  if (aggs) return run(row_tag<files::aggregate>{}), true;
-  // A dataset whose row type this build lacks (its REST model was not in the description:
-  // massive/files/rows.hpp) is one the market does not have here.
-  switch (m) {
-    case market::stocks:
-#ifdef MASSIVE_FILES_HAS_STOCK_TRADE
-      if (d == dataset::trades) return run(row_tag<files::stock_trade>{}), true;
-#endif
-#ifdef MASSIVE_FILES_HAS_STOCK_QUOTE
-      if (d == dataset::quotes) return run(row_tag<files::stock_quote>{}), true;
-#endif
-      return false;
-    case market::options:
-#ifdef MASSIVE_FILES_HAS_OPTION_TRADE
-      if (d == dataset::trades) return run(row_tag<files::option_trade>{}), true;
-#endif
-#ifdef MASSIVE_FILES_HAS_OPTION_QUOTE
-      if (d == dataset::quotes) return run(row_tag<files::option_quote>{}), true;
-#endif
-      return false;
-    case market::crypto:
-#ifdef MASSIVE_FILES_HAS_CRYPTO_TRADE
-      if (d == dataset::trades) return run(row_tag<files::crypto_trade>{}), true;
-#endif
-      return false;
-    case market::forex:
-#ifdef MASSIVE_FILES_HAS_FOREX_QUOTE
-      if (d == dataset::quotes) return run(row_tag<files::forex_quote>{}), true;
-#endif
-      return false;
-    case market::indices:
-      return false;
-  }
-  return false;
+  if (d == dataset::minute_aggs || d == dataset::day_aggs) return run(row_tag<files::aggregate>{}), true;
+  return [&]<class... Rows>(files::row_type_list<Rows...>) {
+    const auto is = [&](auto traits) { return traits.market == m && traits.dataset == d; };
+    return ((is(files::row_traits<Rows>{}) && (run(row_tag<Rows>{}), true)) || ...);
+  }(files::tick_row_types{});
 }
 
 std::string human_size(std::uint64_t bytes) {

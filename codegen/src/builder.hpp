@@ -82,6 +82,7 @@ class builder {
   void name_operations();
   void name_groups();
   void name_enums();
+  void bind_file_rows();
   void bind_models();
   model* default_model(const std::string& sig, const std::string& location);
   model& model_for(const json& raw);

@@ -19,6 +19,8 @@ struct stream_event;
 /// generated/src/models/<m>.cpp for every model, and the model table
 /// (generated/src/models/model_table.cpp).
 void emit_models(const api& a, file_set& out);
+/// generated/include/massive/files/rows.hpp: the flat files' row types (the map's `file` rows).
+void emit_files(const api& a, file_set& out);
 /// generated/include/massive/<group>.hpp, enums.hpp, groups.hpp and the operation table.
 void emit_groups(const api& a, file_set& out);
 /// generated/mock/catalog.cpp: every operation's route, shape and row field tree, for the mock.

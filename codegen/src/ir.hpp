@@ -120,11 +120,21 @@ struct group_def {
   std::string doc;
 };
 
+/// A flat-file dataset whose rows are a REST model plus the ticker (a `file` row of the map):
+/// massive::files::<name>, declared only where the description has the model.
+struct file_rows {
+  std::string market;   // a massive::files::market enumerator: stocks, options, ...
+  std::string dataset;  // a massive::files::dataset enumerator: trades or quotes
+  std::string name;     // the row type's name
+  const model* rows = nullptr;
+};
+
 struct api {
   std::vector<std::unique_ptr<model>> models;  // sorted by name
   std::vector<std::unique_ptr<enum_def>> enums;
   std::vector<operation> operations;  // in the description's order
   std::vector<group_def> groups;      // in the map's order
+  std::vector<file_rows> files;       // in the map's order
 };
 
 }  // namespace massive::codegen

@@ -176,6 +176,7 @@ int main(int argc, char** argv) {
     for (auto& m : streams.models) a.models.push_back(std::move(m));
     emit_models(a, files);
     emit_groups(a, files);
+    emit_files(a, files);
     emit_mock(a, files);
     emit_cmake(a, stream_models, files);
     std::vector<const stream_event*> events;

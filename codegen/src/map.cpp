@@ -8,7 +8,7 @@ namespace massive::codegen {
 namespace {
 
 const char* const known_kinds[] = {"op", "model", "key", "field", "wire", "doc", "param", "ptype", "enum", "group",
-                                    "stream", "stream_key", "stream_field", "audit", "official"};
+                                    "stream", "stream_key", "stream_field", "audit", "official", "file"};
 
 bool known_kind(std::string_view kind) {
   for (const char* k : known_kinds) {

@@ -494,6 +494,7 @@ api builder::run() {
     }
   }
   check_audit();
+  bind_file_rows();
   for (operation& o : api_.operations) {
     if (const official_row* names = official_.find(map_path(o.path))) {
       o.python_name = names->python;
@@ -616,6 +617,36 @@ void builder::name_enums() {
     const operation& o = api_.operations[index];
     e->name = first_free(o.group + "_" + o.name + "_" + wire, taken);
     taken.insert(e->name);
+  }
+}
+
+// The flat files' row types: a `file` row whose model the description lacks is stale (the
+// dataset's row type is then not declared); one naming an unknown market or dataset, or a row
+// type twice, is refused.
+void builder::bind_file_rows() {
+  static const std::set<std::string> markets{"stocks", "options", "indices", "forex", "crypto"};
+  static const std::set<std::string> datasets{"trades", "quotes"};
+  std::set<std::string> names;
+  for (const map_row* row : map_.find("file")) {
+    row->used = true;
+    const std::string where = map_.where(*row) + ": file";
+    if (row->words.size() != 4) {
+      problem(where + ": write `file <market> <dataset> <model> <row type>`");
+      continue;
+    }
+    const std::string& market = row->words[0];
+    const std::string& dataset = row->words[1];
+    const std::string& name = row->words[3];
+    if (!markets.count(market)) problem(where + ": " + market + " is not a market with flat files");
+    if (!datasets.count(dataset)) problem(where + ": " + dataset + " is not a dataset of REST rows (trades, quotes)");
+    if (!names.insert(name).second) problem(where + ": the row type " + name + " is named twice");
+    const auto m = std::find_if(api_.models.begin(), api_.models.end(),
+                                [&](const auto& x) { return x->name == row->words[2] && x->row; });
+    if (m == api_.models.end()) {
+      stale(*row, "names no model that is an operation's rows: files::" + name + " is not declared");
+      continue;
+    }
+    api_.files.push_back({market, dataset, name, m->get()});
   }
 }
 

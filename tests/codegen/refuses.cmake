@@ -2,11 +2,13 @@
 # and the row to write, and nothing is written. One map holds them all:
 # - two curated operations named alike (crypto's trades renamed stocks().trades());
 # - one model name for two different shapes (crypto trades named `trade`, the stock trade's name);
-# - two fields of a model that the map names alike (ask_price and bid_price of `quote`).
+# - two fields of a model that the map names alike (ask_price and bid_price of `quote`);
+# - flat-file rows of a market or dataset that has none, and a file row type named twice.
 # Wire orders naming what they may not are warnings in the same run (the field loop reads the
 # rows instead).
 # Seen failing with the curated-name check of name_operations() disabled ("message missing: GET
-# /v3/trades/{stockTicker} and GET /v3/trades/{cryptoTicker}").
+# /v3/trades/{stockTicker} and GET /v3/trades/{cryptoTicker}"), and with bind_file_rows()'s
+# duplicate check removed ("message missing: file: the row type stock_trade is named twice").
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 get_filename_component(map_dir "${MAP}" DIRECTORY)
@@ -21,6 +23,8 @@ foreach(line IN LISTS lines)
 endforeach()
 string(APPEND map "field quote ask_price name=side_price\nfield quote bid_price name=side_price\n")
 string(APPEND map "wire trade price id price\nwire agg nosuchkey\n")
+string(APPEND map "file futures trades trade futures_trade\nfile stocks day_aggs agg stock_bar\n")
+string(APPEND map "file crypto quotes quote stock_trade\nfile stocks trades nosuchmodel lost_trade\n")
 file(WRITE "${WORK}/map.txt" "${map}")
 
 execute_process(COMMAND "${CODEGEN}" --spec "${SPEC}" --stream-spec "${STREAM_SPEC}" --map "${WORK}/map.txt"
@@ -36,7 +40,11 @@ foreach(expected
     "two fields of quote are both named side_price: rename one with `field quote <key> name=<name>`"
     "wire trade: key id is not a number field (double, int64 or timestamp) of the model; the wire order is not used"
     "wire trade: key price comes twice"
-    "wire agg: key nosuchkey is not a number field")
+    "wire agg: key nosuchkey is not a number field"
+    "file: futures is not a market with flat files"
+    "file: day_aggs is not a dataset of REST rows (trades, quotes)"
+    "file: the row type stock_trade is named twice"
+    "file stocks trades nosuchmodel lost_trade names no model that is an operation's rows: files::lost_trade is not declared")
   string(FIND "${errors}" "${expected}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "message missing: ${expected}\ngot:\n${errors}")

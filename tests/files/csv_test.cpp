@@ -234,6 +234,24 @@ TEST_CASE("csv: a missing needed column is an error naming it") {
                "first line is empty");
 }
 
+TEST_CASE("csv: each row type is decoded with its own schema, its dataset's prices needed") {
+  // Seen failing with schema_at() reading the next entry (stock_quote == stock_trade, 192 == 176)
+  // and with also_needed() giving quotes the trades' prices (no 'ask_price' in the error).
+  [&]<class... Rows>(row_type_list<Rows...>) {
+    const auto check = [&]<class Row>(std::type_identity<Row>) {
+      const detail::row_schema& s = detail::schema_at(detail::decodable_rows::index_of<Row>());
+      CHECK(s.name == row_traits<Row>::name);
+      CHECK(s.row_size == sizeof(Row));
+      REQUIRE_FALSE(s.time_columns.empty());
+      CHECK(s.time_columns[0] == (std::is_same_v<Row, aggregate> ? "window_start" : "sip_timestamp"));
+    };
+    (check(std::type_identity<Rows>{}), ...);
+  }(detail::decodable_rows{});
+  CHECK(detail::decodable_rows::size == tick_row_types::size + 1);
+  expect_error([] { decode_whole<stock_quote>("ticker,sip_timestamp,bid_price\nA,1,2\n"); },
+               files_errc::missing_column, "'ask_price'");
+}
+
 TEST_CASE("csv: a column no kind reads (a regeneration retyped its member) is refused by name") {
   // A row of a ticker and a member of a type no column kind holds (schemas.cpp makes such a
   // column for a non-optional member: codegen_unusual_constructs retypes a trade's fields so).

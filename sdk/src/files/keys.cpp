@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "massive/files/client.hpp"
+#include "massive/files/keys.hpp"
 
 namespace massive::files {
 namespace {

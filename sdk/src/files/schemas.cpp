@@ -3,11 +3,11 @@
 // the row (its REST model, for ticks) has one, parsed as that member's type says; so one list of
 // every column flat files carry serves every row type. Offsets are taken from a default row, so
 // the row types stay plain aggregates deriving from REST models (offsetof is not defined for
-// them).
+// them). The row types are the generated ones (massive/files/rows.hpp) and aggregate, each
+// schema made from the list of them (decodable_rows), not written per type.
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -64,7 +64,7 @@ constexpr column_kind kind_of() {
 template <class Row>
 class column_list {
  public:
-  explicit column_list(std::initializer_list<std::string_view> also_needed)
+  explicit column_list(std::span<const std::string_view> also_needed)
       : also_needed_(also_needed) {
     columns_.push_back({"ticker", column_kind::ticker, offset_of<Row>(&Row::ticker), true});
   }
@@ -83,13 +83,13 @@ class column_list {
   std::vector<column> take() { return std::move(columns_); }
 
  private:
-  std::vector<std::string_view> also_needed_;
+  std::span<const std::string_view> also_needed_;
   std::vector<column> columns_;
 };
 
 /// Every column flat files carry that Row has a member for, in the header's usual order.
 template <class Row>
-std::vector<column> columns_of(std::initializer_list<std::string_view> also_needed) {
+std::vector<column> columns_of(std::span<const std::string_view> also_needed) {
   using R = Row;  // short, for the table's lines
   column_list<R> out(also_needed);
   // clang-format off
@@ -127,56 +127,55 @@ std::vector<column> columns_of(std::initializer_list<std::string_view> also_need
 constexpr std::array<std::string_view, 2> tick_times{"sip_timestamp", "participant_timestamp"};
 constexpr std::array<std::string_view, 1> window_times{"window_start"};
 
-/// The schema of Row, made once. `also_needed`: optional members whose column a file must have
-/// (a quote without its prices, a trade without price and size is not one of these files).
+constexpr std::array<std::string_view, 2> trade_prices{"price", "size"};
+constexpr std::array<std::string_view, 2> quote_prices{"ask_price", "bid_price"};
+
+/// A tick dataset's row type (its traits name the dataset), not aggregate.
 template <class Row>
-const row_schema& schema(std::string_view name, std::span<const std::string_view> times,
-                         std::initializer_list<std::string_view> also_needed = {}) {
-  static const std::vector<column> columns = columns_of<Row>(also_needed);
-  static const row_schema made{name, columns, times, sizeof(Row), &blank<Row>()};
+constexpr bool is_tick_row = requires { row_traits<Row>::dataset; };
+
+/// The columns a file of Row must have beyond the members that cannot be absent: a tick
+/// dataset's prices (a quote without them, a trade without price and size is not one of these
+/// files), whether or not the REST model declares them optional.
+template <class Row>
+constexpr std::span<const std::string_view> also_needed() {
+  if constexpr (is_tick_row<Row>) {
+    return row_traits<Row>::dataset == dataset::quotes ? quote_prices : trade_prices;
+  } else {
+    return {};
+  }
+}
+
+/// The columns Row's time window applies to.
+template <class Row>
+constexpr std::span<const std::string_view> times_of() {
+  if constexpr (is_tick_row<Row>) {
+    return tick_times;
+  } else {
+    return window_times;
+  }
+}
+
+/// The schema of Row, made once.
+template <class Row>
+const row_schema& schema_of() {
+  static const std::vector<column> columns = columns_of<Row>(also_needed<Row>());
+  static const row_schema made{row_traits<Row>::name, columns,
+                               times_of<Row>(),
+                               sizeof(Row), &blank<Row>()};
   return made;
+}
+
+template <class... Rows>
+constexpr auto schema_table(row_type_list<Rows...>) {
+  return std::array<const row_schema& (*)(), sizeof...(Rows)>{&schema_of<Rows>...};
 }
 
 }  // namespace
 
-#ifdef MASSIVE_FILES_HAS_STOCK_TRADE
-const row_schema& schema_for(std::type_identity<stock_trade>) noexcept {
-  return schema<stock_trade>("stock_trade", tick_times);
-}
-#endif
-
-#ifdef MASSIVE_FILES_HAS_STOCK_QUOTE
-const row_schema& schema_for(std::type_identity<stock_quote>) noexcept {
-  return schema<stock_quote>("stock_quote", tick_times, {"ask_price", "bid_price"});
-}
-#endif
-
-#ifdef MASSIVE_FILES_HAS_OPTION_TRADE
-const row_schema& schema_for(std::type_identity<option_trade>) noexcept {
-  return schema<option_trade>("option_trade", tick_times, {"price", "size"});
-}
-#endif
-
-#ifdef MASSIVE_FILES_HAS_OPTION_QUOTE
-const row_schema& schema_for(std::type_identity<option_quote>) noexcept {
-  return schema<option_quote>("option_quote", tick_times, {"ask_price", "bid_price"});
-}
-#endif
-
-#ifdef MASSIVE_FILES_HAS_CRYPTO_TRADE
-const row_schema& schema_for(std::type_identity<crypto_trade>) noexcept {
-  return schema<crypto_trade>("crypto_trade", tick_times, {"price", "size"});
-}
-#endif
-
-#ifdef MASSIVE_FILES_HAS_FOREX_QUOTE
-const row_schema& schema_for(std::type_identity<forex_quote>) noexcept {
-  return schema<forex_quote>("forex_quote", tick_times, {"ask_price", "bid_price"});
-}
-#endif
-
-const row_schema& schema_for(std::type_identity<aggregate>) noexcept {
-  return schema<aggregate>("aggregate", window_times);
+const row_schema& schema_at(std::size_t index) noexcept {
+  static constexpr auto table = schema_table(decodable_rows{});
+  return table[index]();
 }
 
 }  // namespace massive::files::detail

@@ -104,26 +104,13 @@ struct row_schema {
   const void* blank_row;
 };
 
-// The row types this build has (rows.hpp: a description may lack a dataset's model).
-#ifdef MASSIVE_FILES_HAS_STOCK_TRADE
-const row_schema& schema_for(std::type_identity<stock_trade>) noexcept;
-#endif
-#ifdef MASSIVE_FILES_HAS_STOCK_QUOTE
-const row_schema& schema_for(std::type_identity<stock_quote>) noexcept;
-#endif
-#ifdef MASSIVE_FILES_HAS_OPTION_TRADE
-const row_schema& schema_for(std::type_identity<option_trade>) noexcept;
-#endif
-#ifdef MASSIVE_FILES_HAS_OPTION_QUOTE
-const row_schema& schema_for(std::type_identity<option_quote>) noexcept;
-#endif
-#ifdef MASSIVE_FILES_HAS_CRYPTO_TRADE
-const row_schema& schema_for(std::type_identity<crypto_trade>) noexcept;
-#endif
-#ifdef MASSIVE_FILES_HAS_FOREX_QUOTE
-const row_schema& schema_for(std::type_identity<forex_quote>) noexcept;
-#endif
-const row_schema& schema_for(std::type_identity<aggregate>) noexcept;
+/// Every row type a decoder reads: the generated ones (rows.hpp), then aggregate.
+template <class... Rows>
+auto with_aggregate(row_type_list<Rows...>) -> row_type_list<Rows..., aggregate>;
+using decodable_rows = decltype(with_aggregate(tick_row_types{}));
+
+/// The schema of the row type at `index` of decodable_rows.
+const row_schema& schema_at(std::size_t index) noexcept;
 
 /// What the engine hands to a row_page.
 struct csv_page_parts {
@@ -200,10 +187,13 @@ class row_page : public massive::detail::pooled_rows<Row> {
 /// next file.
 template <class Row>
 class row_decoder {
+  static constexpr std::size_t schema_index = detail::decodable_rows::index_of<Row>();
+  static_assert(schema_index < detail::decodable_rows::size, "not a flat-file row type");
+
  public:
   /// Pages come from `pool`.
   explicit row_decoder(std::shared_ptr<page_pool> pool, decode_options options = {})
-      : core_(std::move(pool), detail::schema_for(std::type_identity<Row>{}), std::move(options)) {}
+      : core_(std::move(pool), detail::schema_at(schema_index), std::move(options)) {}
 
   /// Takes bytes of the file until a page is full; returns how many it took (all of them
   /// unless page_ready()).
