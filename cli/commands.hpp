@@ -9,7 +9,10 @@
 #include <optional>
 #include <ostream>
 #include <span>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace massive::cli {
 
@@ -39,6 +42,13 @@ void stream_completion(std::ostream& out);
 int stream_command(std::span<const std::string_view> words);
 /// The stream market whose path is `name` ("stocks", "futures/cme"), if any (stream_command.cpp).
 std::optional<stream::market> market_named(std::string_view name);
+/// A comma-separated topic list as written ("T.AAPL,Q.*"), each topic split at its first dot;
+/// `problem` names the first topic that is not <prefix>.<ticker>, and is empty when none.
+struct topic_words {
+  std::vector<std::pair<std::string_view, std::string_view>> topics;  ///< (prefix, ticker)
+  std::string problem;
+};
+topic_words split_topics(std::string_view list);
 
 #ifdef MASSIVE_CLI_WITH_RELAY
 /// `massive relay <market>... [flag]...` (relay_command.cpp, where massive::relay is built).

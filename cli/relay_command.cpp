@@ -149,16 +149,9 @@ int stream_via_relay(std::span<const std::string_view> words) {
   if (!market) return relay_usage("no market '" + std::string(words[0]) + "'");
   relay::consumer_config config;
   config.market = *market;
-  for (std::string_view rest = words[1]; !rest.empty();) {
-    const std::string_view one = rest.substr(0, rest.find(','));
-    rest.remove_prefix(std::min(rest.size(), one.size() + 1));
-    const auto dot = one.find('.');
-    if (dot == std::string_view::npos || dot == 0 || dot + 1 == one.size()) {
-      return relay_usage("a topic is <prefix>.<ticker> (T.AAPL, Q.*), not '" + std::string(one) +
-                         "'");
-    }
-    config.topics.emplace_back(*market, one.substr(0, dot), one.substr(dot + 1));
-  }
+  const topic_words written = split_topics(words[1]);
+  if (!written.problem.empty()) return relay_usage(written.problem);
+  for (const auto& [prefix, ticker] : written.topics) config.topics.emplace_back(*market, prefix, ticker);
   std::size_t count = SIZE_MAX;
   for (std::size_t i = 2; i < words.size(); ++i) {
     const std::string_view w = words[i];

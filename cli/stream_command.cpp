@@ -278,6 +278,21 @@ std::optional<stream::market> market_named(std::string_view name) {
   return std::nullopt;
 }
 
+topic_words split_topics(std::string_view list) {
+  topic_words out;
+  for (std::string_view rest = list; !rest.empty();) {
+    const std::string_view one = rest.substr(0, rest.find(','));
+    rest.remove_prefix(std::min(rest.size(), one.size() + 1));
+    const auto dot = one.find('.');
+    if (dot == std::string_view::npos || dot == 0 || dot + 1 == one.size()) {
+      out.problem = "a topic is <prefix>.<ticker> (T.AAPL, Q.*), not '" + std::string(one) + "'";
+      return out;
+    }
+    out.topics.emplace_back(one.substr(0, dot), one.substr(dot + 1));
+  }
+  return out;
+}
+
 void stream_completion(std::ostream& out) {
   out << "# The topic prefixes of a market's channels.\n_massive_stream_prefixes() {\n  case "
          "\"$1\" in\n";
@@ -357,15 +372,9 @@ int stream_command(std::span<const std::string_view> words) {
   const std::vector<const stream::channel_info*> known = channels_of(*market);
   std::vector<stream::topic> topics;
   std::vector<const stream::channel_info*> kinds;  // the event types asked for, in topic order
-  for (std::string_view rest = words[1]; !rest.empty();) {
-    const std::string_view one = rest.substr(0, rest.find(','));
-    rest.remove_prefix(std::min(rest.size(), one.size() + 1));
-    const auto dot = one.find('.');
-    if (dot == std::string_view::npos || dot == 0 || dot + 1 == one.size()) {
-      return stream_usage("a topic is <prefix>.<ticker> (T.AAPL, Q.*), not '" + std::string(one) +
-                          "'");
-    }
-    const std::string_view prefix = one.substr(0, dot);
+  const topic_words written = split_topics(words[1]);
+  if (!written.problem.empty()) return stream_usage(written.problem);
+  for (const auto& [prefix, ticker] : written.topics) {
     const stream::channel_info* channel = nullptr;
     std::vector<std::string_view> prefixes;
     for (const stream::channel_info* c : known) {
@@ -384,7 +393,7 @@ int stream_command(std::span<const std::string_view> words) {
         problem += " (did you mean " + std::string(*near) + "?)";
       return stream_usage(problem + "; massive stream --help lists each market's prefixes");
     }
-    topics.emplace_back(*market, prefix, one.substr(dot + 1));
+    topics.emplace_back(*market, prefix, ticker);
     if (std::find(kinds.begin(), kinds.end(), channel) == kinds.end()) kinds.push_back(channel);
   }
 

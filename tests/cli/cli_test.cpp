@@ -1220,6 +1220,21 @@ TEST_CASE("stream: a prefix the description lacks for the market is refused befo
 #endif
   CHECK(run_cli({"stream", "stocks", "T.AAPL", "--count", "0"}, stream_key).exit_code == 2);
   CHECK(run_cli({"stream", "stocks", "T.AAPL", "--feed", "moon"}, stream_key).exit_code == 2);
+  // A topic that is not <prefix>.<ticker>, directly and through a relay (whose NATS URL is never
+  // reached). Seen failing with split_topics() accepting an empty ticker: "T." was exit 4, a
+  // connection tried to port 1; through the relay the consumer's own check still refused it.
+  for (const char* list : {"T.AAPL,Q", "T.", ".AAPL"}) {
+    const run_result bad = run_cli(args_with({"stream", "stocks", list}, nowhere), stream_key);
+    CAPTURE(bad.err);
+    CHECK(bad.exit_code == 2);
+    CHECK(contains(bad.err, "a topic is <prefix>.<ticker>"));
+#ifdef MASSIVE_CLI_WITH_RELAY
+    const run_result via = run_cli({"stream", "stocks", list, "--via", "nats://127.0.0.1:1"}, stream_key);
+    CAPTURE(via.err);
+    CHECK(via.exit_code == 2);
+    CHECK(contains(via.err, "a topic is <prefix>.<ticker>"));
+#endif
+  }
 }
 
 // The hang that no longer happens: the server drops a topic it does not serve without a word.
