@@ -1,26 +1,24 @@
 #include "massive/proxy_error.hpp"
 
+#include "vocabulary/errc_category.hpp"
+
 namespace massive {
 namespace {
 
-class proxy_error_category final : public boost::system::error_category {
- public:
-  const char* name() const noexcept override { return "massive.proxy"; }
-  std::string message(int value) const override {
-    switch (static_cast<proxy_errc>(value)) {
-      case proxy_errc::auth_required: return "the proxy requires authentication";
-      case proxy_errc::auth_failed: return "the proxy rejected the credentials";
-      case proxy_errc::refused: return "the proxy refused the tunnel";
-      case proxy_errc::failed: return "the proxy failed before the tunnel was established";
-    }
-    return "unknown proxy error";
+const char* message_of(proxy_errc code) noexcept {
+  switch (code) {
+    case proxy_errc::auth_required: return "the proxy requires authentication";
+    case proxy_errc::auth_failed: return "the proxy rejected the credentials";
+    case proxy_errc::refused: return "the proxy refused the tunnel";
+    case proxy_errc::failed: return "the proxy failed before the tunnel was established";
   }
-};
+  return "unknown proxy error";
+}
 
 }  // namespace
 
 const boost::system::error_category& proxy_category() noexcept {
-  static const proxy_error_category instance;
+  static const detail::errc_category<proxy_errc> instance("massive.proxy", message_of);
   return instance;
 }
 

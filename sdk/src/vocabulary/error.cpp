@@ -1,36 +1,34 @@
 #include "massive/error.hpp"
 
+#include "errc_category.hpp"
+
 #include <algorithm>
 #include <string_view>
 
 namespace massive {
 namespace {
 
-class massive_category final : public boost::system::error_category {
- public:
-  const char* name() const noexcept override { return "massive"; }
-  std::string message(int value) const override {
-    switch (static_cast<errc>(value)) {
-      case errc::resolve_failed: return "host name did not resolve";
-      case errc::connect_failed: return "could not connect";
-      case errc::tls_handshake_failed: return "TLS handshake failed";
-      case errc::connection_reset: return "connection reset by peer";
-      case errc::truncated_body: return "response body truncated";
-      case errc::deadline_exceeded: return "deadline exceeded";
-      case errc::body_too_large: return "response body exceeds the configured maximum";
-      case errc::bad_response: return "malformed HTTP response";
-      case errc::foreign_next_url: return "next_url points at another origin";
-      case errc::repeated_cursor: return "next_url repeats a page already fetched";
-      case errc::page_limit_reached: return "page limit reached";
-      case errc::invalid_option: return "invalid option";
-      case errc::rate_limited: return "client-side rate limit reached";
-      case errc::decode_failed: return "response body could not be decoded";
-      case errc::cancelled: return "operation cancelled";
-      case errc::empty_pages: return "too many consecutive pages without rows";
-    }
-    return "unknown massive error";
+const char* message_of(errc code) noexcept {
+  switch (code) {
+    case errc::resolve_failed: return "host name did not resolve";
+    case errc::connect_failed: return "could not connect";
+    case errc::tls_handshake_failed: return "TLS handshake failed";
+    case errc::connection_reset: return "connection reset by peer";
+    case errc::truncated_body: return "response body truncated";
+    case errc::deadline_exceeded: return "deadline exceeded";
+    case errc::body_too_large: return "response body exceeds the configured maximum";
+    case errc::bad_response: return "malformed HTTP response";
+    case errc::foreign_next_url: return "next_url points at another origin";
+    case errc::repeated_cursor: return "next_url repeats a page already fetched";
+    case errc::page_limit_reached: return "page limit reached";
+    case errc::invalid_option: return "invalid option";
+    case errc::rate_limited: return "client-side rate limit reached";
+    case errc::decode_failed: return "response body could not be decoded";
+    case errc::cancelled: return "operation cancelled";
+    case errc::empty_pages: return "too many consecutive pages without rows";
   }
-};
+  return "unknown massive error";
+}
 
 // A path with every key cut to its first 64 bytes ("..." after) and the whole to 512, and a
 // detail to 512: both may hold a server's text, which an error must not copy whole.
@@ -79,7 +77,7 @@ std::string decode_what(decode_errc code, const std::string& path,
 }  // namespace
 
 const boost::system::error_category& category() noexcept {
-  static const massive_category instance;
+  static const detail::errc_category<errc> instance("massive", message_of);
   return instance;
 }
 
