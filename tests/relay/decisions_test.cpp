@@ -98,6 +98,19 @@ TEST_CASE("bad tickers, tokens and topics are refused with invalid_ticker") {
         mr::relay_errc::invalid_ticker);
 }
 
+TEST_CASE("relay_errc: every code's name, as relay_error's what() shows it") {
+  std::string names;  // of the values from 0 to one past the last: both "unknown"
+  for (int value = 0; value <= 7; ++value) {
+    if (value > 0) names += " | ";
+    names += mr::to_string(static_cast<mr::relay_errc>(value));
+  }
+  CHECK(names ==
+        "unknown | invalid_ticker | invalid_option | nats_failed | lease_lost | upstream_failed | "
+        "closed | unknown");
+  CHECK(std::string(mr::relay_error(mr::relay_errc::lease_lost, "to relay-b").what()) ==
+        "relay: lease_lost: to relay-b");
+}
+
 TEST_CASE("a frame's events become runs of one subject, their bytes kept") {
   const std::vector<md::event_ref> events{{"T", "AAPL", R"({"ev":"T","sym":"AAPL","p":1})"},
                                           {"T", "AAPL", R"({"ev":"T","sym":"AAPL","p":2})"},

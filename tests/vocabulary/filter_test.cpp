@@ -275,6 +275,8 @@ TEST_CASE("binding one side twice throws where the filter is built") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(massive::lte(1) && massive::lte(2), "massive: filter bound lte given twice",
                        std::invalid_argument);
+  CHECK_THROWS_WITH_AS(massive::gte(1) && massive::gte(2), "massive: filter bound gte given twice",
+                       std::invalid_argument);
   CHECK_THROWS_WITH_AS(massive::gt(1) && massive::gte(2),
                        "massive: filter has two lower bounds (gt and gte)", std::invalid_argument);
   CHECK_THROWS_WITH_AS(massive::lt(1) && massive::lte(2),

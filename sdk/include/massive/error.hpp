@@ -103,6 +103,8 @@ enum class decode_errc {
   not_json,           ///< the body is not a JSON document (an HTML error page, say)
   unknown_key,        ///< decode_policy::strict: a key the model does not declare
 };
+// Each code's words are in decode_error's list (sdk/src/vocabulary/error.cpp), which ends with
+// the last.
 
 /// A response body could not be decoded. Names the field path and the row.
 ///

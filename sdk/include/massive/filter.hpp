@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "massive/detail/enum_names.hpp"
 #include "massive/time.hpp"
 
 namespace massive {
@@ -184,6 +185,11 @@ class value_list {
 /// The side of a range a bound is on, and whether it is strict.
 enum class bound : unsigned char { gt, gte, lt, lte };
 
+namespace detail {
+/// A bound's name, as its comparator's in a query (`name.gt`).
+inline constexpr enum_names bound_names{bound::gt, bound::lte, {"gt", "gte", "lt", "lte"}};
+}  // namespace detail
+
 /// Bounds made by gt/gte/lt/lte/between and combined with &&; converts to range_filter<T>
 /// and filter<T>. At most one lower (gt or gte) and one upper (lt or lte) bound.
 template <class T>
@@ -212,8 +218,8 @@ class range_bounds {
     const std::optional<T>& strict = lower ? gt_ : lt_;
     const std::optional<T>& inclusive = lower ? gte_ : lte_;
     if (slot(which)) {
-      throw std::invalid_argument(std::string("massive: filter bound ") + name(which) +
-                                  " given twice");
+      throw std::invalid_argument(std::string("massive: filter bound ") +
+                                  detail::bound_names[which] + " given twice");
     }
     if (strict || inclusive) {
       throw std::invalid_argument(
@@ -241,19 +247,6 @@ class range_bounds {
   friend constexpr bool operator==(const range_bounds&, const range_bounds&) = default;
 
  private:
-  static constexpr const char* name(bound which) noexcept {
-    switch (which) {
-      case bound::gt:
-        return "gt";
-      case bound::gte:
-        return "gte";
-      case bound::lt:
-        return "lt";
-      case bound::lte:
-        return "lte";
-    }
-    return "?";
-  }
   template <class Self>
   static constexpr auto& slot_of(Self& self, bound which) noexcept {
     switch (which) {

@@ -1,23 +1,16 @@
 #include "massive/relay/error.hpp"
 
-namespace massive::relay {
+#include "massive/detail/enum_names.hpp"
 
-const char* to_string(relay_errc code) noexcept {
-  switch (code) {
-    case relay_errc::invalid_ticker:
-      return "invalid_ticker";
-    case relay_errc::invalid_option:
-      return "invalid_option";
-    case relay_errc::nats_failed:
-      return "nats_failed";
-    case relay_errc::lease_lost:
-      return "lease_lost";
-    case relay_errc::upstream_failed:
-      return "upstream_failed";
-    case relay_errc::closed:
-      return "closed";
-  }
-  return "unknown";
-}
+namespace massive::relay {
+namespace {
+
+constexpr massive::detail::enum_names relay_errc_names{
+    relay_errc::invalid_ticker, relay_errc::closed,
+    {"invalid_ticker", "invalid_option", "nats_failed", "lease_lost", "upstream_failed", "closed"}};
+
+}  // namespace
+
+const char* to_string(relay_errc code) noexcept { return relay_errc_names[code]; }
 
 }  // namespace massive::relay

@@ -1,6 +1,7 @@
 #include "massive/error.hpp"
 
 #include "errc_category.hpp"
+#include "massive/detail/enum_names.hpp"
 
 #include <algorithm>
 #include <string_view>
@@ -59,15 +60,16 @@ std::string bounded_path(std::string_view path) {
   return out;
 }
 
+// decode_errc's, in words.
+constexpr detail::enum_names decode_errc_names{
+    decode_errc::invalid_json, decode_errc::unknown_key,
+    {"invalid JSON", "truncated body", "wrong type", "missing field", "out of range", "too deep",
+     "too long", "empty body", "not JSON", "unknown key"}};
+
 std::string decode_what(decode_errc code, const std::string& path,
                         const std::optional<std::size_t>& row, const std::string& detail) {
-  static constexpr const char* names[] = {"",          "invalid JSON",   "truncated body",
-                                          "wrong type", "missing field", "out of range",
-                                          "too deep",   "too long",       "empty body",
-                                          "not JSON",   "unknown key"};
   std::string what = "decode error: ";
-  const auto index = static_cast<std::size_t>(code);
-  what += index < std::size(names) ? names[index] : "unknown";
+  what += decode_errc_names[code];
   if (!path.empty()) what += " at " + path;
   if (row) what += " (row " + std::to_string(*row) + ")";
   if (!detail.empty()) what += ": " + detail;

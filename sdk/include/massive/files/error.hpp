@@ -26,6 +26,7 @@ enum class files_errc {
   cache_failed,    ///< files_config::cache_directory could not be written or read (the message says
                    ///< which file)
 };
+// Each code's name is in to_string's list (sdk/src/files/error.cpp), which ends with the last.
 
 /// The name of a code, e.g. "missing_column".
 const char* to_string(files_errc code) noexcept;

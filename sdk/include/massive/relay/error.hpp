@@ -18,6 +18,7 @@ enum class relay_errc {
   upstream_failed,  ///< the upstream stream ended for good (auth refused, max_connections, ...)
   closed,           ///< the relay or the consumer was closed
 };
+// Each code's name is in to_string's list (sdk/src/relay/error.cpp), which ends with the last.
 
 /// The name of a code, e.g. "nats_failed".
 const char* to_string(relay_errc code) noexcept;

@@ -19,6 +19,7 @@ enum class stream_errc {
   reconnects_exhausted,///< the configured number of reconnect attempts failed
   protocol_violation,  ///< the server sent something the protocol does not allow here
 };
+// Each code's name is in to_string's list (sdk/src/stream/error.cpp), which ends with the last.
 
 /// The name of a code, e.g. "auth_failed".
 const char* to_string(stream_errc code) noexcept;
