@@ -266,7 +266,7 @@ struct consumer::impl : std::enable_shared_from_this<consumer::impl> {
 };
 
 consumer::consumer(asio::any_io_executor executor, consumer_config config)
-    : executor_(asio::make_strand(executor)), impl_(std::make_shared<impl>(std::move(config))) {}
+    : async_object(executor), impl_(std::make_shared<impl>(std::move(config))) {}
 
 // Acknowledges nothing more, as a crash would not: what was delivered and not acknowledged
 // comes again to the durable consumer's next run. A next() in flight ends after its fetch

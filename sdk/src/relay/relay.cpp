@@ -422,13 +422,12 @@ struct relay::impl : std::enable_shared_from_this<relay::impl> {
 };
 
 relay::relay(asio::any_io_executor executor, relay_config config)
-    : executor_(asio::make_strand(executor)),
-      impl_(std::make_shared<impl>(executor_, std::move(config))) {}
+    : async_object(executor), impl_(std::make_shared<impl>(this->executor(), std::move(config))) {}
 
 relay::~relay() { stop(); }
 
 void relay::stop() {
-  asio::post(executor_, [self = impl_] { self->begin_stop(); });
+  asio::post(executor(), [self = impl_] { self->begin_stop(); });
 }
 
 relay_stats relay::stats() const noexcept {

@@ -395,7 +395,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 };
 
 client::client(asio::any_io_executor executor, stream_config options)
-    : executor_(asio::make_strand(executor)), impl_(std::make_shared<impl>(executor_, std::move(options))) {}
+    : async_object(executor), impl_(std::make_shared<impl>(this->executor(), std::move(options))) {}
 // Ends the pump, or a next() in flight, which would otherwise read on with nobody to hand to.
 client::~client() { close(); }
 

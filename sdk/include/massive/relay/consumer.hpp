@@ -32,16 +32,18 @@
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/async_result.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "massive/detail/async_object.hpp"
 #include "massive/relay/nats_config.hpp"
 #include "massive/stream/batch.hpp"
 #include "massive/stream/topic.hpp"
@@ -90,25 +92,22 @@ struct consumer_config {
 };
 
 /// See the file comment.
-class consumer {
+class consumer : public massive::detail::async_object {
  public:
   /// Throws relay_error(invalid_option) for a configuration that cannot work (no topic, a topic
   /// of another market, a durable name a consumer cannot have), relay_error(invalid_ticker)
   /// for a topic no subject can name.
   consumer(boost::asio::any_io_executor executor, consumer_config config);
   ~consumer();
-  consumer(const consumer&) = delete;
-  consumer& operator=(const consumer&) = delete;
 
   /// The next batch (one relay message: events of one subject, in the upstream's order).
   /// Completion signature void(std::exception_ptr, batch): relay_error(nats_failed) when NATS
   /// or the consumer cannot be reached at the start or is lost, relay_error(closed) after
   /// close(), decode_error for a message that is not a valid frame (it is acknowledged and
   /// skipped; the next call reads on). Acknowledges the batch before it.
-  template <class Token = boost::asio::use_awaitable_t<>>
-  auto next(Token&& token = {}) {
-    return boost::asio::co_spawn(executor_, next_awaitable(), std::forward<Token>(token));
-  }
+  template <boost::asio::completion_token_for<void(std::exception_ptr, stream::batch)> Token =
+                boost::asio::use_awaitable_t<>>
+  auto next(Token&& token = {}) { return spawn(next_awaitable(), std::forward<Token>(token)); }
 
   /// The stream sequence of the last batch's message: increasing; a batch whose sequence is
   /// not above the last one a durable consumer's owner processed is a duplicate.
@@ -119,17 +118,15 @@ class consumer {
   /// Acknowledges the last batch, removes the demand entry, closes the subscription (a
   /// durable consumer stays on the server for the next run) and NATS. Completion signature
   /// void(std::exception_ptr).
-  template <class Token = boost::asio::use_awaitable_t<>>
-  auto close(Token&& token = {}) {
-    return boost::asio::co_spawn(executor_, close_awaitable(), std::forward<Token>(token));
-  }
+  template <boost::asio::completion_token_for<void(std::exception_ptr)> Token =
+                boost::asio::use_awaitable_t<>>
+  auto close(Token&& token = {}) { return spawn(close_awaitable(), std::forward<Token>(token)); }
 
  private:
   boost::asio::awaitable<stream::batch> next_awaitable();
   boost::asio::awaitable<void> close_awaitable();
 
   struct impl;
-  boost::asio::any_io_executor executor_;
   std::shared_ptr<impl> impl_;
 };
 

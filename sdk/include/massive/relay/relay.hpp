@@ -23,17 +23,19 @@
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/async_result.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "massive/detail/async_object.hpp"
 #include "massive/relay/nats_config.hpp"
 #include "massive/stream/client.hpp"
 
@@ -93,23 +95,20 @@ struct relay_stats {
 };
 
 /// See the file comment.
-class relay {
+class relay : public massive::detail::async_object {
  public:
   /// Throws relay_error(invalid_option) for a configuration that cannot work (no market
   /// topics syntax, a group or id a subject token cannot hold).
   relay(boost::asio::any_io_executor executor, relay_config config);
   ~relay();
-  relay(const relay&) = delete;
-  relay& operator=(const relay&) = delete;
 
   /// Runs until stop() (completes without error) or a failure: relay_error(nats_failed) when
   /// NATS cannot be reached at the start, relay_error(upstream_failed) when the upstream ends
   /// for good (auth refused, max_connections). Completion signature void(std::exception_ptr).
   /// Cancellation: the terminal cancellation of the token stops the relay as stop() does.
-  template <class Token = boost::asio::use_awaitable_t<>>
-  auto run(Token&& token = {}) {
-    return boost::asio::co_spawn(executor_, run_awaitable(), std::forward<Token>(token));
-  }
+  template <boost::asio::completion_token_for<void(std::exception_ptr)> Token =
+                boost::asio::use_awaitable_t<>>
+  auto run(Token&& token = {}) { return spawn(run_awaitable(), std::forward<Token>(token)); }
 
   /// Stops: releases the lease when held (another relay takes over at once), closes the
   /// upstream and NATS; run() then completes.
@@ -124,7 +123,6 @@ class relay {
   boost::asio::awaitable<void> run_awaitable();
 
   struct impl;
-  boost::asio::any_io_executor executor_;
   std::shared_ptr<impl> impl_;
 };
 

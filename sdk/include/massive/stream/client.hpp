@@ -31,13 +31,14 @@
 //   consumer sees the newest events; the server sees a client that reads as fast as it decodes.
 #pragma once
 
+#include "massive/detail/async_object.hpp"
 #include "massive/response_info.hpp"
 #include "massive/stream/batch.hpp"
 #include "massive/stream/session.hpp"
 #include "massive/stream/topic.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/async_result.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <chrono>
@@ -125,14 +126,12 @@ struct stream_config {
 /// See the file comment. Not thread-safe: one next() at a time, and every call from the thread
 /// that runs the executor (the client's strand of it orders next() with drop_oldest's reading,
 /// not with calls from other threads). Destroying it closes the connection.
-class client {
+class client : public massive::detail::async_object {
  public:
   /// Throws transport_error(errc::invalid_option) naming an option that cannot be used (the
   /// key, the proxy, a header), stream_error(protocol_violation) for a url that is not wss://.
   client(boost::asio::any_io_executor executor, stream_config options);
   ~client();
-  client(const client&) = delete;
-  client& operator=(const client&) = delete;
 
   /// Adds topics; sent when authenticated (and replayed after every reconnect). Topics added
   /// while a read is pending (a next() waiting, or drop_oldest reading ahead) are sent once
@@ -150,10 +149,9 @@ class client {
   /// is not valid. With drop_oldest a refused frame's error comes in its place among the
   /// batches, and the error that ends the stream after the batches read before it.
   /// Cancellation: the terminal cancellation of the completion token closes the connection.
-  template <class Token = boost::asio::use_awaitable_t<>>
-  auto next(Token&& token = {}) {
-    return boost::asio::co_spawn(executor_, next_awaitable(), std::forward<Token>(token));
-  }
+  template <boost::asio::completion_token_for<void(std::exception_ptr, batch)> Token =
+                boost::asio::use_awaitable_t<>>
+  auto next(Token&& token = {}) { return spawn(next_awaitable(), std::forward<Token>(token)); }
 
   /// Closes the connection; next() then fails.
   void close();
@@ -168,7 +166,6 @@ class client {
   boost::asio::awaitable<batch> next_awaitable();
 
   struct impl;
-  boost::asio::any_io_executor executor_;
   std::shared_ptr<impl> impl_;
 };
 
