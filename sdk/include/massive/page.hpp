@@ -35,19 +35,15 @@ struct region;
 class pool_access;
 }  // namespace detail
 
-/// What a page_pool holds and has done. Byte figures count whole 4 KiB pages.
+/// What a page_pool holds and has done. Byte figures count whole 4 KiB pages. The first two
+/// are cumulative and never decrease (bytes_touched is what the pool has cost beyond operator
+/// new); the others are what the pool holds right now.
 struct page_pool_stats {
-  /// Cumulative bytes of region memory written for the first time since it was mapped or last
-  /// released: what the pool has cost beyond operator new. Never decreases.
-  std::uint64_t bytes_touched = 0;
-  /// Cumulative bytes given back to the kernel (madvise or munmap). Never decreases.
-  std::uint64_t bytes_released = 0;
-  /// Committed bytes held right now by regions on the free list.
-  std::uint64_t bytes_retained = 0;
-  /// Regions mapped right now (in use by pages or decoders, or free).
-  std::size_t regions_mapped = 0;
-  /// Regions on the free list right now.
-  std::size_t regions_free = 0;
+  std::uint64_t bytes_touched = 0;   ///< region memory first written since mapped or last released
+  std::uint64_t bytes_released = 0;  ///< bytes given back to the kernel (madvise or munmap)
+  std::uint64_t bytes_retained = 0;  ///< committed bytes held by regions on the free list
+  std::size_t regions_mapped = 0;    ///< regions mapped (in use by pages or decoders, or free)
+  std::size_t regions_free = 0;      ///< regions on the free list
 };
 
 /// The memory behind pages. Thread-safe: any number of decoders and pages, on any threads,
