@@ -91,11 +91,11 @@ constexpr flag flags[] = {
     {"--base-url", "", "URL", {}, "the API's origin (default https://api.massive.com)",
      [](call_settings& s, std::string_view url) { s.client.base_url = std::string(url); }},
     {"--ca-file", "", "PEM", {}, "trust the certificates in PEM instead of the system's",
-     [](call_settings& s, std::string_view pem) { s.client.ca_file = std::string(pem); }},
+     [](call_settings& s, std::string_view pem) { s.client.tls.ca_file = std::string(pem); }},
     {"--proxy", "", "URL", {}, "tunnel through the HTTP proxy URL: http://[user:password@]host:port",
-     [](call_settings& s, std::string_view url) { s.client.proxy = std::string(url); }},
+     [](call_settings& s, std::string_view url) { s.client.proxy.url = std::string(url); }},
     {"--proxy-from-env", "", "", {}, "take the proxy from HTTPS_PROXY (or https_proxy), honouring NO_PROXY",
-     [](call_settings& s, std::string_view) { s.client.proxy_from_environment = true; }},
+     [](call_settings& s, std::string_view) { s.client.proxy.from_environment = true; }},
     {"--header", "-H", "'NAME: VALUE'", {}, "send this header with every request; repeat for each",
      [](call_settings& s, std::string_view line) {
        const auto colon = line.find(':');

@@ -98,7 +98,7 @@ int call_command(const operation_entry& operation, std::span<const std::string_v
   if (settings.mock) {
     mock.emplace();
     settings.client.base_url = mock->base_url();
-    settings.client.ca_pem = mock->certificate_pem();
+    settings.client.tls.ca_pem = mock->certificate_pem();
     settings.client.api_key = "mock";
   }
   std::ofstream file;

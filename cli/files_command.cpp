@@ -229,7 +229,7 @@ int files_command(std::span<const std::string_view> words) {
     s.config.endpoint = s.server->base_url();
     s.config.access_key = s.bucket->options().access_key;
     s.config.secret_key = s.bucket->options().secret_key;
-    s.config.transport.ca_pem = s.server->certificate_pem();
+    s.config.transport.tls.ca_pem = s.server->certificate_pem();
   }
 
   asio::io_context io;

@@ -111,7 +111,7 @@ int relay_command(std::span<const std::string_view> words) {
       if (local) {
         c.upstream.api_key = "mock-stream-key";
         c.upstream.url = local->url(stream::market_path(m));
-        c.upstream.ca_pem = local->certificate_pem();
+        c.upstream.tls.ca_pem = local->certificate_pem();
       }
       relays.emplace_back(io.get_executor(), std::move(c));
     }

@@ -403,15 +403,14 @@ int stream_command(std::span<const std::string_view> words) {
   options.feed = settings.feed;
   options.channels = set;
   options.url = settings.url;
-  options.ca_file = settings.call.client.ca_file;
+  options.tls.ca_file = settings.call.client.tls.ca_file;
   options.proxy = settings.call.client.proxy;
-  options.proxy_from_environment = settings.call.client.proxy_from_environment;
   options.headers = settings.call.client.headers;
   if (settings.call.mock) {
     local = std::make_unique<mock::stream_server>();
     options.api_key = "mock-stream-key";
     options.url = local->url(stream::market_path(*market));
-    options.ca_pem = local->certificate_pem();
+    options.tls.ca_pem = local->certificate_pem();
   } else {
     const char* key = std::getenv("MASSIVE_API_KEY");
     if (key == nullptr || *key == '\0') return stream_usage("set MASSIVE_API_KEY (or use --mock)");

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   asio::io_context io;
   massive::client client{io.get_executor(), {.api_key = "bench",
                                              .base_url = local.base_url(),
-                                             .ca_pem = local.certificate_pem()}};
+                                             .tls = {.ca_pem = local.certificate_pem()}}};
   const std::string first = "/v3/trades/AAPL?timestamp=2024-01-10&limit=" + std::to_string(rows);
 
   std::uint64_t checksum = 0;

@@ -58,7 +58,7 @@ int main(int argc, char** argv) try {
   asio::io_context io(threads);
   massive::client client{io.get_executor(), massive::client_config{.api_key = "bench",
                                                              .base_url = argv[2],
-                                                             .ca_file = argv[3],
+                                                             .tls = {.ca_file = argv[3]},
                                                              .gzip = std::string_view(argv[5]) == "1",
                                                              .decode_beside_receive = threads > 1}};
   std::exception_ptr failure;

@@ -393,7 +393,7 @@ int remote(const std::filesystem::path& dir, unsigned ranges_ahead, bool transpo
   config.endpoint = read_file(dir / "endpoint");
   config.access_key = read_file(dir / "key");
   config.secret_key = read_file(dir / "secret");
-  config.transport.ca_pem = read_file(dir / "ca.pem");
+  config.transport.tls.ca_pem = read_file(dir / "ca.pem");
   config.transport.request_timeout = std::chrono::minutes(5);
   config.ranges_ahead = ranges_ahead;
   config.inflate_ahead = inflate_ahead ? 4 : 0;

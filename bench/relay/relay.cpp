@@ -62,7 +62,7 @@ int main(int argc, char** argv) try {
     if (flag == "--url")
       config.upstream.url = value;
     else if (flag == "--ca")
-      config.upstream.ca_file = value;
+      config.upstream.tls.ca_file = value;
     else if (flag == "--nats")
       config.nats.servers = value;
     else if (flag == "--events")

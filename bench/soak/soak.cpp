@@ -241,7 +241,7 @@ int main(int argc, char** argv) {
                           .connect_timeout = milliseconds(cfg.deadline_ms),
                           .request_timeout = milliseconds(cfg.deadline_ms),
                           .connections_per_origin = cfg.connections,
-                          .ca_pem = server.certificate_pem(),
+                          .tls = {.ca_pem = server.certificate_pem()},
                           .retry = {.max_attempts = 3, .initial_backoff = milliseconds(10), .max_backoff = seconds(2)}}};
 
   std::printf("soak: %zu calls and %zu concurrent traversals (prefetch on half) on %zu threads; %zu call workers, "

@@ -32,7 +32,7 @@ int main(int argc, char** argv) try {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string_view flag = argv[i];
     if (flag == "--url") options.url = argv[i + 1];
-    else if (flag == "--ca") options.ca_file = argv[i + 1];
+    else if (flag == "--ca") options.tls.ca_file = argv[i + 1];
     else if (flag == "--events") wanted = std::strtoull(argv[i + 1], nullptr, 10);
     else throw std::invalid_argument("unknown flag " + std::string(flag));
   }

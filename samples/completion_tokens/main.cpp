@@ -73,7 +73,7 @@ int main() try {
   asio::io_context io;
   massive::client client{io.get_executor(), {.api_key = "completion-tokens-demo-key",
                                              .base_url = local.base_url(),
-                                             .ca_pem = local.certificate_pem()}};
+                                             .tls = {.ca_pem = local.certificate_pem()}}};
   const massive::stocks_aggregates_params params{.ticker = "MSFT",
                                                  .multiplier = 1,
                                                  .timespan = massive::timespan::hour,

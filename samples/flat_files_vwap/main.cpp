@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     config.endpoint = server->base_url();
     config.access_key = bucket->options().access_key;
     config.secret_key = bucket->options().secret_key;
-    config.transport.ca_pem = server->certificate_pem();
+    config.transport.tls.ca_pem = server->certificate_pem();
   }
 
   // The client's transfers and inflation on a thread of their own, the decoding on this one:

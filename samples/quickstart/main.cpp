@@ -69,7 +69,7 @@ int main() try {
     local.emplace();
     options.api_key = "quickstart-demo-key";
     options.base_url = local->base_url();
-    options.ca_pem = local->certificate_pem();
+    options.tls.ca_pem = local->certificate_pem();
     std::printf("MASSIVE_API_KEY is not set: using the embedded mock server at %s\n",
                 options.base_url.c_str());
   }

@@ -27,7 +27,7 @@ int main() {
     local = std::make_unique<massive::mock::stream_server>();
     config.upstream.api_key = "mock-stream-key";
     config.upstream.url = local->url("stocks");
-    config.upstream.ca_pem = local->certificate_pem();
+    config.upstream.tls.ca_pem = local->certificate_pem();
   }
 
   asio::io_context io;

@@ -135,7 +135,7 @@ int main(int argc, char** argv) try {
     local = std::make_unique<massive::mock::stream_server>();
     options.api_key = "mock-stream-key";
     options.url = local->url("stocks");
-    options.ca_pem = local->certificate_pem();
+    options.tls.ca_pem = local->certificate_pem();
     topic = "*";
   }
 

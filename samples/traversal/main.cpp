@@ -87,7 +87,7 @@ int main() try {
     local.emplace();
     options.api_key = "traversal-demo-key";
     options.base_url = local->base_url();
-    options.ca_pem = local->certificate_pem();
+    options.tls.ca_pem = local->certificate_pem();
   }
   massive::client client{io.get_executor(), options};
 

@@ -398,7 +398,7 @@ int main(int argc, char** argv) try {
     local.emplace();
     options.api_key = "vwap-service-demo-key";
     options.base_url = local->base_url();
-    options.ca_pem = local->certificate_pem();
+    options.tls.ca_pem = local->certificate_pem();
   }
   massive::client client{io.get_executor(), options};
   service svc{client, local ? "massive::mock" : "api.massive.com"};

@@ -276,7 +276,7 @@ std::vector<std::string> decode_differences(const massive::reflection::operation
   server.respond_with([&](const auto&) { return massive::mock::reply{.body = body}; });
   asio::io_context io;
   massive::client client{io.get_executor(), massive::client_config{.api_key = "k", .base_url = server.base_url(),
-                                                             .ca_pem = server.certificate_pem()}};
+                                                             .tls = {.ca_pem = server.certificate_pem()}}};
   std::string written;
   std::size_t rows = 0;
   auto done = asio::co_spawn(io, entry.run(client, target, entry.shape, entry.paginated, {},

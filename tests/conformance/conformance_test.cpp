@@ -37,7 +37,7 @@ void check_every_operation(bool prefetch) {
   massive::mock::api_server local;
   asio::io_context io;
   massive::client client{io.get_executor(), massive::client_config{.api_key = "k", .base_url = local.base_url(),
-                                                             .ca_pem = local.certificate_pem()}};
+                                                             .tls = {.ca_pem = local.certificate_pem()}}};
   std::vector<std::string> failures;
   std::size_t conforming = 0, paginated = 0;
   for (const massive::reflection::operation_entry& entry : massive::reflection::operation_table()) {
@@ -131,7 +131,7 @@ TEST_CASE("a traversal through the table with prefetch delivers a refused next_u
   massive::mock::server elsewhere;  // the foreign host: it must see nothing at all
   asio::io_context io;
   massive::client client{io.get_executor(), massive::client_config{.api_key = "k", .base_url = local.base_url(),
-                                                             .ca_pem = local.certificate_pem()}};
+                                                             .tls = {.ca_pem = local.certificate_pem()}}};
   const massive::reflection::operation_entry* trades = massive::reflection::find_operation("stocks", "trades");
   REQUIRE(trades != nullptr);
   // A whole trade: one lacking a required field would be left out of the page (issue 30).

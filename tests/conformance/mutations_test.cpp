@@ -276,7 +276,7 @@ TEST_CASE("every operation decodes every variant of its body like a DOM parse, b
   const massive::mock::api api({.base_url = server.base_url()});
   asio::io_context io;
   massive::client client{io.get_executor(), massive::client_config{.api_key = "k", .base_url = server.base_url(),
-                                                             .ca_pem = server.certificate_pem()}};
+                                                             .tls = {.ca_pem = server.certificate_pem()}}};
   const auto run = [&](const massive::reflection::operation_entry& entry, const std::string& target) {
     decoded out;
     auto done = asio::co_spawn(io, entry.run(client, target, entry.shape, entry.paginated, {},

@@ -34,7 +34,7 @@ struct fixture {
       config.access_key = bucket.options().access_key;
       config.secret_key = bucket.options().secret_key;
     }
-    config.transport.ca_pem = server.certificate_pem();
+    config.transport.tls.ca_pem = server.certificate_pem();
     config.transport.retry = {.max_attempts = 1};
     config.transport.trace = [this](const trace_event& e) {
       std::lock_guard lock(traced_mutex);

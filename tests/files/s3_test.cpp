@@ -269,7 +269,7 @@ TEST_CASE(
   asio::io_context io;
   massive::client rest(io.get_executor(), {.api_key = "k",
                                            .base_url = rest_server.base_url(),
-                                           .ca_pem = rest_server.certificate_pem()});
+                                           .tls = {.ca_pem = rest_server.certificate_pem()}});
   std::vector<std::string> rest_rows;
   auto done = asio::co_spawn(
       io,

@@ -89,7 +89,7 @@ mr::relay_config relay_config(const massive::mock::stream_server& upstream,
   mr::relay_config c;
   c.upstream.api_key = "mock-stream-key";
   c.upstream.url = upstream.url("stocks");
-  c.upstream.ca_pem = upstream.certificate_pem();
+  c.upstream.tls.ca_pem = upstream.certificate_pem();
   c.upstream.market = ms::market::stocks;
   c.nats.servers = servers;
   c.topics = {"T.*"};
@@ -130,7 +130,7 @@ std::vector<std::string> upstream_texts(const massive::mock::stream_server& serv
   ms::stream_config o;
   o.api_key = "mock-stream-key";
   o.url = server.url("stocks");
-  o.ca_pem = server.certificate_pem();
+  o.tls.ca_pem = server.certificate_pem();
   o.limits.keep_event_text = true;
   ms::client direct(r.io.get_executor(), o);
   direct.subscribe({ms::stocks::trades("*")});

@@ -29,7 +29,7 @@ struct market_server {
 
   /// Client options that reach this server with api_key.
   massive::client_config options() const {
-    return {.api_key = std::string(api_key), .base_url = local.base_url(), .ca_pem = local.certificate_pem()};
+    return {.api_key = std::string(api_key), .base_url = local.base_url(), .tls = {.ca_pem = local.certificate_pem()}};
   }
 
   massive::mock::market_server local;

@@ -96,7 +96,7 @@ TEST_CASE("a 4-thread pool: calls, traversals and stream sessions at once, from 
       ms::stream_config o;
       o.api_key = "mock-stream-key";
       o.url = stream_server.url("stocks");
-      o.ca_pem = stream_server.certificate_pem();
+      o.tls.ca_pem = stream_server.certificate_pem();
       o.reconnect.initial_backoff = milliseconds(1);
       o.reconnect.max_backoff = milliseconds(5);
       ms::client stream(co_await asio::this_coro::executor, o);

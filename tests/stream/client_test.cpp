@@ -31,7 +31,7 @@ ms::stream_config options_for(const mock::stream_server& server) {
   ms::stream_config o;
   o.api_key = key;
   o.url = server.url("stocks");
-  o.ca_pem = server.certificate_pem();
+  o.tls.ca_pem = server.certificate_pem();
   o.reconnect.initial_backoff = std::chrono::milliseconds(1);
   o.reconnect.max_backoff = std::chrono::milliseconds(5);
   o.connect_timeout = std::chrono::milliseconds(5000);
@@ -309,11 +309,34 @@ void expect_refused(const mock::stream_server& server, ms::stream_config o) {
   CHECK(server.connections() == 0);
 }
 
+// The stream takes REST's trust options whole, a CA directory included (it had none before
+// massive::tls_options). Seen failing with make_tls_context given no ca_directory by the stream
+// client: "THREW exception: stream: reconnects_exhausted: ... certificate verify failed".
+TEST_CASE("a CA directory in c_rehash layout is the stream's trust store too") {
+  massive::mock::certificate_authority ca("directory CA");
+  mock::stream_server_options so;
+  so.identity = ca.issue(massive::mock::loopback_names());
+  mock::stream_server server(so);
+  massive::mock::temp_directory store;
+  store.write(massive::mock::ca_directory_file_name(ca.certificate_pem()), ca.certificate_pem());
+  ms::stream_config o = options_for(server);
+  o.tls.ca_pem.clear();
+  o.tls.ca_directory = store.path().string();
+  o.reconnect.max_attempts = 0;
+  std::size_t events = 0;
+  run([&]() -> asio::awaitable<void> {
+    ms::client stream(co_await asio::this_coro::executor, o);
+    stream.subscribe({ms::stocks::trades("AAPL")});
+    events = (co_await stream.next()).size();
+  });
+  CHECK(events > 0);
+}
+
 TEST_CASE("an untrusted certificate and a host name mismatch are refused") {
   SUBCASE("untrusted") {
     mock::stream_server server;
     ms::stream_config o = options_for(server);
-    o.ca_pem = massive::mock::make_self_signed(massive::mock::loopback_names()).certificate;  // another CA
+    o.tls.ca_pem = massive::mock::make_self_signed(massive::mock::loopback_names()).certificate;  // another CA
     expect_refused(server, o);
   }
   SUBCASE("host name") {
@@ -330,7 +353,7 @@ ms::stream_config one_connection_to(const massive::test::rogue_server& server) {
   ms::stream_config o;
   o.api_key = key;
   o.url = server.url();
-  o.ca_pem = server.certificate_pem();
+  o.tls.ca_pem = server.certificate_pem();
   o.reconnect.max_attempts = 0;
   return o;
 }
@@ -372,7 +395,7 @@ TEST_CASE("a key the server echoes is in no trace line and no error") {
   ms::stream_config o;
   o.api_key = key;
   o.url = server.url();
-  o.ca_pem = server.certificate_pem();
+  o.tls.ca_pem = server.certificate_pem();
   std::vector<std::string> traces;
   o.trace = [&](const ms::stream_trace& t) { traces.push_back(std::string(t.what) + " " + std::string(t.detail)); };
   const ending end = first_error(o, false);

@@ -50,8 +50,8 @@ ms::stream_config through(const mock::stream_server& server, std::string proxy, 
   o.api_key = "mock-stream-key";
   // localhost, not 127.0.0.1: the name must reach the server as SNI through the tunnel.
   o.url = "wss://localhost:" + std::to_string(server.port()) + "/stocks";
-  o.ca_pem = server.certificate_pem();
-  o.proxy = std::move(proxy);
+  o.tls.ca_pem = server.certificate_pem();
+  o.proxy.url = std::move(proxy);
   o.reconnect.initial_backoff = 1ms;
   o.reconnect.max_backoff = 5ms;
   o.reconnect.max_attempts = 3;
@@ -232,7 +232,7 @@ TEST_CASE("a stream takes the proxy from HTTPS_PROXY only when asked, and NO_PRO
   ms::stream_config o = through(server, "", messages);
   stream_batches(o, 1);
   CHECK(proxy.tunnels() == 0);  // without the opt-in, the environment is ignored
-  o.proxy_from_environment = true;
+  o.proxy.from_environment = true;
   stream_batches(o, 1);
   CHECK(proxy.tunnels() == 1);
   env.set("NO_PROXY", "example.org, .localhost");
@@ -331,7 +331,7 @@ TEST_CASE("a stream's proxy and headers are checked at construction, naming what
   // Seen failing with parse_proxy_url's from_chars error ignored (a port out of range kept 1080):
   // "FATAL ERROR: accepted"; with the URL appended to its message: "CHECK( proxy.find("s3cret") ==
   // std::string::npos ) is NOT correct! values: CHECK( 85 == 18446744073709551615 )".
-  const std::string proxy = construction_error([](ms::stream_config& o) { o.proxy = "http://trader:s3cret@proxy:99999"; });
-  CHECK(proxy.find("stream_config.proxy: the proxy URL's port") == 0);
+  const std::string proxy = construction_error([](ms::stream_config& o) { o.proxy.url = "http://trader:s3cret@proxy:99999"; });
+  CHECK(proxy.find("stream_config.proxy.url: the proxy URL's port") == 0);
   CHECK(proxy.find("s3cret") == std::string::npos);
 }

@@ -46,7 +46,7 @@ client_config client_options(const trusted_server& s) {
       .connect_timeout = std::chrono::milliseconds(5'000),
       .request_timeout = std::chrono::milliseconds(10'000),
       .connections_per_origin = 2,
-      .ca_file = s.ca_file,
+      .tls = {.ca_file = s.ca_file},
       // The fault suites look at each answer as it came: retries are the retry suite's.
       .retry = {.max_attempts = 1},
       .trace = [](const trace_event& e) { message_log::instance().record(to_string(e)); },

@@ -166,7 +166,7 @@ TEST_CASE("client.with(...) carries a call's options through a traversal, page a
   massive::mock::market_server market({.ticks_per_day = 2'500});
   asio::io_context io;
   massive::client client{io.get_executor(), {.api_key = std::string(test_api_key), .base_url = market.base_url(),
-                                             .ca_pem = market.certificate_pem(),
+                                             .tls = {.ca_pem = market.certificate_pem()},
                                              .headers = {{"X-Tenant", "acme"}}}};
   std::size_t rows = 0;
   std::exception_ptr failure;

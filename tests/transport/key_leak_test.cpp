@@ -60,7 +60,7 @@ TEST_CASE("the API key appears in no message the transport produces") {
   // A TLS failure, with the key in play.
   trusted_server untrusted;
   auto opts = client_options(untrusted);
-  opts.ca_file = untrusted.dir.write("other.pem", make_self_signed(loopback_names()).certificate);
+  opts.tls.ca_file = untrusted.dir.write("other.pem", make_self_signed(loopback_names()).certificate);
   opts.auth = massive::auth_scheme::query_parameter;
   asio::io_context io;
   massive::detail::http_client client(io.get_executor(), opts);

@@ -370,8 +370,8 @@ TEST_CASE("invalid options are rejected at construction, naming the option") {
   CHECK(with([](auto& o) { o.connect_timeout = 0ms; }).find("client_config.connect_timeout") != std::string::npos);
   CHECK(with([](auto& o) { o.request_timeout = -1ms; }).find("client_config.request_timeout") != std::string::npos);
   CHECK(with([](auto& o) { o.connections_per_origin = 0; }).find("client_config.connections_per_origin") != std::string::npos);
-  CHECK(with([](auto& o) { o.ca_file = "/nonexistent/ca.pem"; }).find("client_config.ca_file") != std::string::npos);
-  CHECK(with([](auto& o) { o.ca_directory = "/nonexistent"; }).find("client_config.ca_directory") != std::string::npos);
+  CHECK(with([](auto& o) { o.tls.ca_file = "/nonexistent/ca.pem"; }).find("client_config.tls.ca_file") != std::string::npos);
+  CHECK(with([](auto& o) { o.tls.ca_directory = "/nonexistent"; }).find("client_config.tls.ca_directory") != std::string::npos);
   CHECK(with([](auto& o) { o.max_body_size = 0; }).find("client_config.max_body_size") != std::string::npos);
   CHECK(with([](auto& o) { o.user_agent = "a\r\nX-Evil: 1"; }).find("client_config.user_agent") != std::string::npos);
   CHECK(with([](auto& o) { o.retry.max_attempts = 0; }).find("client_config.retry.max_attempts") != std::string::npos);

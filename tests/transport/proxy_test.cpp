@@ -35,7 +35,7 @@ massive::client_config through(const trusted_server& s, std::string proxy, proxy
   auto opts = client_options(s);
   // localhost, not 127.0.0.1: the name must reach the server as SNI through the tunnel.
   opts.base_url = "https://localhost:" + std::to_string(s.server.port());
-  opts.proxy = std::move(proxy);
+  opts.proxy.url = std::move(proxy);
   opts.connections_per_origin = 1;
   opts.trace = [&messages](const massive::trace_event& e) {
     messages.lines.push_back(to_string(e));
@@ -138,8 +138,8 @@ TEST_CASE("a traversal goes through tinyproxy on one tunnel") {
   tinyproxy proxy(market.server().port());
   asio::io_context io;
   massive::client client{io.get_executor(), {.api_key = std::string(test_api_key), .base_url = market.base_url(),
-                                             .connections_per_origin = 1, .ca_pem = market.certificate_pem(),
-                                             .proxy = proxy.url()}};
+                                             .connections_per_origin = 1, .tls = {.ca_pem = market.certificate_pem()},
+                                             .proxy = {.url = proxy.url()}}};
   std::size_t rows = 0;
   std::exception_ptr failure;
   asio::co_spawn(io, [&]() -> asio::awaitable<void> {
@@ -224,7 +224,7 @@ TEST_CASE("the environment opt-in finds tinyproxy, and NO_PROXY bypasses it") {
     CHECK(call(client, io, messages).ok());
     CHECK(proxy.tunnels() == 0);
   }
-  opts.proxy_from_environment = true;
+  opts.proxy.from_environment = true;
   {
     massive::detail::http_client client(io.get_executor(), opts);
     CHECK(call(client, io, messages).ok());

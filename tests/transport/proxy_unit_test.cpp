@@ -137,7 +137,7 @@ TEST_CASE("the proxy variables are read in curl's order, only when asked") {
 }
 
 // Seen failing with NO_PROXY ignored by choose_proxy: "CHECK_FALSE( choose({.proxy_from_environment
-// = true}).proxy ) is NOT correct!", and the same for options.no_proxy = "*".
+// = true}).proxy ) is NOT correct!", and the same for options.proxy.no_proxy = "*".
 TEST_CASE("validate_options chooses the proxy: options, else the environment when asked, minus NO_PROXY") {
   fake_environment env;
   env.vars["HTTPS_PROXY"] = "http://envuser:s3cret@env-proxy:3128";
@@ -147,22 +147,22 @@ TEST_CASE("validate_options chooses the proxy: options, else the environment whe
   };
   // Off by default: the environment is ignored.
   CHECK_FALSE(choose({}).proxy);
-  const auto from_env = choose({.proxy_from_environment = true});
+  const auto from_env = choose({.proxy = {.from_environment = true}});
   REQUIRE(from_env.proxy);
   CHECK(from_env.proxy->name == "env-proxy:3128");
   CHECK(from_env.connect_request.starts_with("CONNECT api.massive.com:443 HTTP/1.1\r\n"));
-  // options.proxy wins over the environment.
-  const auto explicit_proxy = choose({.proxy = "http://opt:8080", .proxy_from_environment = true});
+  // options.proxy.url wins over the environment.
+  const auto explicit_proxy = choose({.proxy = {.url = "http://opt:8080", .from_environment = true}});
   CHECK(explicit_proxy.proxy->name == "opt:8080");
-  // NO_PROXY from the environment, or options.no_proxy, bypasses it.
+  // NO_PROXY from the environment, or options.proxy.no_proxy, bypasses it.
   env.vars["NO_PROXY"] = "localhost,.massive.com";
-  CHECK_FALSE(choose({.proxy_from_environment = true}).proxy);
-  CHECK(choose({.base_url = "https://api.other.example", .proxy_from_environment = true}).proxy);
-  CHECK_FALSE(choose({.proxy = "http://opt:8080", .no_proxy = "*"}).proxy);
+  CHECK_FALSE(choose({.proxy = {.from_environment = true}}).proxy);
+  CHECK(choose({.base_url = "https://api.other.example", .proxy = {.from_environment = true}}).proxy);
+  CHECK_FALSE(choose({.proxy = {.url = "http://opt:8080", .no_proxy = "*"}}).proxy);
   // A malformed proxy is reported, naming its variable, even when NO_PROXY would skip it.
   env.vars["HTTPS_PROXY"] = "ftp://envuser:s3cret@env-proxy";
   try {
-    choose({.proxy_from_environment = true});
+    choose({.proxy = {.from_environment = true}});
     FAIL("accepted an ftp:// proxy");
   } catch (const massive::transport_error& e) {
     CHECK(std::string(e.what()).find("the HTTPS_PROXY environment variable") == 0);

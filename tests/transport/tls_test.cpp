@@ -24,7 +24,7 @@ TEST_CASE("an untrusted self-signed server is refused, with the verification rea
   trusted_server s;
   temp_directory dir;
   auto opts = client_options(s);
-  opts.ca_file = dir.write("other.pem", make_self_signed(loopback_names()).certificate);
+  opts.tls.ca_file = dir.write("other.pem", make_self_signed(loopback_names()).certificate);
   const auto what = handshake_failure(s, opts);
   CHECK(what.find("certificate verify failed: self-signed certificate") != std::string::npos);
 }
@@ -34,7 +34,7 @@ TEST_CASE("a certificate from an untrusted CA is refused") {
   certificate_authority rogue_ca("rogue test CA");
   trusted_server s(server_options{.identity = rogue_ca.issue(loopback_names())});
   auto opts = client_options(s);
-  opts.ca_file = s.dir.write("ca.pem", trusted_ca.certificate_pem());
+  opts.tls.ca_file = s.dir.write("ca.pem", trusted_ca.certificate_pem());
   const auto what = handshake_failure(s, opts);
   CHECK(what.find("certificate verify failed: unable to get local issuer certificate") != std::string::npos);
 }
@@ -44,13 +44,13 @@ TEST_CASE("a certificate for another host name is refused") {
   SUBCASE("connecting by IP address") {
     trusted_server s(server_options{.identity = ca.issue({{"api.other.example"}, {"10.1.2.3"}})});
     auto opts = client_options(s);
-    opts.ca_file = s.dir.write("ca.pem", ca.certificate_pem());
+    opts.tls.ca_file = s.dir.write("ca.pem", ca.certificate_pem());
     CHECK(handshake_failure(s, opts).find("IP address mismatch") != std::string::npos);
   }
   SUBCASE("connecting by host name") {
     trusted_server s(server_options{.identity = ca.issue({{"api.other.example"}, {"127.0.0.1"}})});
     auto opts = client_options(s);
-    opts.ca_file = s.dir.write("ca.pem", ca.certificate_pem());
+    opts.tls.ca_file = s.dir.write("ca.pem", ca.certificate_pem());
     opts.base_url = "https://localhost:" + std::to_string(s.server.port());
     CHECK(handshake_failure(s, opts).find("hostname mismatch") != std::string::npos);
   }
@@ -60,7 +60,7 @@ TEST_CASE("a CA-issued certificate for the host is accepted, by IP and by host n
   certificate_authority ca("test CA");
   trusted_server s(server_options{.identity = ca.issue(loopback_names())});
   auto opts = client_options(s);
-  opts.ca_file = s.dir.write("ca.pem", ca.certificate_pem());
+  opts.tls.ca_file = s.dir.write("ca.pem", ca.certificate_pem());
   asio::io_context io;
   for (const std::string& base : {s.server.base_url(), "https://localhost:" + std::to_string(s.server.port())}) {
     opts.base_url = base;
@@ -73,8 +73,8 @@ TEST_CASE("a CA-issued certificate for the host is accepted, by IP and by host n
 TEST_CASE("verify_peer = false accepts an untrusted server") {
   trusted_server s;
   auto opts = client_options(s);
-  opts.ca_file.clear();
-  opts.verify_peer = false;
+  opts.tls.ca_file.clear();
+  opts.tls.verify_peer = false;
   asio::io_context io;
   massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink sink;
@@ -84,7 +84,7 @@ TEST_CASE("verify_peer = false accepts an untrusted server") {
 TEST_CASE("the system trust store does not trust the test server") {
   trusted_server s;
   auto opts = client_options(s);
-  opts.ca_file.clear();
+  opts.tls.ca_file.clear();
   handshake_failure(s, opts);
 }
 
@@ -107,8 +107,8 @@ TEST_CASE("a CA directory in c_rehash layout is a trust store") {
   temp_directory store;
   store.write(ca_directory_file_name(ca.certificate_pem()), ca.certificate_pem());
   auto opts = client_options(s);
-  opts.ca_file.clear();
-  opts.ca_directory = store.path().string();
+  opts.tls.ca_file.clear();
+  opts.tls.ca_directory = store.path().string();
   asio::io_context io;
   massive::detail::http_client client(io.get_executor(), opts);
   collecting_sink sink;

@@ -4,6 +4,7 @@
 // transport_error(errc::invalid_option) whose message names the option.
 #pragma once
 
+#include "massive/connection_options.hpp"
 #include "massive/decode_policy.hpp"
 #include "massive/rate_limiter.hpp"
 #include "massive/response_info.hpp"
@@ -44,28 +45,10 @@ struct client_config {
   std::chrono::milliseconds request_timeout{30'000};
   /// Open connections to the origin at most (in use or idle); further calls queue.
   std::size_t connections_per_origin = 4;
-  /// PEM file of trusted certificates.
-  std::string ca_file{};
-  /// Directory of hashed certificates (c_rehash layout).
-  std::string ca_directory{};
-  /// Trusted certificates as PEM text, e.g. an embedded server's own (massive::mock). With
-  /// ca_file, ca_directory and ca_pem all empty, the system's defaults are trusted.
-  std::string ca_pem{};
-  /// Verify the server's certificate chain and host name. Turn off only for tests.
-  bool verify_peer = true;
-  /// An HTTP proxy that every connection tunnels through (CONNECT), TLS to the API running
-  /// inside the tunnel: "http://[user:password@]host:port" (no scheme means http://, no port
-  /// 1080, as in curl; user and password percent-encoded, sent as Basic authentication).
-  /// Empty: no proxy, unless proxy_from_environment. The credentials appear in no message.
-  std::string proxy{};
-  /// Hosts reached without the proxy, in curl's NO_PROXY syntax ("*", or names and
-  /// addresses separated by commas: "localhost,.internal.example,10.0.0.0/8").
-  std::string no_proxy{};
-  /// When `proxy` is empty, take it from the environment as curl does: https_proxy or
-  /// HTTPS_PROXY (http_proxy for an http:// base URL), then all_proxy or ALL_PROXY; and,
-  /// when `no_proxy` is empty, no_proxy or NO_PROXY. Off by default: an SDK should not be
-  /// rerouted by its process's environment unless asked.
-  bool proxy_from_environment = false;
+  /// The certificates trusted (the system's by default) and whether they are verified.
+  tls_options tls{};
+  /// The HTTP proxy every connection tunnels through; none by default.
+  proxy_options proxy{};
   /// Largest body accepted, both as received and after gzip inflation (errc::body_too_large
   /// naming this option); unlimited if empty. The default, 128 MiB, is more than ten times the
   /// largest page the API sends (50,000 trades, or every ticker's snapshot, are about 10 MB).

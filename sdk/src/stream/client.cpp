@@ -63,7 +63,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       // The CPU is checked before the frame decoder, built for MASSIVE_SIMD_ARCH, can run.
       : options((massive::detail::require_cpu_support(), std::move(o))),
         where(detail::route_of(options, &std::getenv)),
-        tls(transport::make_tls_context({options.verify_peer, options.ca_file, {}, options.ca_pem, "stream_config"})),
+        tls(transport::make_tls_context(options.tls, "stream_config.tls")),
         protocol(resolved_key(options.api_key), options.reconnect),
         decoder(options.market, options.channels, options.limits),
         timer(executor),
@@ -139,7 +139,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       opening_deadline = true;
       co_await tcp.async_connect(found, use_awaitable);
       if (proxy) co_await open_tunnel(tcp);
-      if (!transport::expect_peer(socket->next_layer().native_handle(), where.host, options.verify_peer)) {
+      if (!transport::expect_peer(socket->next_layer().native_handle(), where.host, options.tls.verify_peer)) {
         throw stream_error(stream_errc::protocol_violation, "cannot set the expected host name " + where.host);
       }
       co_await socket->next_layer().async_handshake(asio::ssl::stream_base::client, use_awaitable);

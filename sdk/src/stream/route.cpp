@@ -58,9 +58,7 @@ route route_of(const stream_config& o, const transport::environment_reader& gete
   r.headers = o.headers;
 
   // wss:// is TLS to port 443 like https://: it takes the https proxy variables.
-  r.proxy = transport::choose_proxy({.proxy = o.proxy, .no_proxy = o.no_proxy,
-                                     .from_environment = o.proxy_from_environment, .option_prefix = "stream_config"},
-                                    "https", bracketed, getenv);
+  r.proxy = transport::choose_proxy(o.proxy, "stream_config.proxy", "https", bracketed, getenv);
   if (r.proxy) r.connect_request = transport::render_connect_request(*r.proxy, r.authority, {});
   return r;
 }

@@ -27,7 +27,7 @@ struct route {
 /// Throws stream_error(protocol_violation) for a url that is not wss://, and
 /// transport_error(errc::invalid_option) naming a proxy option or a header that cannot be used
 /// (never the proxy's credentials nor a header's value). The environment is read through
-/// `getenv` only when options.proxy_from_environment.
+/// `getenv` only when options.proxy.from_environment.
 route route_of(const stream_config& options, const transport::environment_reader& getenv);
 
 }  // namespace massive::stream::detail

@@ -135,8 +135,7 @@ struct client_state {
   }
 
   asio::ssl::context make_tls_context() const {
-    const auto& o = cfg.opts;
-    return transport::make_tls_context({o.verify_peer, o.ca_file, o.ca_directory, o.ca_pem, "client_config"});
+    return transport::make_tls_context(cfg.opts.tls, "client_config.tls");
   }
 
   call_executor next_strand() noexcept {

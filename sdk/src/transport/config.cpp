@@ -87,11 +87,11 @@ config validate_options(client_config opts, const environment_reader& getenv) {
     invalid("connections_per_origin", "must be between 1 and 1024");
   }
   std::error_code ec;
-  if (!opts.ca_file.empty() && !std::filesystem::is_regular_file(opts.ca_file, ec)) {
-    invalid("ca_file", "'" + opts.ca_file + "' is not a readable file");
+  if (!opts.tls.ca_file.empty() && !std::filesystem::is_regular_file(opts.tls.ca_file, ec)) {
+    invalid("tls.ca_file", "'" + opts.tls.ca_file + "' is not a readable file");
   }
-  if (!opts.ca_directory.empty() && !std::filesystem::is_directory(opts.ca_directory, ec)) {
-    invalid("ca_directory", "'" + opts.ca_directory + "' is not a directory");
+  if (!opts.tls.ca_directory.empty() && !std::filesystem::is_directory(opts.tls.ca_directory, ec)) {
+    invalid("tls.ca_directory", "'" + opts.tls.ca_directory + "' is not a directory");
   }
   if (opts.max_body_size && *opts.max_body_size == 0) {
     invalid("max_body_size", "must be positive when set");
@@ -110,9 +110,7 @@ config validate_options(client_config opts, const environment_reader& getenv) {
   }
   render_headers(c.header_lines, opts.headers, "client_config.headers");
   c.opts = std::move(opts);
-  c.proxy = choose_proxy({.proxy = c.opts.proxy, .no_proxy = c.opts.no_proxy,
-                          .from_environment = c.opts.proxy_from_environment, .option_prefix = "client_config"},
-                         c.base.scheme, c.base.host, getenv);
+  c.proxy = choose_proxy(c.opts.proxy, "client_config.proxy", c.base.scheme, c.base.host, getenv);
   if (c.proxy) c.connect_request = render_connect_request(*c.proxy, c.base.host + ":" + c.port_text, c.opts.user_agent);
   return c;
 }

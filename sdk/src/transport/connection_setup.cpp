@@ -68,7 +68,7 @@ call_awaitable<std::unique_ptr<connection>> open_connection(client_state& st, ca
 
   if (auto* tls = conn->tls()) {
     SSL* ssl = tls->native_handle();
-    if (!expect_peer(ssl, cfg.connect_host, cfg.opts.verify_peer)) {
+    if (!expect_peer(ssl, cfg.connect_host, cfg.opts.tls.verify_peer)) {
       fail(errc::tls_handshake_failed, "cannot set the expected host name");
     }
     auto [hec] = co_await tls->async_handshake(asio::ssl::stream_base::client, as_tuple(use_call_awaitable));

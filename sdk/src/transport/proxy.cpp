@@ -176,11 +176,12 @@ std::optional<environment_proxy> proxy_from_environment(std::string_view scheme,
   return std::nullopt;
 }
 
-std::optional<proxy_endpoint> choose_proxy(const proxy_settings& settings, std::string_view scheme,
-                                           std::string_view host, const environment_reader& getenv) {
-  std::string url(settings.proxy);
+std::optional<proxy_endpoint> choose_proxy(const proxy_options& settings, std::string_view option_prefix,
+                                           std::string_view scheme, std::string_view host,
+                                           const environment_reader& getenv) {
+  std::string url(settings.url);
   std::string no_proxy(settings.no_proxy);
-  std::string source = std::string(settings.option_prefix) + ".proxy";
+  std::string source = std::string(option_prefix) + ".url";
   if (url.empty() && settings.from_environment) {
     auto found = proxy_from_environment(scheme, getenv);
     if (!found) return std::nullopt;

@@ -2,6 +2,8 @@
 // proxy environment variables and matches NO_PROXY the way curl does.
 #pragma once
 
+#include "massive/connection_options.hpp"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,7 +25,7 @@ struct proxy_endpoint {
 
 /// Parses "http://[user[:password]@]host[:port][/]" (no scheme means http, no port means
 /// 1080, as in curl); user and password are percent-decoded. Throws
-/// transport_error(errc::invalid_option) naming `source` (e.g. "client_config.proxy") and the
+/// transport_error(errc::invalid_option) naming `source` (e.g. "client_config.proxy.url") and the
 /// fault, never the URL itself: it may hold a password.
 proxy_endpoint parse_proxy_url(std::string_view url, std::string_view source);
 
@@ -51,18 +53,12 @@ struct environment_proxy {
 std::optional<environment_proxy> proxy_from_environment(std::string_view scheme,
                                                         const environment_reader& getenv);
 
-/// A client's proxy options (the REST options and the stream's stream_config alike).
-struct proxy_settings {
-  std::string_view proxy;          ///< the proxy URL; empty: none, unless from_environment
-  std::string_view no_proxy;       ///< hosts reached directly; empty: NO_PROXY when from_environment
-  bool from_environment = false;   ///< take an empty `proxy` (and `no_proxy`) from the environment
-  std::string_view option_prefix;  ///< names the options in errors: "client_config", "stream_config"
-};
-
 /// The proxy a connection of `scheme` to `host` (lower case, IPv6 in brackets) tunnels
 /// through; nullopt when there is none or NO_PROXY excludes `host`. A malformed proxy URL
 /// throws (parse_proxy_url) even when NO_PROXY excludes the host.
-std::optional<proxy_endpoint> choose_proxy(const proxy_settings& settings, std::string_view scheme,
-                                           std::string_view host, const environment_reader& getenv);
+/// `option_prefix` names the options in errors: "client_config.proxy", "stream_config.proxy".
+std::optional<proxy_endpoint> choose_proxy(const proxy_options& settings, std::string_view option_prefix,
+                                           std::string_view scheme, std::string_view host,
+                                           const environment_reader& getenv);
 
 }  // namespace massive::transport

@@ -8,7 +8,7 @@ namespace massive::transport {
 
 namespace asio = boost::asio;
 
-asio::ssl::context make_tls_context(const tls_trust& trust) {
+asio::ssl::context make_tls_context(const tls_options& trust, std::string_view option_prefix) {
   asio::ssl::context ctx(asio::ssl::context::tls_client);
   SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_2_VERSION);
   if (!trust.verify_peer) {
@@ -16,15 +16,15 @@ asio::ssl::context make_tls_context(const tls_trust& trust) {
     return ctx;
   }
   ctx.set_verify_mode(asio::ssl::verify_peer);
-  const std::string prefix(trust.option_prefix);
+  const std::string prefix(option_prefix);
   boost::system::error_code ec;
-  if (!trust.ca_file.empty() && ctx.load_verify_file(std::string(trust.ca_file), ec)) {
+  if (!trust.ca_file.empty() && ctx.load_verify_file(trust.ca_file, ec)) {
     throw transport_error(errc::invalid_option,
-                          prefix + ".ca_file: cannot load '" + std::string(trust.ca_file) + "': " + ec.message());
+                          prefix + ".ca_file: cannot load '" + trust.ca_file + "': " + ec.message());
   }
-  if (!trust.ca_directory.empty() && ctx.add_verify_path(std::string(trust.ca_directory), ec)) {
+  if (!trust.ca_directory.empty() && ctx.add_verify_path(trust.ca_directory, ec)) {
     throw transport_error(errc::invalid_option, prefix + ".ca_directory: cannot use '" +
-                                                    std::string(trust.ca_directory) + "': " + ec.message());
+                                                    trust.ca_directory + "': " + ec.message());
   }
   if (!trust.ca_pem.empty() && ctx.add_certificate_authority(asio::buffer(trust.ca_pem), ec)) {
     throw transport_error(errc::invalid_option, prefix + ".ca_pem: not a PEM certificate: " + ec.message());

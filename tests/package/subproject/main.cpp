@@ -17,7 +17,7 @@ int main() {
   massive::client_config options;
   options.api_key = "subproject-key";
   options.base_url = market.base_url();
-  options.ca_pem = market.certificate_pem();
+  options.tls.ca_pem = market.certificate_pem();
   massive::client client{io.get_executor(), options};
   std::size_t rows = 0;
   boost::asio::co_spawn(

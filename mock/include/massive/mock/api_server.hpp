@@ -3,7 +3,7 @@
 //
 //   massive::mock::api_server local;                       // HTTPS on 127.0.0.1, fresh cert
 //   massive::client client{io.get_executor(), {.api_key = "any", .base_url = local.base_url(),
-//                                              .ca_pem = local.certificate_pem()}};
+//                                              .tls = {.ca_pem = local.certificate_pem()}}};
 //
 // Replies are gzip-compressed when the request sends Accept-Encoding: gzip. Every request is
 // recorded with the body it got (before gzip): local.server().requests()[i].response_body.

@@ -2,7 +2,7 @@
 //
 //   massive::mock::market_server local;                    // HTTPS on 127.0.0.1, fresh cert
 //   massive::client client{io.get_executor(), {.api_key = "any", .base_url = local.base_url(),
-//                                              .ca_pem = local.certificate_pem()}};
+//                                              .tls = {.ca_pem = local.certificate_pem()}}};
 //
 // Faults are scripted on the server underneath: local.server().enqueue({.status = 429, ...}).
 #pragma once

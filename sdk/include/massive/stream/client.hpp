@@ -31,6 +31,7 @@
 //   consumer sees the newest events; the server sees a client that reads as fast as it decodes.
 #pragma once
 
+#include "massive/connection_options.hpp"
 #include "massive/detail/async_object.hpp"
 #include "massive/response_info.hpp"
 #include "massive/stream/batch.hpp"
@@ -89,22 +90,12 @@ struct stream_config {
   /// pings at half of it and closes it when none came back (at most an eighth of it late); the
   /// session reconnects. A message still arriving is none: it must complete within this too.
   std::chrono::milliseconds idle_timeout{30'000};
-  /// A PEM file of certificates to trust instead of the system's (massive::client_config::ca_file).
-  std::string ca_file{};
-  /// PEM text of certificates to trust, in memory (massive::client_config::ca_pem).
-  std::string ca_pem{};
-  /// Verify the server's certificate and host name. Turn off only for a test server.
-  bool verify_peer = true;
-  /// An HTTP proxy to tunnel every connection through, as massive::client_config::proxy:
-  /// "http://[user:password@]host:port", the credentials sent as Basic authentication and
-  /// shown in no message. Empty: none, unless proxy_from_environment.
-  std::string proxy{};
-  /// Hosts reached without the proxy, in curl's NO_PROXY syntax (massive::client_config::no_proxy).
-  std::string no_proxy{};
-  /// When `proxy` is empty, take it from https_proxy or HTTPS_PROXY, then all_proxy or
-  /// ALL_PROXY (a wss:// connection is TLS like https://), and when `no_proxy` is empty, from
-  /// no_proxy or NO_PROXY, as curl does. Off by default.
-  bool proxy_from_environment = false;
+  /// The certificates trusted (the system's by default) and whether they are verified, as
+  /// massive::client_config::tls.
+  tls_options tls{};
+  /// The HTTP proxy every connection tunnels through, as massive::client_config::proxy; none by
+  /// default.
+  proxy_options proxy{};
   /// Headers sent on every WebSocket upgrade request (reconnects included), e.g. a reseller's
   /// X-Massive-Edge-ID. Validated at construction as massive::client_config::headers are, the
   /// handshake's own Sec-WebSocket-* refused too; the error names the header, never its value.
