@@ -403,7 +403,8 @@ int stream_command(std::span<const std::string_view> words) {
   options.feed = settings.feed;
   options.channels = set;
   options.url = settings.url;
-  options.tls.ca_file = settings.call.client.tls.ca_file;
+  // The trust and proxy flags the REST commands take, as they set them (the same structs).
+  options.tls = settings.call.client.tls;
   options.proxy = settings.call.client.proxy;
   options.headers = settings.call.client.headers;
   if (settings.call.mock) {
